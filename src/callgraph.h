@@ -1,0 +1,111 @@
+/* callgraph.h -- attribute samples and arcs to functions, and propagate
+ * time along the arcs as gprof does.
+ *
+ * Input: a summed struct gmon_profile and the resolver's function table.
+ * Output: per function its self cost at each position, its calls, and the
+ * inclusive cost of every call, all in integer nanoseconds that add up
+ * exactly (see callgraph_build()).  Owns all arrays below; refers to
+ * functions by their index in the symtab, plus one pseudo index for
+ * samples that fall outside every function.
+ */
+#ifndef GMON2CG_CALLGRAPH_H
+#define GMON2CG_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gmon.h"
+#include "symtab.h"
+
+struct g2c_error;
+
+/* Self cost at one position of one function. */
+struct cg_cost {
+	size_t func;
+	uint64_t pc;
+	double ticks;		/* samples credited, fractional */
+	uint64_t ns;		/* the same, rounded (cumulatively) */
+};
+
+/* The calls of one arc that come from one call site. */
+struct cg_site {
+	uint64_t pc;		/* in the caller */
+	uint64_t count;
+	uint64_t ns;		/* inclusive cost of these calls */
+};
+
+/* All calls from one function to another. */
+struct cg_arc {
+	size_t caller, callee;
+	uint64_t count;
+	uint64_t ns;		/* inclusive cost carried: gprof's time + child time */
+	size_t first_site, nsites;	/* in callgraph.sites */
+};
+
+struct cg_func {
+	bool used;		/* has samples or arcs, so it is written */
+	double self_ticks;
+	uint64_t self_ns;
+	/* Inclusive cost as gprof reports "self + children"; for a member of
+	 * a cycle: its self cost plus its calls that leave the cycle. */
+	uint64_t incl_ns;
+	uint64_t ncalls;	/* calls from other functions */
+	uint64_t self_calls;	/* direct recursion */
+	unsigned cycle;		/* 0, or the number of its cycle */
+	size_t first_cost, ncosts;	/* in callgraph.costs, by pc */
+	size_t first_arc, narcs;	/* outgoing, in callgraph.arcs */
+};
+
+/* A function (or cycle) that nothing in the profile calls; the writer gives
+ * it a caller so that the viewers see its inclusive cost. */
+struct cg_root {
+	size_t func;		/* for a cycle: its first member */
+	uint64_t ns;		/* inclusive cost of the function or cycle */
+};
+
+struct cg_stats {
+	uint64_t samples;		/* sum of all histogram bins */
+	double excluded_ticks;		/* in the mcount family */
+	double unattributed_ticks;	/* in no function */
+	uint64_t arcs_read, arcs_unresolved, arcs_excluded;
+};
+
+struct callgraph {
+	size_t nfuncs;		/* symtab functions + the pseudo function */
+	struct cg_func *funcs;
+	struct cg_cost *costs;
+	size_t ncosts;
+	struct cg_arc *arcs;	/* sorted by caller, then callee */
+	size_t narcs;
+	struct cg_site *sites;
+	size_t nsites;
+	struct cg_root *roots;	/* in function order */
+	size_t nroots;
+	unsigned ncycles;
+	uint32_t hz;		/* samples per second; 0 when no histogram */
+	uint64_t total_ns;	/* the sum of all self costs */
+	struct cg_stats stats;
+	const struct symtab *st;
+};
+
+/* The pseudo function that holds samples outside every function. */
+static inline size_t callgraph_no_symbol(const struct callgraph *cg)
+{
+	return cg->nfuncs - 1;
+}
+
+/* Builds the call graph: credits each histogram bin to the functions whose
+ * bytes it overlaps, in proportion to the overlap; sums the arcs per
+ * (caller, callee) and call site; finds cycles; and propagates inclusive
+ * cost from callees to callers in proportion to call counts.  One sample
+ * is 1e9 / HZ ns; rounding is cumulative, so the costs of all positions add
+ * up to total_ns, each function's calls add up to its inclusive cost, and
+ * every arc's sites add up to the arc.  Returns 0 or -1 with ERR set. */
+int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
+		    const struct symtab *st, uint32_t hz,
+		    struct g2c_error *err);
+
+void callgraph_release(struct callgraph *cg);
+
+#endif

@@ -1,0 +1,31 @@
+/* callgrind.h -- write a call graph as a callgrind-format profile.
+ *
+ * Follows the rules that make KCachegrind and callgrind_annotate agree with
+ * gprof (doc: shared notes on the consumers, section 6): header order with
+ * "events:" last, name and subposition compression, one "ns" cost event,
+ * "calls=" lines whose costs are the inclusive cost of the calls, and
+ * "summary:"/"totals:" equal to the sum of all self costs.  Functions that
+ * nothing in the profile calls get the pseudo caller "<spontaneous>", and
+ * samples outside every function are the self cost of "<no symbol>".
+ */
+#ifndef GMON2CG_CALLGRIND_H
+#define GMON2CG_CALLGRIND_H
+
+#include "callgraph.h"
+#include "outstream.h"
+#include "symtab.h"
+
+struct g2c_error;
+
+struct callgrind_info {
+	const char *dimen;	/* what the histogram measures, e.g. "seconds" */
+};
+
+/* Writes CG to OS.  ST supplies names and source lines (its line cache is
+ * updated).  Write errors are left in OS for outstream_close(); returns
+ * -1 with ERR set only when memory runs out. */
+int callgrind_write(const struct callgraph *cg, struct symtab *st,
+		    const struct callgrind_info *info, struct outstream *os,
+		    struct g2c_error *err);
+
+#endif

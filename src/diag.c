@@ -1,0 +1,17 @@
+/* diag.c -- error reports passed from the stages up to the command line. */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "diag.h"
+
+int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}

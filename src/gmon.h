@@ -1,0 +1,97 @@
+/* gmon.h -- read gprof gmon.out files into one summed profile.
+ *
+ * Owns the on-disk formats: the GNU tagged format (histogram, call-arc and
+ * basic-block records) and the old and 4.4BSD layouts.  Nothing here knows
+ * about symbols: the address width and byte order of the profiled program
+ * arrive in a struct gmon_target filled by the resolver, so this module can
+ * be tested on hand-made byte buffers.
+ *
+ * Several files may be added to one profile; they are summed as gprof sums
+ * them: histograms with identical ranges are added bin by bin, disjoint ones
+ * are kept side by side, arcs with the same (from_pc, self_pc) are added.
+ * Every size read from a file is checked against the bytes that are actually
+ * there before anything is allocated.
+ */
+#ifndef GMON2CG_GMON_H
+#define GMON2CG_GMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct g2c_error;
+
+struct gmon_target {
+	unsigned addr_size;	/* bytes in an address: 4 or 8 */
+	bool big_endian;
+};
+
+/* Which header a file carried; the first file's kind is kept for reports. */
+enum gmon_format {
+	GMON_FORMAT_TAGGED,	/* "gmon" cookie, version 1 */
+	GMON_FORMAT_BSD_OLD,	/* low_pc, high_pc, ncnt; no rate */
+	GMON_FORMAT_BSD44,	/* 4.4BSD: adds version and profrate */
+};
+
+struct gmon_hist {
+	uint64_t low_pc;	/* first address covered */
+	uint64_t high_pc;	/* end of the covered range, exclusive */
+	uint32_t nbins;
+	uint32_t rate;		/* samples per second; 0 = not recorded */
+	char dimen[16];		/* e.g. "seconds", NUL-terminated */
+	char dimen_abbrev;	/* e.g. 's' */
+	uint64_t *bins;		/* nbins counts, summed over files */
+};
+
+struct gmon_arc {
+	uint64_t from_pc;	/* in the caller (glibc: a hash-bucket start) */
+	uint64_t self_pc;	/* just inside the callee */
+	uint64_t count;
+};
+
+struct gmon_bb {
+	uint64_t addr;
+	uint64_t count;
+};
+
+struct gmon_profile {
+	struct gmon_hist *hists;
+	size_t nhists;
+	struct gmon_arc *arcs;	/* in order of first appearance */
+	size_t narcs;
+	struct gmon_bb *bbs;	/* in order of first appearance */
+	size_t nbbs;
+	unsigned nfiles;	/* files added so far */
+	enum gmon_format first_format;
+
+	/* private: lookup tables that keep arcs and blocks unique */
+	size_t arcs_cap, bbs_cap;
+	uint32_t *arc_index, *bb_index;	/* open addressing, slot = index + 1 */
+	size_t arc_index_cap, bb_index_cap;
+};
+
+void gmon_profile_init(struct gmon_profile *prof);
+void gmon_profile_release(struct gmon_profile *prof);
+
+/* Adds the gmon data in DATA[0..LEN) to PROF.  NAME is used only in error
+ * messages.  Returns 0, or -1 with ERR set; after an error PROF may hold part
+ * of the file and is fit only for gmon_profile_release(). */
+int gmon_profile_add_buffer(struct gmon_profile *prof,
+			    const struct gmon_target *target,
+			    const unsigned char *data, size_t len,
+			    const char *name, struct g2c_error *err);
+
+/* Reads PATH (plain or gzip-compressed) and adds it as above. */
+int gmon_profile_add_file(struct gmon_profile *prof,
+			  const struct gmon_target *target,
+			  const char *path, struct g2c_error *err);
+
+/* The profil(2) scale glibc used for HIST: a bin index is
+ * ((pc - low_pc) / 2) * scale / 65536. */
+uint32_t gmon_hist_scale(const struct gmon_hist *hist);
+
+/* The addresses [*LO, *HI) whose samples profil(2) counts in bin BIN. */
+void gmon_hist_bin_to_pc(const struct gmon_hist *hist, uint32_t scale,
+			 uint64_t bin, uint64_t *lo, uint64_t *hi);
+
+#endif

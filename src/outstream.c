@@ -1,0 +1,222 @@
+/* outstream.c -- where the profile goes: stdout, or a file that appears
+ * only when complete. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "diag.h"
+#include "outstream.h"
+
+/* The temporary file a signal handler must remove: one output at a time. */
+static char pending_tmp[4096];
+static volatile sig_atomic_t have_pending_tmp;
+
+static void remove_pending_and_die(int sig)
+{
+	if (have_pending_tmp)
+		unlink(pending_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch_signals(const char *tmp_path)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	if (strlen(tmp_path) >= sizeof pending_tmp)
+		return;
+	strcpy(pending_tmp, tmp_path);
+	have_pending_tmp = 1;
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		signal(sigs[i], remove_pending_and_die);
+}
+
+static void unwatch_signals(void)
+{
+	have_pending_tmp = 0;
+}
+
+static int open_temp(struct outstream *os, const char *path,
+		     struct g2c_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dirlen;
+	mode_t mask;
+	int fd;
+
+	os->final_path = strdup(path);
+	os->tmp_path = malloc(dirlen + strlen(base) + 16);
+	if (!os->final_path || !os->tmp_path)
+		return g2c_error_set(err, "%s: out of memory", path);
+	/* A hidden name in the target's directory, so rename() is atomic. */
+	memcpy(os->tmp_path, path, dirlen);
+	sprintf(os->tmp_path + dirlen, ".%s.XXXXXX", base);
+	fd = mkstemp(os->tmp_path);
+	if (fd < 0) {
+		free(os->tmp_path);
+		os->tmp_path = NULL;
+		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+	}
+	watch_signals(os->tmp_path);
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	return fd;
+}
+
+int outstream_open(struct outstream *os, const char *path, bool gzip,
+		   struct g2c_error *err)
+{
+	int fd;
+
+	memset(os, 0, sizeof *os);
+	if (!path || strcmp(path, "-") == 0) {
+		os->name = "stdout";
+		fd = STDOUT_FILENO;
+		if (gzip)
+			fd = dup(fd);
+	} else {
+		os->name = path;
+		fd = open_temp(os, path, err);
+		if (fd < 0)
+			return -1;
+	}
+	if (gzip) {
+		os->gz = fd >= 0 ? gzdopen(fd, "wb9") : NULL;
+		if (!os->gz) {
+			g2c_error_set(err, "%s: cannot start gzip output", os->name);
+			outstream_discard(os);
+			return -1;
+		}
+		gzbuffer(os->gz, 1 << 17);
+	} else if (fd == STDOUT_FILENO) {
+		os->fp = stdout;
+	} else {
+		os->fp = fdopen(fd, "wb");
+		if (!os->fp) {
+			g2c_error_set(err, "%s: %s", os->name, strerror(errno));
+			close(fd);
+			outstream_discard(os);
+			return -1;
+		}
+	}
+	if (os->fp)
+		setvbuf(os->fp, NULL, _IOFBF, 1 << 17);
+	return 0;
+}
+
+void outstream_write(struct outstream *os, const char *data, size_t len)
+{
+	if (os->failed || len == 0)
+		return;
+	errno = 0;
+	if (os->gz) {
+		if (gzwrite(os->gz, data, (unsigned)len) != (int)len)
+			os->failed = true;
+	} else if (fwrite(data, 1, len, os->fp) != len) {
+		os->failed = true;
+	}
+	if (os->failed)
+		os->saved_errno = errno;
+}
+
+void outstream_printf(struct outstream *os, const char *fmt, ...)
+{
+	char buf[512], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		os->failed = true;
+		return;
+	}
+	if ((size_t)n >= sizeof buf) {
+		big = malloc((size_t)n + 1);
+		if (!big) {
+			os->failed = true;
+			os->saved_errno = ENOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	outstream_write(os, big ? big : buf, (size_t)n);
+	free(big);
+}
+
+/* Closes the stream; returns false on any error, keeping errno. */
+static bool close_stream(struct outstream *os)
+{
+	bool ok = !os->failed;
+
+	if (os->gz) {
+		int rc = gzclose(os->gz);
+
+		os->gz = NULL;
+		if (rc != Z_OK) {
+			if (ok)
+				os->saved_errno = rc == Z_ERRNO ? errno : EIO;
+			ok = false;
+		}
+	} else if (os->fp) {
+		if (fflush(os->fp) != 0 || ferror(os->fp)) {
+			if (ok)
+				os->saved_errno = errno;
+			ok = false;
+		}
+		if (os->fp != stdout && fclose(os->fp) != 0 && ok) {
+			os->saved_errno = errno;
+			ok = false;
+		}
+		os->fp = NULL;
+	}
+	return ok;
+}
+
+static void free_paths(struct outstream *os)
+{
+	free(os->tmp_path);
+	free(os->final_path);
+	os->tmp_path = os->final_path = NULL;
+}
+
+int outstream_close(struct outstream *os, struct g2c_error *err)
+{
+	if (!close_stream(os)) {
+		g2c_error_set(err, "%s: write error: %s", os->name,
+			      os->saved_errno ? strerror(os->saved_errno)
+					      : "unknown cause");
+		outstream_discard(os);
+		return -1;
+	}
+	if (os->tmp_path && rename(os->tmp_path, os->final_path) < 0) {
+		g2c_error_set(err, "%s: %s", os->name, strerror(errno));
+		outstream_discard(os);
+		return -1;
+	}
+	unwatch_signals();
+	free_paths(os);
+	return 0;
+}
+
+void outstream_discard(struct outstream *os)
+{
+	close_stream(os);
+	if (os->tmp_path)
+		unlink(os->tmp_path);
+	unwatch_signals();
+	free_paths(os);
+}

@@ -1,0 +1,44 @@
+/* outstream.h -- where the profile goes: stdout, or a file that appears
+ * only when complete.
+ *
+ * A named output is written to a temporary file in the same directory and
+ * renamed over the target by outstream_close(), so a failed or interrupted
+ * run never leaves a partial profile and never harms an existing one.  The
+ * output may be gzip-compressed.  Write errors are remembered and reported
+ * once, by outstream_close().
+ */
+#ifndef GMON2CG_OUTSTREAM_H
+#define GMON2CG_OUTSTREAM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct g2c_error;
+
+struct outstream {
+	const char *name;	/* for messages: the target path or "stdout" */
+	FILE *fp;		/* plain output */
+	void *gz;		/* gzFile for compressed output */
+	char *final_path;	/* NULL for stdout */
+	char *tmp_path;
+	bool failed;
+	int saved_errno;
+};
+
+/* Opens PATH for writing ("-" or NULL: stdout), gzip-compressed if GZIP. */
+int outstream_open(struct outstream *os, const char *path, bool gzip,
+		   struct g2c_error *err);
+
+void outstream_write(struct outstream *os, const char *data, size_t len);
+void outstream_printf(struct outstream *os, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Flushes and closes; on success moves the file into place.  Returns 0, or
+ * -1 with ERR set, in which case nothing is left at the target path that
+ * was not there before. */
+int outstream_close(struct outstream *os, struct g2c_error *err);
+
+/* Closes and removes the temporary file, leaving the target untouched. */
+void outstream_discard(struct outstream *os);
+
+#endif

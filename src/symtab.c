@@ -1,0 +1,381 @@
+/* symtab.c -- the resolver: the executable's functions, read with libbfd. */
+#include <config.h>
+
+#include <bfd.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "symtab.h"
+
+/* From libiberty's demangle.h, which Debian's binutils-dev does not ship:
+ * show parameter lists, and ANSI qualifiers such as const. */
+#ifndef DMGL_PARAMS
+#define DMGL_PARAMS (1 << 0)
+#define DMGL_ANSI (1 << 1)
+#endif
+
+/* gprof leaves the profiling runtime's own functions out of every total. */
+static const char *const mcount_family[] = {
+	"_gprof_mcount", "mcount", "_mcount", "__mcount",
+	"__mcount_internal", "__mcleanup",
+};
+
+static bool is_mcount_family(const char *name)
+{
+	for (size_t i = 0; i < sizeof mcount_family / sizeof *mcount_family; i++)
+		if (strcmp(name, mcount_family[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* gprof's rule for local symbols with a '.': only GCC's numbered nested or
+ * cloned functions ("f.123", "f.constprop.0", "f.clone.2") are functions;
+ * "f.cold", "f.part.0" and the like are not.  gprof's own scanner also reads
+ * the string after NAME in the string table; we apply the rule as meant. */
+static bool static_name_is_function(const char *name)
+{
+	const char *p = name;
+
+	while ((p = strchr(p, '.')) != NULL) {
+		if (starts_with(p, ".constprop."))
+			p += strlen(".constprop");
+		else if (starts_with(p, ".clone."))
+			p += strlen(".clone");
+		p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return true;
+}
+
+/* Decides, as gprof's core_sym_class does, whether SYM names a function;
+ * sets *IS_STATIC.  Unlike gprof, weak symbols outside code sections (such
+ * as data_start) are not taken for functions. */
+static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
+{
+	char leading = bfd_get_symbol_leading_char(abfd);
+	int cls;
+
+	if (!sym->section || (sym->flags & BSF_DEBUGGING) ||
+	    !(sym->section->flags & SEC_CODE))
+		return false;
+	cls = bfd_decode_symclass(sym);
+	if (cls == 'T' || cls == 'W') {
+		*is_static = false;
+		return true;
+	}
+	if (cls != 't')
+		return false;
+	*is_static = true;
+	return sym->name[0] != '\0' && !strchr(sym->name, '$') &&
+	       !(leading && sym->name[0] != leading) &&
+	       !starts_with(sym->name, "__gnu_compiled") &&
+	       !starts_with(sym->name, "___gnu_compiled") &&
+	       static_name_is_function(sym->name);
+}
+
+/* Sort key of gprof's symtab_finalize, made total by the name so that the
+ * result never depends on qsort's order. */
+static int compare_funcs(const void *a, const void *b)
+{
+	const struct symtab_func *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->is_func != y->is_func)
+		return x->is_func ? -1 : 1;
+	if (x->is_static != y->is_static)
+		return x->is_static ? 1 : -1;
+	return strcmp(x->raw_name, y->raw_name);
+}
+
+/* gprof's preference among names at one address: a global over a static,
+ * a function over a label, then a name without a leading underscore. */
+static bool name_is_better(const struct symtab_func *n,
+			   const struct symtab_func *kept)
+{
+	if (n->is_static != kept->is_static)
+		return !n->is_static;
+	if (n->is_func != kept->is_func)
+		return n->is_func;
+	if (n->raw_name[0] != '_' && kept->raw_name[0] == '_')
+		return true;
+	return n->raw_name[0] == '_' && kept->raw_name[0] == '_' &&
+	       n->raw_name[1] != '_' && kept->raw_name[1] == '_';
+}
+
+static int bfd_failure(struct g2c_error *err, const char *path)
+{
+	return g2c_error_set(err, "%s: %s", path, bfd_errmsg(bfd_get_error()));
+}
+
+static int check_file(const char *path, struct g2c_error *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return g2c_error_set(err, "%s: is a directory, not an executable",
+				     path);
+	if (!S_ISREG(sb.st_mode))
+		return g2c_error_set(err, "%s: not a regular file", path);
+	return 0;
+}
+
+static int open_bfd(struct symtab *st, const char *path, struct g2c_error *err)
+{
+	char **matching = NULL;
+	int bits;
+
+	st->abfd = bfd_openr(path, NULL);
+	if (!st->abfd)
+		return bfd_failure(err, path);
+	st->abfd->flags |= BFD_DECOMPRESS;
+	if (bfd_check_format(st->abfd, bfd_archive))
+		return g2c_error_set(err, "%s: is an archive, not an executable",
+				     path);
+	if (!bfd_check_format_matches(st->abfd, bfd_object, &matching)) {
+		if (bfd_get_error() == bfd_error_file_ambiguously_recognized) {
+			free(matching);
+			return g2c_error_set(err,
+					     "%s: file format is ambiguous",
+					     path);
+		}
+		return g2c_error_set(err, "%s: not an executable (%s)", path,
+				     bfd_errmsg(bfd_get_error()));
+	}
+	bits = bfd_get_arch_size(st->abfd);
+	if (bits < 0)
+		bits = (int)bfd_arch_bits_per_address(st->abfd);
+	if (bits != 32 && bits != 64)
+		return g2c_error_set(err, "%s: unsupported address size of %d bits",
+				     path, bits);
+	st->target.addr_size = (unsigned)bits / 8;
+	st->target.big_endian = bfd_big_endian(st->abfd);
+	return 0;
+}
+
+static int read_symbols(struct symtab *st, const char *path,
+			struct g2c_error *err)
+{
+	long size, count;
+
+	if (!(bfd_get_file_flags(st->abfd) & HAS_SYMS))
+		return g2c_error_set(err, "%s: no symbols", path);
+	size = bfd_get_symtab_upper_bound(st->abfd);
+	if (size < 0)
+		return bfd_failure(err, path);
+	st->syms = malloc(size > 0 ? (size_t)size : 1);
+	if (!st->syms)
+		return g2c_error_set(err, "%s: out of memory for symbols", path);
+	count = bfd_canonicalize_symtab(st->abfd, st->syms);
+	if (count < 0)
+		return bfd_failure(err, path);
+	if (count == 0)
+		return g2c_error_set(err, "%s: no symbols", path);
+	return (int)(count > INT_MAX ? INT_MAX : count);
+}
+
+static const char *display_name(struct symtab *st, const char *raw,
+				const struct symtab_options *opts)
+{
+	char *demangled, **owned;
+
+	if (!opts->demangle)
+		return raw;
+	demangled = bfd_demangle(st->abfd, raw, DMGL_PARAMS | DMGL_ANSI);
+	if (!demangled)
+		return raw;
+	owned = realloc(st->owned, (st->nowned + 1) * sizeof *owned);
+	if (!owned) {
+		free(demangled);
+		return raw;
+	}
+	st->owned = owned;
+	st->owned[st->nowned++] = demangled;
+	return demangled;
+}
+
+static uint64_t section_end(const asection *sec)
+{
+	return bfd_section_vma(sec) + bfd_section_size(sec);
+}
+
+static int build_table(struct symtab *st, int nsyms,
+		       const struct symtab_options *opts, const char *path,
+		       struct g2c_error *err)
+{
+	struct symtab_func *f;
+	uint64_t *ends;
+	size_t n = 0, kept = 0;
+
+	f = calloc((size_t)nsyms, sizeof *f);
+	ends = calloc((size_t)nsyms, sizeof *ends);
+	if (!f || !ends) {
+		free(f);
+		free(ends);
+		return g2c_error_set(err, "%s: out of memory for symbols", path);
+	}
+	for (int i = 0; i < nsyms; i++) {
+		asymbol *sym = st->syms[i];
+		bool is_static;
+
+		if (!symbol_is_function(st->abfd, sym, &is_static))
+			continue;
+		f[n].addr = bfd_asymbol_value(sym);
+		f[n].raw_name = sym->name;
+		f[n].is_static = is_static;
+		f[n].is_func = (sym->flags & BSF_FUNCTION) != 0;
+		/* Stash the section end until the table is sorted. */
+		f[n].end = section_end(sym->section);
+		n++;
+	}
+	if (n == 0) {
+		free(f);
+		free(ends);
+		return g2c_error_set(err, "%s: no function symbols", path);
+	}
+	qsort(f, n, sizeof *f, compare_funcs);
+	for (size_t i = 0; i < n; i++) {
+		if (kept > 0 && f[kept - 1].addr == f[i].addr) {
+			if (name_is_better(&f[i], &f[kept - 1]))
+				f[kept - 1] = f[i];
+			continue;
+		}
+		f[kept++] = f[i];
+	}
+	for (size_t i = 0; i < kept; i++) {
+		uint64_t limit = f[i].end;
+
+		ends[i] = i + 1 < kept && f[i + 1].addr < limit ? f[i + 1].addr
+								: limit;
+		/* A symbol past its section's end gets an empty range. */
+		if (ends[i] < f[i].addr)
+			ends[i] = f[i].addr;
+	}
+	for (size_t i = 0; i < kept; i++) {
+		const char *raw = f[i].raw_name;
+
+		if (bfd_get_symbol_leading_char(st->abfd) &&
+		    raw[0] == bfd_get_symbol_leading_char(st->abfd))
+			raw++;
+		f[i].end = ends[i];
+		f[i].excluded = is_mcount_family(raw);
+		f[i].name = display_name(st, f[i].raw_name, opts);
+	}
+	free(ends);
+	st->funcs = f;
+	st->nfuncs = kept;
+	return 0;
+}
+
+int symtab_open(struct symtab *st, const char *path,
+		const struct symtab_options *opts, struct g2c_error *err)
+{
+	int nsyms;
+
+	memset(st, 0, sizeof *st);
+	if (bfd_init() != BFD_INIT_MAGIC)
+		return g2c_error_set(err, "libbfd does not match the bfd.h gmon2cg was built with");
+	if (check_file(path, err) < 0)
+		return -1;
+	st->path = realpath(path, NULL);
+	if (!st->path)
+		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+	if (open_bfd(st, path, err) < 0)
+		goto fail;
+	nsyms = read_symbols(st, path, err);
+	if (nsyms < 0)
+		goto fail;
+	if (build_table(st, nsyms, opts, path, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	symtab_close(st);
+	return -1;
+}
+
+void symtab_close(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nowned; i++)
+		free(st->owned[i]);
+	free(st->owned);
+	free(st->funcs);
+	free(st->syms);
+	free(st->path);
+	if (st->abfd)
+		bfd_close(st->abfd);
+	memset(st, 0, sizeof *st);
+}
+
+size_t symtab_lookup(const struct symtab *st, uint64_t pc)
+{
+	size_t lo = 0, hi = st->nfuncs;
+
+	/* Find the last function starting at or below PC. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->funcs[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || pc >= st->funcs[lo - 1].end)
+		return SYMTAB_NONE;
+	return lo - 1;
+}
+
+static asection *code_section_of(struct symtab *st, uint64_t pc)
+{
+	asection *sec = st->last_section;
+
+	if (sec && pc >= bfd_section_vma(sec) && pc < section_end(sec))
+		return sec;
+	for (sec = st->abfd->sections; sec; sec = sec->next) {
+		if ((sec->flags & (SEC_CODE | SEC_ALLOC)) != (SEC_CODE | SEC_ALLOC))
+			continue;
+		if (pc >= bfd_section_vma(sec) && pc < section_end(sec)) {
+			st->last_section = sec;
+			return sec;
+		}
+	}
+	return NULL;
+}
+
+void symtab_source_line(struct symtab *st, uint64_t pc, const char **file,
+			unsigned *line)
+{
+	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
+	unsigned l = 0, outer_line;
+	asection *sec;
+
+	*file = NULL;
+	*line = 0;
+	if (!st->abfd || !(sec = code_section_of(st, pc)))
+		return;
+	if (!bfd_find_nearest_line(st->abfd, sec, st->syms,
+				   pc - bfd_section_vma(sec), &f, &func, &l) ||
+	    !f)
+		return;
+	/* Walk out of inlined frames to the function that owns PC. */
+	while (bfd_find_inliner_info(st->abfd, &outer_file, &outer_func,
+				     &outer_line)) {
+		f = outer_file;
+		l = outer_line;
+	}
+	*file = f;
+	*line = l;
+}

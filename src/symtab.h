@@ -1,0 +1,72 @@
+/* symtab.h -- the resolver: the executable's functions, read with libbfd.
+ *
+ * Owns the open BFD, its symbol table and every string handed out: names,
+ * demangled names and source file names stay valid until symtab_close().
+ * Downstream stages refer to functions by their index in funcs[], which is
+ * sorted by address with one entry per address.
+ *
+ * The table follows gprof's rules (which symbols count as functions, which
+ * name wins when several share an address, a function extends to the next
+ * one) except where gprof has a bug; the README lists those places.
+ */
+#ifndef GMON2CG_SYMTAB_H
+#define GMON2CG_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gmon.h"
+
+struct g2c_error;
+struct bfd;
+struct bfd_section;
+struct bfd_symbol;
+
+#define SYMTAB_NONE SIZE_MAX
+
+struct symtab_func {
+	uint64_t addr;		/* entry address */
+	uint64_t end;		/* exclusive: the next function or the section end */
+	const char *name;	/* what people read: demangled unless turned off */
+	const char *raw_name;	/* as in the symbol table */
+	bool is_static;
+	bool is_func;		/* typed as a function (ELF STT_FUNC) */
+	bool excluded;		/* the mcount family: gprof drops their time */
+};
+
+struct symtab_options {
+	bool demangle;
+};
+
+struct symtab {
+	struct symtab_func *funcs;	/* sorted by addr, one per address */
+	size_t nfuncs;
+	struct gmon_target target;	/* address width and byte order */
+	char *path;			/* the executable, absolute */
+
+	/* private */
+	struct bfd *abfd;
+	struct bfd_symbol **syms;
+	char **owned;			/* demangled names to free */
+	size_t nowned;
+	struct bfd_section *last_section;	/* line-lookup cache */
+};
+
+/* Opens the executable PATH and builds its function table.  Returns 0, or
+ * -1 with ERR set (missing file, not an object file, no symbols, ...). */
+int symtab_open(struct symtab *st, const char *path,
+		const struct symtab_options *opts, struct g2c_error *err);
+
+void symtab_close(struct symtab *st);
+
+/* The index of the function containing PC, or SYMTAB_NONE. */
+size_t symtab_lookup(const struct symtab *st, uint64_t pc);
+
+/* The source position of PC as seen from the function it belongs to: when
+ * PC is in code inlined from elsewhere, the line of the outermost call.
+ * Sets *FILE to NULL and *LINE to 0 when there is no line information. */
+void symtab_source_line(struct symtab *st, uint64_t pc, const char **file,
+			unsigned *line);
+
+#endif
