@@ -1,1 +1,249 @@
-int main(void){return 0;}
+/* test-callgraph.c -- attribution and propagation on hand-made profiles:
+ * gprof's worked example with a cycle and self-recursion (gmon notes 4.7),
+ * a bin straddling two functions and a gap, exact integer sums, and graphs
+ * deep enough to overflow any recursive walk. */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "callgraph.h"
+#include "check.h"
+#include "diag.h"
+#include "gmon.h"
+#include "symtab.h"
+
+#define TICK 10000000ull	/* ns per sample at 100 Hz */
+
+/* A symbol table of N functions, each WIDTH bytes from BASE. */
+static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
+			uint64_t width)
+{
+	memset(st, 0, sizeof *st);
+	st->funcs = calloc(n, sizeof *st->funcs);
+	st->nfuncs = n;
+	st->target = (struct gmon_target){ 8, false };
+	for (size_t i = 0; i < n; i++) {
+		st->funcs[i].addr = base + i * width;
+		st->funcs[i].end = base + (i + 1) * width;
+		st->funcs[i].name = st->funcs[i].raw_name = "f";
+		st->funcs[i].is_func = true;
+	}
+}
+
+/* A profile with one histogram of 2-byte bins over [LOW, HIGH). */
+static void fake_profile(struct gmon_profile *p, uint64_t low, uint64_t high)
+{
+	gmon_profile_init(p);
+	p->hists = calloc(1, sizeof *p->hists);
+	p->nhists = 1;
+	p->hists[0] = (struct gmon_hist){ .low_pc = low, .high_pc = high,
+					  .nbins = (uint32_t)((high - low) / 2),
+					  .rate = 100, .dimen = "seconds" };
+	p->hists[0].bins = calloc(p->hists[0].nbins, sizeof *p->hists[0].bins);
+}
+
+static void add_arc(struct gmon_profile *p, uint64_t from, uint64_t self,
+		    uint64_t count)
+{
+	p->arcs = realloc(p->arcs, (p->narcs + 1) * sizeof *p->arcs);
+	p->arcs[p->narcs++] = (struct gmon_arc){ from, self, count };
+}
+
+static const struct cg_arc *find_arc(const struct callgraph *cg, size_t from,
+				     size_t to)
+{
+	for (size_t i = 0; i < cg->narcs; i++)
+		if (cg->arcs[i].caller == from && cg->arcs[i].callee == to)
+			return &cg->arcs[i];
+	return NULL;
+}
+
+static uint64_t arc_ns(const struct callgraph *cg, size_t from, size_t to)
+{
+	const struct cg_arc *a = find_arc(cg, from, to);
+
+	return a ? a->ns : UINT64_MAX;
+}
+
+/* Self ticks T: main 0, A 10, B 20, C 50, D 5; arcs main->A 2, A->B 4,
+ * B->A 3, A->C 6, B->C 2, main->D 1, D->D 9, D->C 2. */
+static void test_worked_example(void)
+{
+	enum { MAIN, A, B, C, D, N };
+	static const unsigned ticks[N] = { 0, 10, 20, 50, 5 };
+	static const struct { int from, to, count; } arcs[] = {
+		{ MAIN, A, 2 }, { A, B, 4 }, { B, A, 3 }, { A, C, 6 },
+		{ B, C, 2 }, { MAIN, D, 1 }, { D, D, 9 }, { D, C, 2 },
+	};
+	struct symtab st;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err;
+
+	fake_symtab(&st, N, 0x1000, 16);
+	fake_profile(&p, 0x1000, 0x1000 + N * 16);
+	for (int f = 0; f < N; f++)
+		p.hists[0].bins[f * 8 + 2] = ticks[f];
+	for (size_t i = 0; i < sizeof arcs / sizeof *arcs; i++)
+		add_arc(&p, 0x1000 + 16 * arcs[i].from + 6,
+			0x1000 + 16 * arcs[i].to + 4, arcs[i].count);
+	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+
+	CHECK_U64(cg.total_ns, 85 * TICK);
+	CHECK_U64(cg.funcs[A].self_ns, 10 * TICK);
+	CHECK_U64(cg.funcs[C].self_ns, 50 * TICK);
+	/* calls from other functions vs direct recursion */
+	CHECK_U64(cg.funcs[A].ncalls, 5);
+	CHECK_U64(cg.funcs[B].ncalls, 4);
+	CHECK_U64(cg.funcs[C].ncalls, 10);
+	CHECK_U64(cg.funcs[D].ncalls, 1);
+	CHECK_U64(cg.funcs[D].self_calls, 9);
+	/* one cycle {A, B} */
+	CHECK_U64(cg.ncycles, 1);
+	CHECK(cg.funcs[A].cycle != 0 && cg.funcs[A].cycle == cg.funcs[B].cycle);
+	CHECK_U64(cg.funcs[C].cycle, 0);
+	/* gprof: C 50+0, D 5+10, A 10+30, B 20+10, main 0+85 */
+	CHECK_U64(cg.funcs[C].incl_ns, 50 * TICK);
+	CHECK_U64(cg.funcs[D].incl_ns, 15 * TICK);
+	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
+	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
+	CHECK_U64(cg.funcs[MAIN].incl_ns, 85 * TICK);
+	/* arc costs: C's time split 6:2:2; into the cycle the whole cycle */
+	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
+	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
+	CHECK_U64(arc_ns(&cg, D, C), 10 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, D), 15 * TICK);
+	CHECK_U64(arc_ns(&cg, A, B), 0);
+	CHECK_U64(arc_ns(&cg, B, A), 0);
+	CHECK_U64(arc_ns(&cg, D, D), 0);
+	/* main is the only root */
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].func, MAIN);
+	CHECK_U64(cg.roots[0].ns, 85 * TICK);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
+/* X = [0x2000, 0x2003), Y = [0x2003, 0x200e), bins of 4 bytes. */
+static void test_straddling_bins(void)
+{
+	struct symtab st;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err;
+	size_t nosym;
+
+	fake_symtab(&st, 2, 0x2000, 3);
+	st.funcs[1].end = 0x200e;
+	fake_profile(&p, 0x2000, 0x2010);
+	p.hists[0].nbins = 4;	/* scale 32768: each bin is 4 bytes */
+	p.hists[0].bins[0] = 4;	/* 3 bytes of X, 1 of Y */
+	p.hists[0].bins[3] = 2;	/* 2 bytes of Y, 2 in no function */
+	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+	nosym = callgraph_no_symbol(&cg);
+	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
+	CHECK_NEAR(cg.funcs[1].self_ticks, 2.0, 1e-12);
+	CHECK_NEAR(cg.funcs[nosym].self_ticks, 1.0, 1e-12);
+	CHECK_U64(cg.funcs[1].self_ns, 2 * TICK);
+	CHECK_U64(cg.total_ns, 6 * TICK);
+	CHECK_U64(cg.stats.samples, 6);
+	/* Y's cost sits at its first byte in each bin */
+	CHECK_U64(cg.funcs[1].ncosts, 2);
+	CHECK_U64(cg.costs[cg.funcs[1].first_cost].pc, 0x2003);
+	CHECK_U64(cg.costs[cg.funcs[1].first_cost + 1].pc, 0x200c);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
+/* Thirds do not round evenly: the parts must still add up exactly. */
+static void test_exact_sums(void)
+{
+	struct symtab st;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err;
+	uint64_t sum_self = 0, into_leaf = 0;
+
+	fake_symtab(&st, 4, 0x3000, 16);
+	fake_profile(&p, 0x3000, 0x3040);
+	p.hists[0].nbins = 3;	/* 64 bytes / 3 bins: uneven bins */
+	p.hists[0].bins[0] = 7;
+	p.hists[0].bins[1] = 11;
+	p.hists[0].bins[2] = 13;
+	add_arc(&p, 0x3004, 0x3034, 1);
+	add_arc(&p, 0x3014, 0x3034, 1);
+	add_arc(&p, 0x3024, 0x3034, 1);
+	add_arc(&p, 0x3028, 0x3034, 3);	/* a second site of 2 -> 3 */
+	CHECK(callgraph_build(&cg, &p, &st, 3, &err) == 0);	/* 1/3 s ticks */
+	for (size_t i = 0; i < cg.ncosts; i++)
+		sum_self += cg.costs[i].ns;
+	CHECK_U64(sum_self, cg.total_ns);
+	CHECK_NEAR((double)cg.total_ns, 31e9 / 3, 1.0);
+	for (size_t i = 0; i < cg.narcs; i++) {
+		const struct cg_arc *a = &cg.arcs[i];
+		uint64_t sites = 0;
+
+		for (size_t s = a->first_site; s < a->first_site + a->nsites; s++)
+			sites += cg.sites[s].ns;
+		CHECK_U64(sites, a->ns);
+		if (a->callee == 3)
+			into_leaf += a->ns;
+	}
+	CHECK_U64(into_leaf, cg.funcs[3].incl_ns);
+	CHECK_U64(find_arc(&cg, 2, 3)->nsites, 2);
+	CHECK_U64(find_arc(&cg, 2, 3)->count, 4);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
+/* A chain f0 -> f1 -> ... of N functions, closed into one big cycle when
+ * RING: neither may exhaust the stack. */
+static void test_deep_graph(bool ring)
+{
+	enum { N = 200000 };
+	struct symtab st;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err;
+	bool ok = true;
+
+	fake_symtab(&st, N, 0x10000, 4);
+	fake_profile(&p, 0x10000, 0x10000 + 4 * N);
+	for (size_t i = 0; i < N; i++) {
+		p.hists[0].bins[2 * i] = 1;
+		if (i + 1 < N || ring)
+			add_arc(&p, 0x10000 + 4 * i + 2,
+				0x10000 + 4 * ((i + 1) % N), 1);
+	}
+	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+	CHECK_U64(cg.total_ns, N * TICK);
+	if (ring) {
+		CHECK_U64(cg.ncycles, 1);
+		CHECK_U64(cg.nroots, 1);	/* the cycle has no outside caller */
+		CHECK_U64(cg.roots[0].ns, N * TICK);
+		for (size_t i = 0; i < N; i++)
+			ok = ok && cg.funcs[i].incl_ns == TICK;
+	} else {
+		CHECK_U64(cg.ncycles, 0);
+		for (size_t i = 0; i < N; i++)
+			ok = ok && cg.funcs[i].incl_ns == (N - i) * TICK;
+	}
+	CHECK(ok);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
+int main(void)
+{
+	test_worked_example();
+	test_straddling_bins();
+	test_exact_sums();
+	test_deep_graph(false);
+	test_deep_graph(true);
+	return check_report("test-callgraph");
+}

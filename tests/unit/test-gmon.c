@@ -1,1 +1,296 @@
-int main(void){return 0;}
+/* test-gmon.c -- the gmon.out reader on hand-made byte images: both byte
+ * orders and address widths, the BSD layouts, merging, truncation at every
+ * byte, hostile sizes, and the profil(2) bin-to-address relation. */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "check.h"
+#include "diag.h"
+#include "gmon-bytes.h"
+#include "gmon.h"
+
+static const struct gmon_target targets[] = {
+	{ 8, false }, { 8, true }, { 4, false }, { 4, true },
+};
+
+static struct bytes *tagged_sample(struct gmon_target t)
+{
+	static struct bytes b;
+	uint16_t counts[8] = { 0, 3, 0, 0, 65535, 0, 1, 0 };
+
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1020, 8, 100, counts);
+	put_arc(&b, 0x1004, 0x1010, 7);
+	put_arc(&b, 0x1008, 0x1010, 5);
+	put_arc(&b, 0x1004, 0x1010, 2);	/* same pair again: summed */
+	/* a basic-block record with two blocks */
+	b.data[b.len++] = 2;
+	put(&b, 2, 4);
+	put_addr(&b, 0x1002);
+	put(&b, 9, t.addr_size);
+	put_addr(&b, 0x1006);
+	put(&b, 4, t.addr_size);
+	return &b;
+}
+
+static void test_tagged(void)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		struct bytes *b = tagged_sample(targets[i]);
+		struct gmon_profile p;
+		struct g2c_error err = { "" };
+
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &b->t, b->data, b->len, "t", &err) == 0);
+		CHECK_U64(p.nhists, 1);
+		CHECK_U64(p.hists[0].low_pc, 0x1000);
+		CHECK_U64(p.hists[0].high_pc, 0x1020);
+		CHECK_U64(p.hists[0].nbins, 8);
+		CHECK_U64(p.hists[0].rate, 100);
+		CHECK(strcmp(p.hists[0].dimen, "seconds") == 0);
+		CHECK_U64(p.hists[0].bins[1], 3);
+		CHECK_U64(p.hists[0].bins[4], 65535);
+		CHECK_U64(p.narcs, 2);
+		CHECK_U64(p.arcs[0].from_pc, 0x1004);
+		CHECK_U64(p.arcs[0].count, 9);
+		CHECK_U64(p.arcs[1].count, 5);
+		CHECK_U64(p.nbbs, 2);
+		CHECK_U64(p.bbs[0].addr, 0x1002);
+		CHECK_U64(p.bbs[0].count, 9);
+		CHECK_U64(p.first_format, GMON_FORMAT_TAGGED);
+		/* A second file with the same range sums bin by bin. */
+		CHECK(gmon_profile_add_buffer(&p, &b->t, b->data, b->len, "t", &err) == 0);
+		CHECK_U64(p.nhists, 1);
+		CHECK_U64(p.hists[0].bins[4], 131070);
+		CHECK_U64(p.arcs[0].count, 18);
+		CHECK_U64(p.bbs[1].count, 8);
+		gmon_profile_release(&p);
+	}
+}
+
+/* Every proper prefix that does not end on a record boundary is refused
+ * with a message naming the file; none crashes. */
+static void test_truncation(void)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		struct bytes *b = tagged_sample(targets[i]);
+		unsigned P = b->t.addr_size;
+		size_t hist_end = 20 + 1 + 2 * P + 24 + 16;
+		size_t arc_size = 1 + 2 * P + 4;
+
+		for (size_t len = 0; len < b->len; len++) {
+			struct gmon_profile p;
+			struct g2c_error err = { "" };
+			bool boundary = len == 20 || len == hist_end ||
+					len == hist_end + arc_size ||
+					len == hist_end + 2 * arc_size ||
+					len == hist_end + 3 * arc_size;
+			int rc;
+
+			gmon_profile_init(&p);
+			rc = gmon_profile_add_buffer(&p, &b->t, b->data, len, "cut", &err);
+			if (boundary) {
+				CHECK(rc == 0);
+			} else {
+				CHECK(rc < 0);
+				CHECK(strncmp(err.msg, "cut: ", 5) == 0);
+			}
+			gmon_profile_release(&p);
+		}
+	}
+}
+
+static int read_one(struct bytes *b, struct gmon_profile *p,
+		    struct g2c_error *err)
+{
+	gmon_profile_init(p);
+	return gmon_profile_add_buffer(p, &b->t, b->data, b->len, "f", err);
+}
+
+static void test_bad_files(void)
+{
+	static struct bytes b;
+	struct gmon_profile p;
+	struct g2c_error err;
+
+	/* A histogram that claims 2^31 bins in a short file: refused before
+	 * anything is allocated for it. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[0];
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x2000, 4, 100, NULL);
+	memcpy(b.data + 20 + 1 + 16, "\0\0\0\x80", 4);
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "truncated histogram record at offset 20");
+	gmon_profile_release(&p);
+
+	/* Unknown tag. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[0];
+	put_tagged_header(&b);
+	b.data[b.len++] = 7;
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "unknown record tag 7 at offset 20");
+	gmon_profile_release(&p);
+
+	/* Unsupported version. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[0];
+	put_tagged_header(&b);
+	b.data[4] = 9;
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "unsupported gmon.out version 9");
+	gmon_profile_release(&p);
+
+	/* Empty file. */
+	b.len = 0;
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "f: empty file");
+	gmon_profile_release(&p);
+
+	/* A range that ends before it starts. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[0];
+	put_tagged_header(&b);
+	put_hist(&b, 0x2000, 0x1000, 4, 100, NULL);
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "ends (0x1000) before it starts (0x2000)");
+	gmon_profile_release(&p);
+}
+
+static void test_hist_merging(void)
+{
+	static struct bytes b;
+	struct gmon_profile p;
+	struct g2c_error err;
+	uint16_t ones[4] = { 1, 1, 1, 1 };
+
+	/* Disjoint ranges are kept side by side. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[2];
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1010, 4, 100, ones);
+	put_hist(&b, 0x2000, 0x2010, 4, 100, ones);
+	put_hist(&b, 0x1000, 0x1010, 4, 100, ones);
+	CHECK(read_one(&b, &p, &err) == 0);
+	CHECK_U64(p.nhists, 2);
+	CHECK_U64(p.hists[0].bins[3], 2);
+	CHECK_U64(p.hists[1].bins[3], 1);
+	gmon_profile_release(&p);
+
+	/* Overlapping without matching is refused. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[2];
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1010, 4, 100, ones);
+	put_hist(&b, 0x1008, 0x1018, 4, 100, ones);
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "overlaps");
+	gmon_profile_release(&p);
+
+	/* Bins of another size are refused. */
+	memset(&b, 0, sizeof b);
+	b.t = targets[2];
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1010, 4, 100, ones);
+	put_hist(&b, 0x2000, 0x2020, 4, 100, ones);
+	CHECK(read_one(&b, &p, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "different bin size");
+	gmon_profile_release(&p);
+}
+
+static void test_bsd(void)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		static struct bytes b;
+		struct gmon_profile p;
+		struct g2c_error err;
+		unsigned P = targets[i].addr_size;
+
+		for (int bsd44 = 0; bsd44 <= 1; bsd44++) {
+			size_t header = bsd44 ? 2 * P + 24 : 2 * P + 4;
+
+			memset(&b, 0, sizeof b);
+			b.t = targets[i];
+			put_addr(&b, 0x1000);
+			put_addr(&b, 0x1010);
+			put(&b, header + 4 * 2, 4);
+			if (bsd44) {
+				put(&b, 0x00051879, 4);
+				put(&b, 1000, 4);
+				b.len += 12;
+			}
+			for (int k = 0; k < 4; k++)
+				put(&b, (uint64_t)k + 1, 2);
+			put_addr(&b, 0x1004);
+			put_addr(&b, 0x100c);
+			put(&b, 0x100000000ull >> (P == 4 ? 4 : 0), P);
+			CHECK(read_one(&b, &p, &err) == 0);
+			CHECK_U64(p.first_format, bsd44 ? GMON_FORMAT_BSD44 : GMON_FORMAT_BSD_OLD);
+			CHECK_U64(p.nhists, 1);
+			CHECK_U64(p.hists[0].nbins, 4);
+			CHECK_U64(p.hists[0].bins[3], 4);
+			CHECK_U64(p.hists[0].rate, bsd44 ? 1000 : 0);
+			CHECK_U64(p.narcs, 1);
+			CHECK_U64(p.arcs[0].count, P == 4 ? 0x10000000 : 0x100000000ull);
+			gmon_profile_release(&p);
+		}
+	}
+}
+
+/* profil's bin of PC, computed exactly as profil(2) states it. */
+static uint64_t profil_bin(uint64_t pc, uint64_t low, uint32_t scale)
+{
+	return (pc - low) / 2 * scale / 65536;
+}
+
+static void test_bin_to_pc(void)
+{
+	/* glibc's numbers for a real non-PIE program (gmon notes, 2.1). */
+	struct gmon_hist glibc = { .low_pc = 0x400000, .high_pc = 0x401338,
+				   .nbins = 1232 };
+	struct gmon_hist two_byte = { .low_pc = 0x1000, .high_pc = 0x1010,
+				      .nbins = 8 };
+	struct gmon_hist coarse = { .low_pc = 0x1000, .high_pc = 0x2000,
+				    .nbins = 16 };
+	struct gmon_hist *hists[] = { &glibc, &two_byte, &coarse };
+
+	CHECK_U64(gmon_hist_scale(&two_byte), 65536);
+	CHECK_U64(gmon_hist_scale(&coarse), 512);
+	/* (float)2464 / 4920 * 65536 = 32821.28..., truncated */
+	CHECK_U64(gmon_hist_scale(&glibc), 32821);
+	for (size_t h = 0; h < sizeof hists / sizeof *hists; h++) {
+		struct gmon_hist *hist = hists[h];
+		uint32_t scale = gmon_hist_scale(hist);
+		uint64_t expect_lo = hist->low_pc;
+
+		/* The bins tile the range, and every pc of a bin maps to it. */
+		for (uint32_t i = 0; i < hist->nbins; i++) {
+			uint64_t lo, hi;
+			bool ok = true;
+
+			gmon_hist_bin_to_pc(hist, scale, i, &lo, &hi);
+			CHECK_U64(lo, expect_lo);
+			CHECK(hi > lo);
+			for (uint64_t pc = lo; pc < hi && pc < hist->high_pc; pc++)
+				ok = ok && profil_bin(pc, hist->low_pc, scale) == i;
+			CHECK(ok);
+			expect_lo = hi;
+		}
+		CHECK(expect_lo >= hist->high_pc);
+	}
+}
+
+int main(void)
+{
+	test_tagged();
+	test_truncation();
+	test_bad_files();
+	test_hist_merging();
+	test_bsd();
+	test_bin_to_pc();
+	return check_report("test-gmon");
+}
