@@ -5,4 +5,19 @@ tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c tests/unit/check.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
 
-TESTS = $(check_PROGRAMS)
+
+SHELL_TESTS = tests/cli.sh
+TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(BASH)
+AM_TESTS_ENVIRONMENT = \
+	srcdir='$(srcdir)'; export srcdir; \
+	GMON2CG='$(abs_top_builddir)/gmon2cg'; export GMON2CG; \
+	FIXTURES='$(abs_top_srcdir)/fixtures'; export FIXTURES; \
+	PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION; \
+	GPROF='$(GPROF)'; export GPROF; \
+	CALLGRIND_ANNOTATE='$(CALLGRIND_ANNOTATE)'; export CALLGRIND_ANNOTATE; \
+	PYTHON3='$(PYTHON3)'; export PYTHON3; \
+	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
+
+EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h

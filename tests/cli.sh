@@ -1,0 +1,70 @@
+#!/bin/bash
+# cli.sh -- the command line: exit codes, one-line errors, safe -o output,
+# write errors on stdout, and byte-identical output for identical input.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+exe=$FIXTURES/calltree/prog
+gmon=$FIXTURES/calltree/gmon.out
+
+# expect STATUS PATTERN CMD...: exit status and the single stderr line.
+expect() {
+	local want=$1 pattern=$2 got lines
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$got" -ne "$want" ]; then
+		not_ok "$* exited $got, expected $want"
+	elif [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
+		not_ok "$*: stderr lacks '$pattern': $(cat "$tmp/err")"
+	elif [ "$want" -eq 1 ] && [ "$lines" -ne 1 ]; then
+		not_ok "$*: expected one error line, got $lines"
+	else
+		ok "$* -> $got"
+	fi
+}
+
+expect 0 "" "$GMON2CG" --help
+grep -q '^Usage: gmon2cg \[OPTION\]... EXECUTABLE \[GMON_FILE\]...' "$tmp/out" ||
+	not_ok "--help does not print the usage line on stdout"
+expect 0 "" "$GMON2CG" --version
+grep -q "^gmon2cg $PACKAGE_VERSION\$" "$tmp/out" || not_ok "--version"
+expect 2 "missing EXECUTABLE" "$GMON2CG"
+expect 2 "Try 'gmon2cg --help'" "$GMON2CG" --no-such-option "$exe"
+expect 1 "^gmon2cg: $tmp/nothing: No such file or directory\$" "$GMON2CG" "$tmp/nothing" "$gmon"
+expect 1 "^gmon2cg: $tmp: is a directory, not an executable\$" "$GMON2CG" "$tmp" "$gmon"
+expect 1 "^gmon2cg: $gmon: not an executable" "$GMON2CG" "$gmon" "$gmon"
+expect 1 "^gmon2cg: $tmp/none.out: No such file or directory\$" "$GMON2CG" "$exe" "$tmp/none.out"
+
+# gmon.out in the current directory is the default profile.
+(cd "$FIXTURES/calltree" && "$GMON2CG" prog >"$tmp/default.cg") ||
+	not_ok "default gmon.out"
+"$GMON2CG" "$exe" "$gmon" >"$tmp/explicit.cg" || not_ok "explicit gmon.out"
+cmp -s "$tmp/default.cg" "$tmp/explicit.cg" || not_ok "default differs from explicit gmon.out"
+
+# Deterministic: two runs give the same bytes, and -o gives what stdout gives.
+"$GMON2CG" "$exe" "$gmon" >"$tmp/again.cg"
+cmp -s "$tmp/explicit.cg" "$tmp/again.cg" || not_ok "two runs differ"
+"$GMON2CG" -o "$tmp/o.cg" "$exe" "$gmon" || not_ok "-o FILE failed"
+cmp -s "$tmp/explicit.cg" "$tmp/o.cg" || not_ok "-o output differs from stdout"
+"$GMON2CG" --output="$tmp/o2.cg" "$exe" "$gmon" && cmp -s "$tmp/o.cg" "$tmp/o2.cg" ||
+	not_ok "--output=FILE"
+
+# A failed run leaves no file, and leaves an existing file alone.
+printf 'precious\n' >"$tmp/keep.cg"
+head -c 30 "$gmon" >"$tmp/cut.out"
+expect 1 "cut.out: truncated" "$GMON2CG" -o "$tmp/keep.cg" "$exe" "$tmp/cut.out"
+[ "$(cat "$tmp/keep.cg")" = precious ] || not_ok "existing -o file was changed by a failed run"
+expect 1 "cut.out: truncated" "$GMON2CG" -o "$tmp/new.cg" "$exe" "$tmp/cut.out"
+[ ! -e "$tmp/new.cg" ] || not_ok "a failed run left $tmp/new.cg"
+leftovers=$(find "$tmp" -name '.*.cg.*' | wc -l)
+[ "$leftovers" -eq 0 ] || not_ok "temporary files left behind"
+
+# A write error on stdout is an error.
+if [ -w /dev/full ]; then
+	"$GMON2CG" "$exe" "$gmon" >/dev/full 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 1 ] && grep -q '^gmon2cg: stdout: write error: No space left on device$' "$tmp/err" ||
+		not_ok "/dev/full: status $st, $(cat "$tmp/err")"
+fi
+finish
