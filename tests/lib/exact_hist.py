@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Exact per-function sample counts from a GNU gmon.out histogram.
+
+Test oracle for gmon2cg (standard library only), independent of gprof's
+2-byte bin model.  Reads a GNU tagged gmon.out (version 1; version 0 files
+are accepted as long as they hold no basic-block records) in the byte order
+and address size of the executable (ELF e_ident[EI_CLASS] and
+e_ident[EI_DATA]).
+
+For every histogram record (low_pc, high_pc, nbins, rate) the glibc profil
+mapping is inverted: with textsize = high_pc - low_pc,
+  scale = (int)(((float)(nbins * 2) / textsize) * 65536)
+computed in IEEE single precision (65536 if nbins * 2 >= textsize), and a
+pc is counted in bin ((pc - low_pc) // 2) * scale // 65536, so bin i covers
+the pcs [low_pc + 2*ceil(i*65536/scale), low_pc + 2*ceil((i+1)*65536/scale)).
+
+Functions come from `nm -n --defined-only EXE`: symbols of class T, t and W,
+where t (static) symbols follow gprof's intended name rule (no '$', not
+starting with __gnu_compiled / ___gnu_compiled, every '.' followed by
+digits, optionally after "clone." or "constprop.").  At equal addresses one
+symbol is kept with gprof's preference (global over static, function
+(ELF STT_FUNC, from `readelf -sW`) over other, then the underscore rule of
+symtab_finalize).  Each function covers [its address, the next kept
+symbol's address); the last one ends at the end of .text (`objdump -h`).
+A bin's count is split over the functions it overlaps in proportion to the
+bytes of overlap (float); bytes of a bin that belong to no function give
+their share to "<no symbol>".  The mcount family (mcount, _mcount, __mcount,
+__mcount_internal, _gprof_mcount, __mcleanup) is removed from the results
+and from the total, as gprof does.  Names are demangled like gprof's
+bfd_demangle (c++filt on the name without its '@...' suffix).
+
+Usage: exact_hist.py EXE GMON... [--json] [--all]
+
+Output: a table of functions with samples (3 decimals) and the total.
+--json: {"hz", "total", "functions": {NAME: samples}, "raw_total",
+"excluded", "records": [{"low_pc", "high_pc", "nbins", "rate", "scale",
+"samples"}], "duplicate_names"}.  Without --all, functions with 0 samples
+are left out of the table (JSON always lists every kept function).
+Functions sharing a (demangled) name are summed under that name and
+listed in duplicate_names.
+
+Importable: compute(exe, gmons) -> the JSON dict.
+"""
+
+import argparse
+import bisect
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+__all__ = ["HistError", "compute"]
+
+MCOUNT_FAMILY = frozenset(["mcount", "_mcount", "__mcount",
+                           "__mcount_internal", "_gprof_mcount",
+                           "__mcleanup"])
+NO_SYMBOL = "<no symbol>"
+_STATIC_OK = re.compile(r"^[^.]*(?:\.(?:clone\.|constprop\.)?[0-9]+)*$")
+
+
+class HistError(Exception):
+    pass
+
+
+def f32(x):
+    """Round a Python float to IEEE single precision."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def profil_scale(nbins, textsize):
+    """glibc: s_scale = ((float)kcountsize / textsize) * SCALE_1_TO_1."""
+    kcountsize = nbins * 2
+    if kcountsize >= textsize:
+        return 65536
+    q = f32(f32(float(kcountsize)) / f32(float(textsize)))
+    return int(f32(q * 65536.0))
+
+
+def bin_bounds(low_pc, scale, i):
+    """pc range [lo, hi) that profil counts in bin i."""
+    lo = low_pc + 2 * (-(-(i * 65536) // scale))
+    hi = low_pc + 2 * (-(-((i + 1) * 65536) // scale))
+    return lo, hi
+
+
+def _run(cmd):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env={"LC_ALL": "C", "PATH": _path()})
+    except OSError as e:
+        raise HistError("cannot run %s: %s" % (cmd[0], e.strerror))
+    if p.returncode != 0:
+        err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise HistError("%s failed: %s" % (" ".join(cmd),
+                                           err[0] if err else p.returncode))
+    return p.stdout.decode("utf-8", "surrogateescape")
+
+
+def _path():
+    return os.environ.get("PATH", "/usr/bin:/bin")
+
+
+def elf_layout(exe):
+    """Returns (pointer size, struct byte-order char) from the ELF header."""
+    try:
+        with open(exe, "rb") as fh:
+            ident = fh.read(16)
+    except OSError as e:
+        raise HistError("cannot read %s: %s" % (exe, e.strerror))
+    if len(ident) < 16 or ident[:4] != b"\x7fELF":
+        raise HistError("%s is not an ELF file" % exe)
+    if ident[4] not in (1, 2):
+        raise HistError("%s: bad ELF class %d" % (exe, ident[4]))
+    if ident[5] not in (1, 2):
+        raise HistError("%s: bad ELF data encoding %d" % (exe, ident[5]))
+    return (4 if ident[4] == 1 else 8), ("<" if ident[5] == 1 else ">")
+
+
+def read_gmon(path, psize, bo):
+    """Returns the list of histogram records of a GNU tagged gmon.out."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        raise HistError("cannot read %s: %s" % (path, e.strerror))
+    if len(data) < 20 or data[:4] != b"gmon":
+        raise HistError("%s: not a GNU tagged gmon.out (no 'gmon' cookie; "
+                        "BSD formats are not supported)" % path)
+    version = struct.unpack(bo + "I", data[4:8])[0]
+    if version not in (0, 1):
+        raise HistError("%s: unsupported gmon.out version %d"
+                        % (path, version))
+    vma = bo + ("I" if psize == 4 else "Q")
+    pos = 20
+    recs = []
+    n = len(data)
+
+    def need(k, what):
+        if pos + k > n:
+            raise HistError("%s: truncated %s record at offset %d"
+                            % (path, what, pos - 1))
+
+    while pos < n:
+        tag = data[pos]
+        pos += 1
+        if tag == 0:
+            need(2 * psize + 24, "histogram")
+            low, high = struct.unpack(vma + vma[1], data[pos:pos + 2 * psize])
+            pos += 2 * psize
+            nbins, rate = struct.unpack(bo + "II", data[pos:pos + 8])
+            pos += 8
+            dimen = data[pos:pos + 15].split(b"\0")[0].decode("latin-1")
+            abbrev = data[pos + 15:pos + 16].decode("latin-1")
+            pos += 16
+            need(2 * nbins, "histogram")
+            bins = struct.unpack(bo + "%dH" % nbins, data[pos:pos + 2 * nbins])
+            pos += 2 * nbins
+            if high < low:
+                raise HistError("%s: histogram high_pc < low_pc" % path)
+            recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
+                         "rate": rate, "dimen": dimen, "abbrev": abbrev,
+                         "bins": bins})
+        elif tag == 1:
+            need(2 * psize + 4, "call-graph arc")
+            pos += 2 * psize + 4
+        elif tag == 2:
+            if version == 0:
+                raise HistError("%s: version 0 basic-block records are not "
+                                "supported" % path)
+            need(4, "basic-block")
+            cnt = struct.unpack(bo + "I", data[pos:pos + 4])[0]
+            pos += 4
+            need(cnt * 2 * psize, "basic-block")
+            pos += cnt * 2 * psize
+        else:
+            raise HistError("%s: bad record tag %d at offset %d"
+                            % (path, tag, pos - 1))
+    return recs
+
+
+def _static_name_ok(name):
+    if not name or "$" in name:
+        return False
+    if name.startswith("__gnu_compiled") or name.startswith("___gnu_compiled"):
+        return False
+    return bool(_STATIC_OK.match(name))
+
+
+def demangle(names):
+    """bfd_demangle-like: demangle without the '@' suffix, via c++filt."""
+    parts = []
+    for nm in names:
+        at = nm.find("@")
+        base, suffix = (nm, "") if at < 0 else (nm[:at], nm[at:])
+        k = 0
+        while k < len(base) and base[k] in ".$":
+            k += 1
+        parts.append((base[:k], base[k:], suffix))
+    todo = [p[1] for p in parts if p[1]]
+    out = {}
+    if todo:
+        try:
+            p = subprocess.run(["c++filt"], input="\n".join(todo) + "\n",
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+        except OSError as e:
+            raise HistError("cannot run c++filt: %s" % e.strerror)
+        res = p.stdout.split("\n")
+        if p.returncode != 0 or len(res) < len(todo):
+            raise HistError("c++filt failed")
+        out = dict(zip(todo, res))
+    return [pre + out.get(base, base) + suf for pre, base, suf in parts]
+
+
+def symbols(exe):
+    """Kept function symbols: list of (addr, raw name), sorted, deduped."""
+    funcs = set()
+    for line in _run(["readelf", "-sW", exe]).splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC":
+            try:
+                funcs.add((int(f[1], 16), f[7].split("@")[0]))
+            except ValueError:
+                pass
+    syms = []
+    for order, line in enumerate(_run(["nm", "-n", "--defined-only",
+                                       exe]).splitlines()):
+        f = line.split(" ", 2)
+        if len(f) != 3 or len(f[1]) != 1:
+            continue
+        cls, name = f[1], f[2]
+        if cls not in ("T", "t", "W"):
+            continue
+        try:
+            addr = int(f[0], 16)
+        except ValueError:
+            continue
+        if not name:
+            continue
+        is_static = cls == "t"
+        if is_static and not _static_name_ok(name):
+            continue
+        is_func = (addr, name.split("@")[0]) in funcs
+        syms.append((addr, not is_func, is_static, order, name, is_func))
+    syms.sort()
+    kept = []
+    for addr, _nf, is_static, _o, name, is_func in syms:
+        if kept and kept[-1][0] == addr:
+            k_static, k_func, k_name = kept[-1][1], kept[-1][2], kept[-1][3]
+            n1 = name[1] if len(name) > 1 else ""
+            kn0 = k_name[0]
+            kn1 = k_name[1] if len(k_name) > 1 else ""
+            if (not is_static and k_static) or (
+                    is_static == k_static and (
+                        (is_func and not k_func) or (
+                            is_func == k_func and (
+                                (name[0] != "_" and kn0 == "_") or
+                                (n1 != "_" and kn1 == "_"))))):
+                kept[-1] = (addr, is_static, is_func, name)
+            continue
+        kept.append((addr, is_static, is_func, name))
+    if not kept:
+        raise HistError("%s: no function symbols" % exe)
+    return [(a, n) for a, _s, _f, n in kept]
+
+
+def text_end(exe):
+    for line in _run(["objdump", "-h", exe]).splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[1] == ".text":
+            return int(f[3], 16) + int(f[2], 16)
+    raise HistError("%s: no .text section in objdump -h output" % exe)
+
+
+def compute(exe, gmons):
+    psize, bo = elf_layout(exe)
+    recs = []
+    for g in gmons:
+        recs.extend(read_gmon(g, psize, bo))
+    if not recs:
+        raise HistError("no histogram record in %s" % ", ".join(gmons))
+    syms = symbols(exe)
+    tend = text_end(exe)
+    names = demangle([n for _a, n in syms])
+    starts = [a for a, _n in syms]
+    ends = starts[1:] + [max(tend, starts[-1])]
+
+    credit = [0.0] * len(syms)
+    nosym = 0.0
+    raw_total = 0
+    out_recs = []
+    for r in recs:
+        low, high, nbins = r["low_pc"], r["high_pc"], r["nbins"]
+        scale = profil_scale(nbins, high - low)
+        rsum = 0
+        for i, c in enumerate(r["bins"]):
+            if not c:
+                continue
+            rsum += c
+            lo, hi = bin_bounds(low, scale, i)
+            width = hi - lo
+            covered = 0
+            j = bisect.bisect_right(starts, lo) - 1
+            if j < 0:
+                j = 0
+            while j < len(syms) and starts[j] < hi:
+                ov = min(hi, ends[j]) - max(lo, starts[j])
+                if ov > 0:
+                    credit[j] += c * ov / width
+                    covered += ov
+                j += 1
+            if covered < width:
+                nosym += c * (width - covered) / width
+        raw_total += rsum
+        out_recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
+                         "rate": r["rate"], "scale": scale, "samples": rsum})
+
+    funcs = {}
+    excluded = 0.0
+    seen = {}
+    for j, (addr, raw) in enumerate(syms):
+        if raw in MCOUNT_FAMILY:
+            excluded += credit[j]
+            continue
+        nm = names[j]
+        seen[nm] = seen.get(nm, 0) + 1
+        funcs[nm] = funcs.get(nm, 0.0) + credit[j]
+    if nosym > 0:
+        funcs[NO_SYMBOL] = funcs.get(NO_SYMBOL, 0.0) + nosym
+    total = raw_total - excluded
+    return {
+        "hz": recs[0]["rate"],
+        "total": round(total, 3),
+        "raw_total": raw_total,
+        "excluded": round(excluded, 3),
+        "functions": dict((k, round(v, 3)) for k, v in funcs.items()),
+        "records": out_recs,
+        "duplicate_names": sorted(k for k, v in seen.items() if v > 1),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Exact per-function histogram samples from a GNU "
+                    "gmon.out, using glibc's profil bin mapping.")
+    ap.add_argument("exe", help="the profiled executable (with symbols)")
+    ap.add_argument("gmon", nargs="+", help="gmon.out file(s)")
+    ap.add_argument("--json", action="store_true", help="print JSON")
+    ap.add_argument("--all", action="store_true",
+                    help="also list functions with 0 samples in the table")
+    a = ap.parse_args(argv)
+    try:
+        r = compute(a.exe, a.gmon)
+    except HistError as e:
+        sys.stderr.write("exact_hist: %s\n" % e)
+        return 1
+    if a.json:
+        sys.stdout.write(json.dumps(r, indent=1, sort_keys=True) + "\n")
+        return 0
+    out = ["hz: %d  total: %.3f samples  (raw %d, mcount family %.3f)"
+           % (r["hz"], r["total"], r["raw_total"], r["excluded"])]
+    if r["duplicate_names"]:
+        out.append("note: summed same-named functions: %s"
+                   % ", ".join(r["duplicate_names"]))
+    for k, v in sorted(r["functions"].items(), key=lambda kv: (-kv[1],
+                                                                kv[0])):
+        if v or a.all:
+            out.append("%14.3f  %s" % (v, k))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
