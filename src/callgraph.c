@@ -174,7 +174,8 @@ static void finish_costs(struct callgraph *cg)
 	uint64_t given = 0;
 	size_t n = 0;
 
-	qsort(cg->costs, cg->ncosts, sizeof *cg->costs, compare_costs);
+	if (cg->ncosts)
+		qsort(cg->costs, cg->ncosts, sizeof *cg->costs, compare_costs);
 	for (size_t i = 0; i < cg->ncosts; i++) {
 		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
 		    cg->costs[n - 1].pc == cg->costs[i].pc)
@@ -510,7 +511,8 @@ static int propagate(struct build *b)
 		g2c_error_set(b->err, "out of memory for the call graph");
 		goto out;
 	}
-	qsort(cg->roots, cg->nroots, sizeof *cg->roots, compare_roots);
+	if (cg->nroots)
+		qsort(cg->roots, cg->nroots, sizeof *cg->roots, compare_roots);
 	split_arcs_over_sites(cg);
 out:
 	free(p.index);

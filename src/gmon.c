@@ -567,6 +567,12 @@ int gmon_profile_add_file(struct gmon_profile *prof,
 	return rc;
 }
 
+uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback)
+{
+	return prof->nhists && prof->hists[0].rate ? prof->hists[0].rate
+						   : fallback;
+}
+
 uint32_t gmon_hist_scale(const struct gmon_hist *hist)
 {
 	uint64_t textsize = hist->high_pc - hist->low_pc;

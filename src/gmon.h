@@ -86,6 +86,10 @@ int gmon_profile_add_file(struct gmon_profile *prof,
 			  const struct gmon_target *target,
 			  const char *path, struct g2c_error *err);
 
+/* Samples per second: the first histogram's rate, or FALLBACK when the
+ * profile has no histogram or its format records no rate (old BSD). */
+uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback);
+
 /* The profil(2) scale glibc used for HIST: a bin index is
  * ((pc - low_pc) / 2) * scale / 65536. */
 uint32_t gmon_hist_scale(const struct gmon_hist *hist);

@@ -138,13 +138,10 @@ int main(int argc, char **argv)
 		if (gmon_profile_add_file(&prof, &st.target, o.gmon_files[i],
 					  &err) < 0)
 			goto out_prof;
-	if (prof.nhists > 0) {
-		hz = prof.hists[0].rate;
+	if (prof.nhists > 0)
 		info.dimen = prof.hists[0].dimen;
-	}
-	if (prof.nhists > 0 && hz == 0) {
-		hz = 100;	/* old BSD files record no rate */
-	}
+	/* Old BSD files record no rate; gprof would use this host's, 100. */
+	hz = gmon_profile_rate(&prof, 100);
 	if (callgraph_build(&cg, &prof, &st, hz, &err) < 0)
 		goto out_prof;
 	if (outstream_open(&os, o.output, false, &err) < 0)

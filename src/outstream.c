@@ -114,6 +114,13 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 	return 0;
 }
 
+void outstream_from_file(struct outstream *os, FILE *fp, const char *name)
+{
+	memset(os, 0, sizeof *os);
+	os->fp = fp;
+	os->name = name;
+}
+
 void outstream_write(struct outstream *os, const char *data, size_t len)
 {
 	if (os->failed || len == 0)
@@ -177,7 +184,7 @@ static bool close_stream(struct outstream *os)
 				os->saved_errno = errno;
 			ok = false;
 		}
-		if (os->fp != stdout && fclose(os->fp) != 0 && ok) {
+		if (os->tmp_path && fclose(os->fp) != 0 && ok) {
 			os->saved_errno = errno;
 			ok = false;
 		}

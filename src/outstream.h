@@ -29,6 +29,10 @@ struct outstream {
 int outstream_open(struct outstream *os, const char *path, bool gzip,
 		   struct g2c_error *err);
 
+/* Wraps an open stream (for harnesses that write to /dev/null or a
+ * memory stream); outstream_close() flushes it but does not close it. */
+void outstream_from_file(struct outstream *os, FILE *fp, const char *name);
+
 void outstream_write(struct outstream *os, const char *data, size_t len);
 void outstream_printf(struct outstream *os, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
