@@ -11,6 +11,12 @@
 
 #define UNSET SIZE_MAX
 
+/* mcount is called from the prologue, so the callee address of an arc
+ * (mcount's return address) lies within a few instructions of the entry:
+ * 5 to 30 bytes on the targets we have seen.  Far beyond that, the arc
+ * was recorded for another executable. */
+#define MCOUNT_MAX_OFFSET 64
+
 static void *grow(void *array, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 64;
@@ -136,6 +142,11 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 	for (size_t h = 0; h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
+		size_t f = first_func_ending_after(b->st, hist->low_pc);
+
+		b->cg->stats.hists++;
+		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
+			b->cg->stats.hists_outside++;
 
 		for (uint32_t i = 0; i < hist->nbins; i++) {
 			uint64_t lo, hi;
@@ -238,9 +249,9 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t caller, callee;
 
-		stats->arcs_read++;
 		if (arc->count == 0)
 			continue;
+		stats->arcs_read++;
 		caller = symtab_lookup(b->st, arc->from_pc);
 		callee = symtab_lookup(b->st, arc->self_pc);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
@@ -251,6 +262,8 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_excluded++;
 			continue;
 		}
+		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+			stats->arcs_far_from_entry++;
 		calls[n++] = (struct raw_call){ caller, callee, arc->from_pc,
 						arc->count };
 	}
@@ -549,6 +562,22 @@ int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 fail:
 	callgraph_release(cg);
 	return -1;
+}
+
+const char *callgraph_misfit(const struct callgraph *cg)
+{
+	const struct cg_stats *s = &cg->stats;
+	uint64_t resolved = s->arcs_read - s->arcs_unresolved - s->arcs_excluded;
+
+	if (s->hists > 0 && s->hists_outside == s->hists)
+		return "its histogram covers none of the executable's functions";
+	if (s->samples > 0 && s->unattributed_ticks > 0.5 * (double)s->samples)
+		return "most samples fall outside every function";
+	if (s->arcs_read > 0 && s->arcs_unresolved * 2 > s->arcs_read)
+		return "most call arcs point outside every function";
+	if (resolved > 0 && s->arcs_far_from_entry * 2 > resolved)
+		return "most call arcs do not point at the start of a function";
+	return NULL;
 }
 
 void callgraph_release(struct callgraph *cg)

@@ -68,7 +68,13 @@ struct cg_stats {
 	uint64_t samples;		/* sum of all histogram bins */
 	double excluded_ticks;		/* in the mcount family */
 	double unattributed_ticks;	/* in no function */
-	uint64_t arcs_read, arcs_unresolved, arcs_excluded;
+	uint64_t arcs_read;		/* records with a non-zero count */
+	uint64_t arcs_unresolved;	/* an end in no function */
+	uint64_t arcs_excluded;		/* an end in the mcount family */
+	/* Resolved records whose callee address is far from the callee's
+	 * entry, where mcount is called from: a sign of the wrong executable. */
+	uint64_t arcs_far_from_entry;
+	size_t hists, hists_outside;	/* histograms; those covering no function */
 };
 
 struct callgraph {
@@ -107,5 +113,10 @@ int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 		    struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);
+
+/* Whether the profile plausibly belongs to the executable: returns NULL,
+ * or a short reason why not (most samples or arcs in no function, arcs
+ * that do not point at function entries, histograms outside the code). */
+const char *callgraph_misfit(const struct callgraph *cg);
 
 #endif

@@ -362,12 +362,22 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 {
 	const struct callgraph *cg = w->cg;
 
-	outstream_printf(w->os, "# callgrind format\nversion: 1\n"
-			 "creator: %s %s\ncmd: %s\n", PACKAGE_NAME,
-			 PACKAGE_VERSION, w->st->path);
+	if (info->part <= 1)
+		outstream_printf(w->os, "# callgrind format\nversion: 1\n"
+				 "creator: %s %s\ncmd: %s\n", PACKAGE_NAME,
+				 PACKAGE_VERSION, w->st->path);
+	/* A part's own lines must all come before its "events:". */
+	if (info->part >= 1)
+		outstream_printf(w->os, "\npart: %u\n", info->part);
+	if (info->nsources > 1)
+		outstream_printf(w->os, "desc: Trigger: profile %s and %u more\n",
+				 info->source, info->nsources - 1);
+	else
+		outstream_printf(w->os, "desc: Trigger: profile %s\n", info->source);
 	if (cg->hz) {
-		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)\n",
-				 cg->hz, 1e9 / cg->hz);
+		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)%s\n",
+				 cg->hz, 1e9 / cg->hz,
+				 info->rate_assumed ? ", assumed: the profile does not record it" : "");
 		outstream_printf(w->os, "desc: Samples: %" PRIu64 "\n",
 				 cg->stats.samples);
 	} else {

@@ -19,9 +19,14 @@ struct g2c_error;
 
 struct callgrind_info {
 	const char *dimen;	/* what the histogram measures, e.g. "seconds" */
+	bool rate_assumed;	/* the profile recorded no sampling rate */
+	const char *source;	/* the (first) gmon file, for a desc: line */
+	unsigned nsources;	/* how many gmon files were summed */
+	unsigned part;		/* 0: the only part; else its number, from 1 */
 };
 
-/* Writes CG to OS.  ST supplies names and source lines (its line cache is
+/* Writes CG to OS, as a whole file or as one of its parts (the file's
+ * first lines come with part 1).  ST supplies names and source lines (its line cache is
  * updated).  Write errors are left in OS for outstream_close(); returns
  * -1 with ERR set only when memory runs out. */
 int callgrind_write(const struct callgraph *cg, struct symtab *st,

@@ -5,7 +5,7 @@
 
 [ -n "$CALLGRIND_ANNOTATE" ] || skip "callgrind_annotate not found (install valgrind)"
 for name in $(fixture_names); do
-	out=$tmp/$name.cg
+	out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
 		{ not_ok "$name: conversion failed"; continue; }
 	summary=$(sed -n 's/^summary: //p' "$out")

@@ -40,7 +40,9 @@ expect 1 "^gmon2cg: $tmp/none.out: No such file or directory\$" "$GMON2CG" "$exe
 (cd "$FIXTURES/calltree" && "$GMON2CG" prog >"$tmp/default.cg") ||
 	not_ok "default gmon.out"
 "$GMON2CG" "$exe" "$gmon" >"$tmp/explicit.cg" || not_ok "explicit gmon.out"
-cmp -s "$tmp/default.cg" "$tmp/explicit.cg" || not_ok "default differs from explicit gmon.out"
+cmp -s <(grep -v '^desc: Trigger' "$tmp/default.cg") <(grep -v '^desc: Trigger' "$tmp/explicit.cg") ||
+	not_ok "default differs from explicit gmon.out"
+grep -qx 'desc: Trigger: profile gmon.out' "$tmp/default.cg" || not_ok "default profile not named"
 
 # Deterministic: two runs give the same bytes, and -o gives what stdout gives.
 "$GMON2CG" "$exe" "$gmon" >"$tmp/again.cg"
@@ -49,6 +51,23 @@ cmp -s "$tmp/explicit.cg" "$tmp/again.cg" || not_ok "two runs differ"
 cmp -s "$tmp/explicit.cg" "$tmp/o.cg" || not_ok "-o output differs from stdout"
 "$GMON2CG" --output="$tmp/o2.cg" "$exe" "$gmon" && cmp -s "$tmp/o.cg" "$tmp/o2.cg" ||
 	not_ok "--output=FILE"
+
+# gzip output: -z, or a name ending in .gz; it decompresses to the plain file.
+"$GMON2CG" -z -o "$tmp/z.cg" "$exe" "$gmon" && gzip -dc "$tmp/z.cg" | cmp -s - "$tmp/o.cg" ||
+	not_ok "-z output does not decompress to the plain output"
+"$GMON2CG" -o "$tmp/o.cg.gz" "$exe" "$gmon" && gzip -dc "$tmp/o.cg.gz" | cmp -s - "$tmp/o.cg" ||
+	not_ok ".gz output does not decompress to the plain output"
+"$GMON2CG" -z "$exe" "$gmon" | gzip -dc | cmp -s - "$tmp/o.cg" || not_ok "-z on stdout"
+
+# --stats: a summary on stderr, nothing else changed.
+"$GMON2CG" --stats "$exe" "$gmon" >"$tmp/stats.cg" 2>"$tmp/stats" || not_ok "--stats failed"
+cmp -s "$tmp/stats.cg" "$tmp/explicit.cg" || not_ok "--stats changed the profile"
+grep -q '^gmon2cg: stats: samples: [0-9]* at 100 Hz; in functions [0-9.]*, in no function [0-9.]*, in the mcount family (left out) [0-9.]*$' "$tmp/stats" &&
+	grep -q '^gmon2cg: stats: call arcs: [0-9]* records; [0-9]* arcs at [0-9]* call sites; dropped: 0 with an end in no function, 0 into or out of the mcount family$' "$tmp/stats" ||
+	not_ok "--stats output: $(cat "$tmp/stats")"
+
+expect 2 "invalid rate 'abc'" "$GMON2CG" --rate=abc "$exe" "$gmon"
+expect 2 "invalid rate '0'" "$GMON2CG" --rate=0 "$exe" "$gmon"
 
 # A failed run leaves no file, and leaves an existing file alone.
 printf 'precious\n' >"$tmp/keep.cg"

@@ -11,7 +11,7 @@ compare="$PYTHON3 $srcdir/tests/lib/compare_gprof.py"
 export GPROF
 
 for name in $(fixture_names); do
-	exe=$FIXTURES/$name/prog gmon=$FIXTURES/$name/gmon.out out=$tmp/$name.cg
+	exe=$FIXTURES/$name/prog gmon=$FIXTURES/$name/gmon.out out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$exe" "$gmon" || { not_ok "$name: conversion failed"; continue; }
 	if $compare --cg "$out" "$exe" "$gmon"; then
 		ok "$name agrees with gprof"

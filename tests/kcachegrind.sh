@@ -8,20 +8,20 @@
 command -v kcachegrind >/dev/null && command -v Xvfb >/dev/null ||
 	skip "kcachegrind or Xvfb not installed"
 for name in $(fixture_names); do
-	out=$tmp/$name.cg
+	out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
 		{ not_ok "$name: conversion failed"; continue; }
-	"$KCG_SHOT" --absolute "$out" "$tmp/$name.png" >"$tmp/$name.info" 2>&1
+	"$KCG_SHOT" --absolute "$out" "${out%.cg}.png" >"${out%.cg}.info" 2>&1
 	st=$?
 	if [ "$st" -ne 0 ]; then
 		not_ok "$name: kcg-shot exit $st"
-		cat "$tmp/$name.info"
+		cat "${out%.cg}.info"
 		continue
 	fi
-	msgs=$(grep -c '^Loading "' "$tmp/$name.stderr.txt")
+	msgs=$(grep -c '^Loading "' "${out%.cg}.stderr.txt")
 	if [ "$msgs" -ne 0 ]; then
 		not_ok "$name: $msgs loader messages"
-		grep '^Loading "' "$tmp/$name.stderr.txt" | head -5
+		grep '^Loading "' "${out%.cg}.stderr.txt" | head -5
 	else
 		ok "$name: loaded with no loader messages"
 	fi

@@ -6,7 +6,7 @@ tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c tests/unit/check
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
 
 
-SHELL_TESTS = tests/cli.sh tests/gprof.sh tests/annotate.sh tests/kcachegrind.sh
+SHELL_TESTS = tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/annotate.sh tests/kcachegrind.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)
@@ -18,8 +18,9 @@ AM_TESTS_ENVIRONMENT = \
 	GPROF='$(GPROF)'; export GPROF; \
 	CALLGRIND_ANNOTATE='$(CALLGRIND_ANNOTATE)'; export CALLGRIND_ANNOTATE; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
+	BFD_MULTIARCH='$(BFD_MULTIARCH)'; export BFD_MULTIARCH; \
 	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
 
 EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
-	tests/lib/exact_hist.py tests/lib/compare_gprof.py
+	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py

@@ -23,11 +23,19 @@ skip() {
 	exit 77
 }
 
-# The fixtures every end-to-end test runs over.
+# The fixtures every end-to-end test runs over, as paths below $FIXTURES;
+# those of other architectures only when libbfd can read them.
 fixture_names() {
-	for d in "$FIXTURES"/*/; do
-		[ -f "$d/prog" ] && [ -f "$d/gmon.out" ] && basename "$d"
+	local d
+	for d in "$FIXTURES"/*/ "$FIXTURES"/cross/*/; do
+		case $d in */cross/*/) [ "${BFD_MULTIARCH:-no}" = yes ] || continue ;; esac
+		[ -f "$d/prog" ] && [ -f "$d/gmon.out" ] && echo "${d#"$FIXTURES"/}" | sed 's|/$||'
 	done
+}
+
+# A file name for fixture NAME's output.
+out_name() {
+	echo "$tmp/$(echo "$1" | tr / -).cg"
 }
 
 finish() {

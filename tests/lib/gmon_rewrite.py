@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Rewrite a real GNU tagged gmon.out into the other shapes gmon2cg reads.
+
+    gmon_rewrite.py MODE EXE IN OUT
+
+MODE is one of
+  bsd-old     the old BSD layout (no rate; address-sized arc counts)
+  bsd44       the 4.4BSD layout (with version word and rate)
+  split-hist  the histogram as two disjoint records, split at its middle bin
+              (both with bins of exactly 4 bytes, so the range grows a little)
+  overlap     the histogram plus a second record overlapping its upper half
+  arcs-only   the arcs without any histogram
+
+The address width and byte order come from EXE's ELF header.  The input
+must hold one histogram record, as glibc writes it.  Used to make fixtures
+of every variant from one real profile, so that all of them can be checked
+against gprof and against each other.
+"""
+import struct
+import sys
+
+BSD44_VERSION = 0x00051879
+
+
+def elf_layout(exe):
+    with open(exe, "rb") as f:
+        ident = f.read(6)
+    if ident[:4] != b"\x7fELF":
+        sys.exit("%s: not an ELF file" % exe)
+    return (4 if ident[4] == 1 else 8), ("<" if ident[5] == 1 else ">")
+
+
+def read_tagged(path, psize, bo):
+    a = "I" if psize == 4 else "Q"
+    data = open(path, "rb").read()
+    if data[:4] != b"gmon":
+        sys.exit("%s: not a tagged gmon.out" % path)
+    pos, hists, arcs = 20, [], []
+    while pos < len(data):
+        tag = data[pos]
+        pos += 1
+        if tag == 0:
+            low, high, nbins, rate = struct.unpack_from(bo + a + a + "II", data, pos)
+            dimen = data[pos + 2 * psize + 8:pos + 2 * psize + 24]
+            pos += 2 * psize + 24
+            bins = list(struct.unpack_from(bo + "%dH" % nbins, data, pos))
+            pos += 2 * nbins
+            hists.append((low, high, rate, dimen, bins))
+        elif tag == 1:
+            arcs.append(struct.unpack_from(bo + a + a + "I", data, pos))
+            pos += 2 * psize + 4
+        else:
+            sys.exit("%s: unexpected record tag %d" % (path, tag))
+    if len(hists) != 1:
+        sys.exit("%s: expected one histogram record, found %d" % (path, len(hists)))
+    return data[:20], hists[0], arcs
+
+
+def tagged_hist(bo, a, low, high, rate, dimen, bins):
+    return (b"\0" + struct.pack(bo + a + a + "II", low, high, len(bins), rate) + dimen
+            + struct.pack(bo + "%dH" % len(bins), *bins))
+
+
+def main():
+    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only")
+    if len(sys.argv) != 5 or sys.argv[1] not in modes:
+        sys.exit("usage: gmon_rewrite.py {%s} EXE IN OUT" % "|".join(modes))
+    mode, exe, src, dst = sys.argv[1:]
+    psize, bo = elf_layout(exe)
+    a = "I" if psize == 4 else "Q"
+    header, (low, high, rate, dimen, bins), arcs = read_tagged(src, psize, bo)
+    arc_bytes = b"".join(b"\1" + struct.pack(bo + a + a + "I", *arc) for arc in arcs)
+    if mode in ("bsd-old", "bsd44"):
+        size = 2 * psize + (24 if mode == "bsd44" else 4)
+        out = struct.pack(bo + a + a + "I", low, high, size + 2 * len(bins))
+        if mode == "bsd44":
+            out += struct.pack(bo + "II", BSD44_VERSION, rate) + bytes(12)
+        out += struct.pack(bo + "%dH" % len(bins), *bins)
+        out += b"".join(struct.pack(bo + a + a + a, *arc) for arc in arcs)
+    elif mode == "split-hist":
+        # glibc's bins are a little under 4 bytes wide, and gprof refuses
+        # records whose bin widths differ; make both exactly 4 bytes.
+        k = len(bins) // 2
+        mid, end = low + 4 * k, low + 4 * len(bins)
+        out = (header + tagged_hist(bo, a, low, mid, rate, dimen, bins[:k])
+               + tagged_hist(bo, a, mid, end, rate, dimen, bins[k:]) + arc_bytes)
+    elif mode == "overlap":
+        k = len(bins) // 2
+        out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins)
+               + tagged_hist(bo, a, low + 4 * k, high + 4 * k, rate, dimen, bins)
+               + arc_bytes)
+    else:
+        out = header + arc_bytes
+    open(dst, "wb").write(out)
+
+
+if __name__ == "__main__":
+    main()
