@@ -21,6 +21,7 @@ AM_TESTS_ENVIRONMENT = \
 	BFD_MULTIARCH='$(BFD_MULTIARCH)'; export BFD_MULTIARCH; \
 	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
 
-EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h
+EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
+	tests/valgrind.supp tests/lsan.supp
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py

@@ -8,6 +8,15 @@ fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gmon2cg-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# With G2C_VALGRIND set, every run of gmon2cg goes through valgrind's
+# memcheck; any error or leak makes it exit 99.
+if [ -n "${G2C_VALGRIND:-}" ]; then
+	printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --suppressions=%s/tests/valgrind.supp "%s" "$@"\n' \
+		"$(cd "${srcdir:-.}" && pwd)" "$GMON2CG" >"$tmp/gmon2cg"
+	chmod +x "$tmp/gmon2cg"
+	GMON2CG=$tmp/gmon2cg
+fi
+
 # not_ok MESSAGE: records a failure and says why.
 not_ok() {
 	echo "FAIL: $*"

@@ -45,7 +45,10 @@ static void fake_profile(struct gmon_profile *p, uint64_t low, uint64_t high)
 static void add_arc(struct gmon_profile *p, uint64_t from, uint64_t self,
 		    uint64_t count)
 {
-	p->arcs = realloc(p->arcs, (p->narcs + 1) * sizeof *p->arcs);
+	if (p->narcs == p->arcs_cap) {
+		p->arcs_cap = p->arcs_cap ? 2 * p->arcs_cap : 16;
+		p->arcs = realloc(p->arcs, p->arcs_cap * sizeof *p->arcs);
+	}
 	p->arcs[p->narcs++] = (struct gmon_arc){ from, self, count };
 }
 
