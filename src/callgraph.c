@@ -82,7 +82,29 @@ static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
 	if (!costs)
 		return g2c_error_set(b->err, "out of memory for sample positions");
 	cg->costs = costs;
-	costs[cg->ncosts++] = (struct cg_cost){ func, pc, ticks, 0 };
+	costs[cg->ncosts++] = (struct cg_cost){ func, pc, ticks, 0, 0 };
+	return 0;
+}
+
+/* Basic-block counts become a second cost at each block's address. */
+static int add_executions(struct build *b, const struct gmon_profile *prof)
+{
+	struct callgraph *cg = b->cg;
+
+	for (size_t i = 0; i < prof->nbbs; i++) {
+		size_t f = symtab_lookup(b->st, prof->bbs[i].addr);
+
+		if (prof->bbs[i].count == 0)
+			continue;
+		if (f == SYMTAB_NONE || b->st->funcs[f].excluded) {
+			cg->stats.blocks_unresolved++;
+			continue;
+		}
+		if (add_cost(b, f, prof->bbs[i].addr, 0) < 0)
+			return -1;
+		cg->costs[cg->ncosts - 1].executions = prof->bbs[i].count;
+		cg->has_executions = true;
+	}
 	return 0;
 }
 
@@ -189,10 +211,13 @@ static void finish_costs(struct callgraph *cg)
 		qsort(cg->costs, cg->ncosts, sizeof *cg->costs, compare_costs);
 	for (size_t i = 0; i < cg->ncosts; i++) {
 		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
-		    cg->costs[n - 1].pc == cg->costs[i].pc)
+		    cg->costs[n - 1].pc == cg->costs[i].pc) {
 			cg->costs[n - 1].ticks += cg->costs[i].ticks;
-		else
+			cg->costs[n - 1].executions = add_saturating(
+				cg->costs[n - 1].executions, cg->costs[i].executions);
+		} else {
 			cg->costs[n++] = cg->costs[i];
+		}
 	}
 	cg->ncosts = n;
 	for (size_t i = 0; i < n; i++) {
@@ -208,6 +233,8 @@ static void finish_costs(struct callgraph *cg)
 			f->first_cost = i;
 		f->self_ticks += c->ticks;
 		f->self_ns += c->ns;
+		cg->total_executions = add_saturating(cg->total_executions,
+						      c->executions);
 		f->used = true;
 	}
 	cg->total_ns = given;
@@ -553,7 +580,7 @@ int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 	cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs);
 	if (!cg->funcs)
 		return g2c_error_set(err, "out of memory for the call graph");
-	if (attribute_samples(&b, prof) < 0)
+	if (attribute_samples(&b, prof) < 0 || add_executions(&b, prof) < 0)
 		goto fail;
 	finish_costs(cg);
 	if (collect_arcs(&b, prof) < 0 || propagate(&b) < 0)

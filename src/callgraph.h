@@ -26,6 +26,7 @@ struct cg_cost {
 	uint64_t pc;
 	double ticks;		/* samples credited, fractional */
 	uint64_t ns;		/* the same, rounded (cumulatively) */
+	uint64_t executions;	/* basic-block count starting here */
 };
 
 /* The calls of one arc that come from one call site. */
@@ -68,6 +69,7 @@ struct cg_stats {
 	uint64_t samples;		/* sum of all histogram bins */
 	double excluded_ticks;		/* in the mcount family */
 	double unattributed_ticks;	/* in no function */
+	uint64_t blocks_unresolved;	/* basic blocks in no function */
 	uint64_t arcs_read;		/* records with a non-zero count */
 	uint64_t arcs_unresolved;	/* an end in no function */
 	uint64_t arcs_excluded;		/* an end in the mcount family */
@@ -91,6 +93,8 @@ struct callgraph {
 	unsigned ncycles;
 	uint32_t hz;		/* samples per second; 0 when no histogram */
 	uint64_t total_ns;	/* the sum of all self costs */
+	bool has_executions;	/* the profile has basic-block counts */
+	uint64_t total_executions;
 	struct cg_stats stats;
 	const struct symtab *st;
 };
@@ -103,7 +107,8 @@ static inline size_t callgraph_no_symbol(const struct callgraph *cg)
 
 /* Builds the call graph: credits each histogram bin to the functions whose
  * bytes it overlaps, in proportion to the overlap; sums the arcs per
- * (caller, callee) and call site; finds cycles; and propagates inclusive
+ * (caller, callee) and call site; adds basic-block execution counts at
+ * their addresses, if the profile has any; finds cycles; and propagates inclusive
  * cost from callees to callers in proportion to call counts.  One sample
  * is 1e9 / HZ ns; rounding is cumulative, so the costs of all positions add
  * up to total_ns, each function's calls add up to its inclusive cost, and

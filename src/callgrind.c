@@ -222,12 +222,16 @@ static void write_function(struct writer *w, size_t f)
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &w->cg->costs[i];
 
-		if (c->ns == 0)
+		if (c->ns == 0 && c->executions == 0)
 			continue;
 		line = source_of(w, f, c->pc, &file);
 		switch_file(w, f, file);
 		write_position(w, c->pc, line);
-		outstream_printf(w->os, " %" PRIu64 "\n", c->ns);
+		if (c->executions)
+			outstream_printf(w->os, " %" PRIu64 " %" PRIu64 "\n",
+					 c->ns, c->executions);
+		else
+			outstream_printf(w->os, " %" PRIu64 "\n", c->ns);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -358,6 +362,15 @@ static int prepare_functions(struct writer *w)
 	return rc;
 }
 
+/* "summary:" or "totals:": the sum of all self costs, per event. */
+static void write_totals(struct writer *w, const char *key)
+{
+	outstream_printf(w->os, "%s: %" PRIu64, key, w->cg->total_ns);
+	if (w->cg->has_executions)
+		outstream_printf(w->os, " %" PRIu64, w->cg->total_executions);
+	outstream_printf(w->os, "\n");
+}
+
 static void write_header(struct writer *w, const struct callgrind_info *info)
 {
 	const struct callgraph *cg = w->cg;
@@ -389,9 +402,12 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	else
 		outstream_printf(w->os, "event: ns : %s (billionths)\n",
 				 info->dimen);
+	if (cg->has_executions)
+		outstream_printf(w->os, "event: bb : Basic-block executions\n");
 	/* callgrind_annotate needs "events:" to end the header. */
-	outstream_printf(w->os, "events: ns\nsummary: %" PRIu64 "\n\n",
-			 cg->total_ns);
+	outstream_printf(w->os, "events: ns%s\n", cg->has_executions ? " bb" : "");
+	write_totals(w, "summary");
+	outstream_printf(w->os, "\n");
 	outstream_printf(w->os, "ob=(1) %s\n", w->st->path);
 }
 
@@ -416,7 +432,8 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		if (cg->funcs[f].used)
 			write_function(&w, f);
-	outstream_printf(os, "\ntotals: %" PRIu64 "\n", cg->total_ns);
+	outstream_printf(os, "\n");
+	write_totals(&w, "totals");
 	if (w.failed)
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 out:

@@ -203,6 +203,10 @@ static void print_stats(const struct callgraph *cg, const char *what)
 		" function, %" PRIu64 " into or out of the mcount family\n",
 		PACKAGE_NAME, s->arcs_read, cg->narcs, cg->nsites,
 		s->arcs_unresolved, s->arcs_excluded);
+	if (cg->has_executions || s->blocks_unresolved)
+		fprintf(stderr, "%s: stats: basic blocks: %" PRIu64 " executions;"
+			" dropped: %" PRIu64 " blocks in no function\n",
+			PACKAGE_NAME, cg->total_executions, s->blocks_unresolved);
 }
 
 static int report(const struct g2c_error *err)

@@ -73,6 +73,16 @@ static int open_temp(struct outstream *os, const char *path,
 	return fd;
 }
 
+/* Whether PATH exists as something other than a regular file (a device
+ * such as /dev/null, a pipe): such a target is written in place, since
+ * renaming a file over it would replace it. */
+static bool is_special(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+}
+
 int outstream_open(struct outstream *os, const char *path, bool gzip,
 		   struct g2c_error *err)
 {
@@ -84,6 +94,12 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 		fd = STDOUT_FILENO;
 		if (gzip)
 			fd = dup(fd);
+	} else if (is_special(path)) {
+		os->name = path;
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0)
+			return g2c_error_set(err, "%s: %s", path, strerror(errno));
+		os->own_fd = true;
 	} else {
 		os->name = path;
 		fd = open_temp(os, path, err);
@@ -184,7 +200,7 @@ static bool close_stream(struct outstream *os)
 				os->saved_errno = errno;
 			ok = false;
 		}
-		if (os->tmp_path && fclose(os->fp) != 0 && ok) {
+		if ((os->tmp_path || os->own_fd) && fclose(os->fp) != 0 && ok) {
 			os->saved_errno = errno;
 			ok = false;
 		}

@@ -3,7 +3,8 @@
  *
  * A named output is written to a temporary file in the same directory and
  * renamed over the target by outstream_close(), so a failed or interrupted
- * run never leaves a partial profile and never harms an existing one.  The
+ * run never leaves a partial profile and never harms an existing one.  A
+ * target that is not a regular file (/dev/null, a pipe) is written in place.  The
  * output may be gzip-compressed.  Write errors are remembered and reported
  * once, by outstream_close().
  */
@@ -21,6 +22,7 @@ struct outstream {
 	void *gz;		/* gzFile for compressed output */
 	char *final_path;	/* NULL for stdout */
 	char *tmp_path;
+	bool own_fd;		/* opened here without a temporary: close it */
 	bool failed;
 	int saved_errno;
 };

@@ -79,6 +79,18 @@ expect 1 "cut.out: truncated" "$GMON2CG" -o "$tmp/new.cg" "$exe" "$tmp/cut.out"
 leftovers=$(find "$tmp" -name '.*.cg.*' | wc -l)
 [ "$leftovers" -eq 0 ] || not_ok "temporary files left behind"
 
+# A target that is not a regular file is written in place, never replaced.
+mkfifo "$tmp/pipe"
+cat "$tmp/pipe" >"$tmp/from-pipe" &
+"$GMON2CG" -o "$tmp/pipe" "$exe" "$gmon" || not_ok "-o FIFO failed"
+wait
+[ -p "$tmp/pipe" ] || not_ok "-o replaced a FIFO with a file"
+cmp -s "$tmp/from-pipe" "$tmp/explicit.cg" || not_ok "-o FIFO: wrong content"
+if [ -w /dev/full ]; then
+	expect 1 "^gmon2cg: /dev/full: write error: No space left on device\$" "$GMON2CG" -o /dev/full "$exe" "$gmon"
+	[ -c /dev/full ] || not_ok "-o /dev/full replaced the device"
+fi
+
 # A write error on stdout is an error.
 if [ -w /dev/full ]; then
 	"$GMON2CG" "$exe" "$gmon" >/dev/full 2>"$tmp/err"

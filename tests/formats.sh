@@ -78,6 +78,18 @@ awk '/^part: /{p=$2} /^events: /{e[p]++} /^summary: /{s[p]=$2} /^totals: /{t[p]=
 	"$tmp/parts.cg" || not_ok "--parts structure"
 grep -q "^desc: Trigger: profile $tmp/bsd44.out\$" "$tmp/parts.cg" || not_ok "--parts does not name each part's file"
 
+# Basic-block counts: a second event, "bb", at each block's address; files
+# without them have only "ns".
+grep -qx 'events: ns' "$tmp/plain.cg" || not_ok "a profile without blocks has more than the ns event"
+$rewrite add-bb "$exe" "$gmon" "$tmp/bb.out"
+"$GMON2CG" -o "$tmp/bb.cg" "$exe" "$tmp/bb.out" || not_ok "basic-block profile"
+grep -qx 'events: ns bb' "$tmp/bb.cg" || not_ok "no bb event"
+calls=$(grep '^calls=' "$tmp/plain.cg" | sed 's/^calls=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s - 1 }')
+$model --json --event bb "$tmp/bb.cg" >"$tmp/bb.json" &&
+	[ "$(sed -n 's/^ "self_sum": \([0-9]*\),$/\1/p' "$tmp/bb.json")" = "$calls" ] &&
+	grep -qx "summary: $(sed -n 's/^summary: //p' "$tmp/plain.cg") $calls" "$tmp/bb.cg" ||
+	not_ok "bb executions do not add up to the $calls calls they were made from"
+
 # A profile of another program is refused unless --force.
 other=$FIXTURES/calltree/gmon.out
 "$GMON2CG" -o "$tmp/misfit.cg" "$FIXTURES/cxx/prog" "$other" 2>"$tmp/err" && not_ok "misfit accepted"

@@ -10,6 +10,8 @@ MODE is one of
               (both with bins of exactly 4 bytes, so the range grows a little)
   overlap     the histogram plus a second record overlapping its upper half
   arcs-only   the arcs without any histogram
+  add-bb      the file plus a basic-block record: one block at each
+              arc's callee address, executed as often as the arc's count
 
 The address width and byte order come from EXE's ELF header.  The input
 must hold one histogram record, as glibc writes it.  Used to make fixtures
@@ -62,7 +64,7 @@ def tagged_hist(bo, a, low, high, rate, dimen, bins):
 
 
 def main():
-    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only")
+    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only", "add-bb")
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit("usage: gmon_rewrite.py {%s} EXE IN OUT" % "|".join(modes))
     mode, exe, src, dst = sys.argv[1:]
@@ -89,6 +91,13 @@ def main():
         out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins)
                + tagged_hist(bo, a, low + 4 * k, high + 4 * k, rate, dimen, bins)
                + arc_bytes)
+    elif mode == "add-bb":
+        blocks = {}
+        for frm, slf, count in arcs:
+            blocks[slf] = blocks.get(slf, 0) + count
+        out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins) + arc_bytes
+               + b"\2" + struct.pack(bo + "I", len(blocks))
+               + b"".join(struct.pack(bo + a + a, addr, n) for addr, n in sorted(blocks.items())))
     else:
         out = header + arc_bytes
     open(dst, "wb").write(out)
