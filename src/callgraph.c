@@ -40,27 +40,31 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* Splits TOTAL over N parts in proportion to WEIGHT[i] / SUM so that the
- * parts add up to TOTAL exactly: each part is the difference of rounded
- * running sums.  Called once per part, in order, with the running weight. */
+/* Splits TOTAL into parts in proportion to weights so that the parts add
+ * up to TOTAL exactly: each part is the difference of rounded running
+ * sums, and the last part takes what is left. */
 struct splitter {
-	uint64_t total, sum;	/* what is split, and the sum of all weights */
-	uint64_t seen;		/* weights so far */
+	uint64_t total;		/* what is split */
+	double sum;		/* the sum of all weights */
+	double seen;		/* weights so far */
 	uint64_t given;		/* rounded share of the weights so far */
 };
 
-static uint64_t split_next(struct splitter *s, uint64_t weight)
+static uint64_t split_next(struct splitter *s, double weight, bool last)
 {
 	uint64_t upto, part;
 
-	s->seen = add_saturating(s->seen, weight);
-	if (s->seen >= s->sum)
+	s->seen += weight;
+	if (last || s->seen >= s->sum)
 		upto = s->total;
+	else if (s->sum > 0)
+		upto = (uint64_t)llround((double)s->total * (s->seen / s->sum));
 	else
-		upto = (uint64_t)llround((double)s->total * ((double)s->seen /
-							      (double)s->sum));
-	if (upto < s->given)	/* cannot happen with monotone rounding */
+		upto = 0;
+	if (upto < s->given)	/* rounding never goes back */
 		upto = s->given;
+	if (upto > s->total)
+		upto = s->total;
 	part = upto - s->given;
 	s->given = upto;
 	return part;
@@ -198,8 +202,9 @@ static int compare_costs(const void *x, const void *y)
 }
 
 /* Sorts the positions by function and address, merges equal ones, and
- * rounds their costs to ns so that the rounded costs add up to the rounded
- * total. */
+ * rounds their costs to ns, scaled by the share of each function's time
+ * that gprof propagates (1 without selections), so that the rounded costs
+ * add up to the rounded total. */
 static void finish_costs(struct callgraph *cg)
 {
 	double ns_per_tick = cg->hz ? 1e9 / cg->hz : 0;
@@ -225,7 +230,7 @@ static void finish_costs(struct callgraph *cg)
 		struct cg_func *f = &cg->funcs[c->func];
 		uint64_t upto;
 
-		running += c->ticks * ns_per_tick;
+		running += c->ticks * f->fract * ns_per_tick;
 		upto = (uint64_t)llround(running);
 		c->ns = upto > given ? upto - given : 0;
 		given += c->ns;
@@ -235,7 +240,6 @@ static void finish_costs(struct callgraph *cg)
 		f->self_ns += c->ns;
 		cg->total_executions = add_saturating(cg->total_executions,
 						      c->executions);
-		f->used = true;
 	}
 	cg->total_ns = given;
 }
@@ -262,8 +266,17 @@ static int compare_raw_calls(const void *x, const void *y)
 /* Resolves each arc as gprof does: the caller is the function containing
  * from_pc, the callee the one containing self_pc; records with an end in no
  * function, or in the mcount family, are dropped (and counted). */
+static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
+{
+	for (size_t i = 0; i < sel->nexcl_arcs; i++)
+		if (sel->excl_arcs[i].from[from] && sel->excl_arcs[i].to[to])
+			return true;
+	return false;
+}
+
 static int resolve_calls(struct build *b, const struct gmon_profile *prof,
-			 struct raw_call **out, size_t *nout)
+			 const struct cg_selection *sel, struct raw_call **out,
+			 size_t *nout)
 {
 	struct cg_stats *stats = &b->cg->stats;
 	struct raw_call *calls = malloc((prof->narcs ? prof->narcs : 1) *
@@ -289,6 +302,10 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_excluded++;
 			continue;
 		}
+		if (deselected(sel, caller, callee)) {
+			stats->arcs_deselected++;
+			continue;
+		}
 		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
 			stats->arcs_far_from_entry++;
 		calls[n++] = (struct raw_call){ caller, callee, arc->from_pc,
@@ -300,13 +317,14 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	return 0;
 }
 
-static int collect_arcs(struct build *b, const struct gmon_profile *prof)
+static int collect_arcs(struct build *b, const struct gmon_profile *prof,
+			const struct cg_selection *sel)
 {
 	struct callgraph *cg = b->cg;
 	struct raw_call *calls = NULL;
 	size_t n = 0;
 
-	if (resolve_calls(b, prof, &calls, &n) < 0)
+	if (resolve_calls(b, prof, sel, &calls, &n) < 0)
 		return -1;
 	cg->arcs = calloc(n ? n : 1, sizeof *cg->arcs);
 	cg->sites = calloc(n ? n : 1, sizeof *cg->sites);
@@ -354,150 +372,253 @@ static int collect_arcs(struct build *b, const struct gmon_profile *prof)
 	return 0;
 }
 
-/* State of the strongly-connected-component search and of propagation. */
-struct propagation {
-	struct callgraph *cg;
-	size_t *index, *low, *scc;	/* per function */
-	bool *on_stack;
-	size_t *stack, nstack;		/* Tarjan's stack of functions */
-	size_t *frame_func, *frame_arc, nframes;	/* the DFS, iteratively */
-	size_t *in_arcs, *in_first;	/* arcs grouped by callee */
-	size_t nsccs;
-	size_t roots_cap;
+/* The call graph's strongly connected components (gprof's cycles, and
+ * single functions), in the order Tarjan's algorithm finishes them: every
+ * component after all the components it calls. */
+struct components {
+	size_t *members;	/* grouped by component, in finishing order */
+	size_t *first;		/* component c: members[first[c] .. first[c+1]) */
+	size_t count;
+	size_t *of;		/* per function: its component */
+	size_t *in_arcs, *in_first;	/* arc indexes grouped by callee */
 };
 
-/* Time flows from callees to callers: an SCC is finished only after every
- * SCC it calls, so its inclusive cost is known here, and it is handed to
- * the calls entering it in proportion to their counts (gprof's
- * time * count / ncalls for the function, or for the whole cycle). */
-static int finish_scc(struct propagation *p, const size_t *members, size_t k)
-{
-	struct callgraph *cg = p->cg;
-	size_t id = p->nsccs++;
-	unsigned cycle = k > 1 ? ++cg->ncycles : 0;
-	uint64_t incl = 0, entering = 0;
-	size_t first = members[0];
-	struct splitter split;
-
-	for (size_t i = 0; i < k; i++)
-		p->scc[members[i]] = id;
-	for (size_t i = 0; i < k; i++) {
-		struct cg_func *f = &cg->funcs[members[i]];
-		uint64_t own = f->self_ns;
-
-		if (members[i] < first)
-			first = members[i];
-		for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
-			struct cg_arc *arc = &cg->arcs[a];
-
-			if (p->scc[arc->callee] == id)
-				arc->ns = 0;	/* recursion carries no time */
-			else
-				own = add_saturating(own, arc->ns);
-		}
-		f->incl_ns = own;
-		f->cycle = cycle;
-		incl = add_saturating(incl, own);
-	}
-	for (size_t i = 0; i < k; i++) {
-		size_t m = members[i];
-
-		for (size_t j = p->in_first[m]; j < p->in_first[m + 1]; j++) {
-			const struct cg_arc *arc = &cg->arcs[p->in_arcs[j]];
-
-			if (p->scc[arc->caller] != id)
-				entering = add_saturating(entering, arc->count);
-		}
-	}
-	if (k == 1)
-		cg->funcs[first].incl_ns = incl;
-	if (entering == 0) {
-		struct cg_root *roots = grow(cg->roots, &p->roots_cap,
-					     cg->nroots + 1, sizeof *roots);
-
-		if (!roots)
-			return -1;
-		cg->roots = roots;
-		roots[cg->nroots++] = (struct cg_root){ first, incl };
-		return 0;
-	}
-	split = (struct splitter){ .total = incl, .sum = entering };
-	for (size_t i = 0; i < k; i++) {
-		size_t m = members[i];
-
-		for (size_t j = p->in_first[m]; j < p->in_first[m + 1]; j++) {
-			struct cg_arc *arc = &cg->arcs[p->in_arcs[j]];
-
-			if (p->scc[arc->caller] != id)
-				arc->ns = split_next(&split, arc->count);
-		}
-	}
-	return 0;
-}
-
-static void visit(struct propagation *p, size_t v, size_t *counter)
-{
-	p->index[v] = p->low[v] = (*counter)++;
-	p->stack[p->nstack++] = v;
-	p->on_stack[v] = true;
-	p->frame_func[p->nframes] = v;
-	p->frame_arc[p->nframes] = p->cg->funcs[v].first_arc;
-	p->nframes++;
-}
-
 /* Tarjan's algorithm without recursion, so depth is bounded by memory. */
-static int find_sccs(struct propagation *p, size_t start, size_t *counter)
-{
-	struct callgraph *cg = p->cg;
+struct tarjan {
+	size_t *index, *low, *stack, nstack, *frame_func, *frame_arc, nframes;
+	bool *on_stack;
+	size_t counter, nmembers;
+};
 
-	visit(p, start, counter);
-	while (p->nframes > 0) {
-		size_t v = p->frame_func[p->nframes - 1];
-		size_t *next = &p->frame_arc[p->nframes - 1];
+static void visit(struct tarjan *t, const struct callgraph *cg, size_t v)
+{
+	t->index[v] = t->low[v] = t->counter++;
+	t->stack[t->nstack++] = v;
+	t->on_stack[v] = true;
+	t->frame_func[t->nframes] = v;
+	t->frame_arc[t->nframes] = cg->funcs[v].first_arc;
+	t->nframes++;
+}
+
+static void find_components_from(struct tarjan *t, const struct callgraph *cg,
+				 struct components *c, size_t start)
+{
+	visit(t, cg, start);
+	while (t->nframes > 0) {
+		size_t v = t->frame_func[t->nframes - 1];
+		size_t *next = &t->frame_arc[t->nframes - 1];
 		const struct cg_func *f = &cg->funcs[v];
 
 		if (*next < f->first_arc + f->narcs) {
 			size_t w = cg->arcs[(*next)++].callee;
 
-			if (p->index[w] == UNSET)
-				visit(p, w, counter);
-			else if (p->on_stack[w] && p->index[w] < p->low[v])
-				p->low[v] = p->index[w];
+			if (t->index[w] == UNSET)
+				visit(t, cg, w);
+			else if (t->on_stack[w] && t->index[w] < t->low[v])
+				t->low[v] = t->index[w];
 			continue;
 		}
-		p->nframes--;
-		if (p->low[v] == p->index[v]) {
-			size_t top = p->nstack;
+		t->nframes--;
+		if (t->low[v] == t->index[v]) {
+			size_t w;
 
-			do
-				p->on_stack[p->stack[--p->nstack]] = false;
-			while (p->stack[p->nstack] != v);
-			if (finish_scc(p, &p->stack[p->nstack], top - p->nstack) < 0)
-				return -1;
+			c->first[c->count] = t->nmembers;
+			do {
+				w = t->stack[--t->nstack];
+				t->on_stack[w] = false;
+				c->of[w] = c->count;
+				c->members[t->nmembers++] = w;
+			} while (w != v);
+			c->count++;
 		}
-		if (p->nframes > 0) {
-			size_t u = p->frame_func[p->nframes - 1];
+		if (t->nframes > 0) {
+			size_t u = t->frame_func[t->nframes - 1];
 
-			if (p->low[v] < p->low[u])
-				p->low[u] = p->low[v];
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
+		}
+	}
+}
+
+static void components_release(struct components *c)
+{
+	free(c->members);
+	free(c->first);
+	free(c->of);
+	free(c->in_arcs);
+	free(c->in_first);
+}
+
+static int find_components(const struct callgraph *cg, struct components *c)
+{
+	size_t n = cg->nfuncs;
+	struct tarjan t = { 0 };
+	int rc = -1;
+
+	c->members = malloc(n * sizeof *c->members);
+	c->first = malloc((n + 1) * sizeof *c->first);
+	c->of = malloc(n * sizeof *c->of);
+	c->in_first = calloc(n + 1, sizeof *c->in_first);
+	c->in_arcs = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->in_arcs);
+	t.index = malloc(n * sizeof *t.index);
+	t.low = malloc(n * sizeof *t.low);
+	t.stack = malloc(n * sizeof *t.stack);
+	t.frame_func = malloc(n * sizeof *t.frame_func);
+	t.frame_arc = malloc(n * sizeof *t.frame_arc);
+	t.on_stack = calloc(n, sizeof *t.on_stack);
+	if (!c->members || !c->first || !c->of || !c->in_first || !c->in_arcs ||
+	    !t.index || !t.low || !t.stack || !t.frame_func || !t.frame_arc ||
+	    !t.on_stack)
+		goto out;
+	for (size_t f = 0; f < n; f++) {
+		t.index[f] = UNSET;
+		c->of[f] = UNSET;
+	}
+	for (size_t f = 0; f < n; f++)
+		if (cg->funcs[f].used && t.index[f] == UNSET)
+			find_components_from(&t, cg, c, f);
+	c->first[c->count] = t.nmembers;
+	/* Incoming arcs by callee, stable so that callers stay in order;
+	 * t.low serves as the fill cursor. */
+	for (size_t i = 0; i < cg->narcs; i++)
+		c->in_first[cg->arcs[i].callee + 1]++;
+	for (size_t f = 0; f < n; f++)
+		c->in_first[f + 1] += c->in_first[f];
+	memcpy(t.low, c->in_first, n * sizeof *t.low);
+	for (size_t i = 0; i < cg->narcs; i++)
+		c->in_arcs[t.low[cg->arcs[i].callee]++] = i;
+	rc = 0;
+out:
+	free(t.index);
+	free(t.low);
+	free(t.stack);
+	free(t.frame_func);
+	free(t.frame_arc);
+	free(t.on_stack);
+	return rc;
+}
+
+/* Iterates over the arcs entering component C from outside it. */
+#define for_each_entering_arc(comps, cg, c, m, j, arc)				\
+	for (size_t m = (comps)->first[c]; m < (comps)->first[(c) + 1]; m++)	\
+		for (size_t j = (comps)->in_first[(comps)->members[m]];		\
+		     j < (comps)->in_first[(comps)->members[m] + 1]; j++)		\
+			if (((arc) = &(cg)->arcs[(comps)->in_arcs[j]]),		\
+			    (comps)->of[(arc)->caller] != (c))
+
+static bool in_set(const bool *set, size_t f)
+{
+	return set && set[f];
+}
+
+/* gprof's propagate_flags: top-down, each function (or cycle) inherits
+ * from its callers the share of its time that is propagated, and whether
+ * it is shown; then the selections force either way.  Selecting a member
+ * of a cycle would split the cycle between shown and hidden, or timed and
+ * untimed, functions, which neither viewer can show as gprof does: it is
+ * refused. */
+static int inherit_selection(struct callgraph *cg, const struct components *comps,
+			     const struct cg_selection *sel, struct g2c_error *err)
+{
+	for (size_t c = comps->count; c-- > 0;) {
+		const struct cg_arc *arc;
+		uint64_t ncalls = 0;
+		double fract = 0;
+		bool shown = false;
+
+		for_each_entering_arc(comps, cg, c, m, j, arc)
+			ncalls = add_saturating(ncalls, arc->count);
+		for_each_entering_arc(comps, cg, c, m, j, arc) {
+			fract += cg->funcs[arc->caller].fract *
+				 ((double)arc->count / (double)ncalls);
+			shown = shown || cg->funcs[arc->caller].shown;
+		}
+		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+			size_t f = comps->members[m];
+			struct cg_func *fn = &cg->funcs[f];
+
+			fn->fract = fract;
+			if (fract == 0 && (sel->incl_time ? in_set(sel->incl_time, f)
+							  : !in_set(sel->excl_time, f)))
+				fn->fract = 1;
+			else if (fract != 0 && in_set(sel->excl_time, f) &&
+				 !in_set(sel->incl_time, f))
+				fn->fract = 0;
+			fn->shown = shown;
+			if (!shown && (sel->incl_graph ? in_set(sel->incl_graph, f)
+						       : !in_set(sel->excl_graph, f)))
+				fn->shown = true;
+			else if (shown && in_set(sel->excl_graph, f) &&
+				 !in_set(sel->incl_graph, f))
+				fn->shown = false;
+			if (comps->first[c + 1] - comps->first[c] > 1 &&
+			    (in_set(sel->excl_time, f) || in_set(sel->incl_time, f) ||
+			     in_set(sel->excl_graph, f) || in_set(sel->incl_graph, f)))
+				return g2c_error_set(err, "%s is part of a cycle; selecting a function inside a cycle is not supported",
+						     cg->st->funcs[f].name);
 		}
 	}
 	return 0;
 }
 
-/* Groups arc indexes by callee (stable, so callers stay in order).  Uses
- * low[] as the fill cursor; the SCC search sets it afresh. */
-static void index_incoming(struct propagation *p)
+/* gprof's propagate_time, bottom-up, in integer ns: a component's
+ * inclusive cost (its self cost plus the calls leaving it) goes to the
+ * calls entering it in proportion to their counts, each scaled by its
+ * caller's share (gprof's time * count / ncalls, for a function or a
+ * whole cycle).  What the entering calls do not carry (all of it for a
+ * root, part of it where a selection forced a share to 1) is left in
+ * UNCALLED[c] for a pseudo caller.  Rounded running sums keep every
+ * sum exact. */
+static void propagate_time(struct callgraph *cg, const struct components *comps,
+			   uint64_t *uncalled)
 {
-	struct callgraph *cg = p->cg;
+	for (size_t c = 0; c < comps->count; c++) {
+		const size_t *mem = &comps->members[comps->first[c]];
+		size_t k = comps->first[c + 1] - comps->first[c];
+		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
+		double fract = cg->funcs[mem[0]].fract, carried = 0;
+		uint64_t incl = 0, ncalls = 0;
+		size_t entering = 0, seen = 0;
+		struct splitter split;
+		struct cg_arc *arc;
 
-	for (size_t i = 0; i < cg->narcs; i++)
-		p->in_first[cg->arcs[i].callee + 1]++;
-	for (size_t f = 0; f < cg->nfuncs; f++)
-		p->in_first[f + 1] += p->in_first[f];
-	memcpy(p->low, p->in_first, cg->nfuncs * sizeof *p->low);
-	for (size_t i = 0; i < cg->narcs; i++)
-		p->in_arcs[p->low[cg->arcs[i].callee]++] = i;
+		for (size_t i = 0; i < k; i++) {
+			struct cg_func *f = &cg->funcs[mem[i]];
+			uint64_t own = f->self_ns;
+
+			for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
+				struct cg_arc *out = &cg->arcs[a];
+
+				if (comps->of[out->callee] == c)
+					out->ns = 0;	/* recursion carries no time */
+				else
+					own = add_saturating(own, out->ns);
+			}
+			f->incl_ns = own;
+			f->cycle = cycle;
+			incl = add_saturating(incl, own);
+		}
+		if (k == 1)
+			cg->funcs[mem[0]].incl_ns = incl;
+		for_each_entering_arc(comps, cg, c, m, j, arc) {
+			ncalls = add_saturating(ncalls, arc->count);
+			entering++;
+		}
+		for_each_entering_arc(comps, cg, c, m, j, arc)
+			carried += cg->funcs[arc->caller].fract *
+				   ((double)arc->count / (double)ncalls);
+		/* Shares are relative to this component's own share. */
+		split = (struct splitter){ .total = incl,
+					   .sum = carried < fract ? fract : carried };
+		for_each_entering_arc(comps, cg, c, m, j, arc) {
+			double w = fract == 0 ? 0 : cg->funcs[arc->caller].fract *
+				   ((double)arc->count / (double)ncalls);
+
+			seen++;
+			arc->ns = split_next(&split, w, seen == entering && carried >= fract);
+		}
+		uncalled[c] = incl - split.given;
+	}
 }
 
 static int compare_roots(const void *x, const void *y)
@@ -507,71 +628,68 @@ static int compare_roots(const void *x, const void *y)
 	return a->func < b->func ? -1 : a->func > b->func;
 }
 
+/* The pseudo caller's calls: for each component with a shown member, the
+ * part of its inclusive cost that no shown caller carries.  Every shown
+ * function without a shown caller gets one, even at cost 0, so that the
+ * viewers see it as called. */
+static int find_roots(struct callgraph *cg, const struct components *comps,
+		      const uint64_t *uncalled)
+{
+	size_t cap = 0;
+
+	for (size_t c = 0; c < comps->count; c++) {
+		uint64_t ns = uncalled[c];
+		size_t head = SIZE_MAX;
+		bool called = false;
+		const struct cg_arc *arc;
+		struct cg_root *roots;
+
+		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
+			if (cg->funcs[comps->members[m]].shown &&
+			    comps->members[m] < head)
+				head = comps->members[m];
+		if (head == SIZE_MAX)
+			continue;
+		for_each_entering_arc(comps, cg, c, m, j, arc) {
+			if (cg->funcs[arc->caller].shown && cg->funcs[arc->callee].shown)
+				called = true;
+			else
+				ns = add_saturating(ns, arc->ns);
+		}
+		if (called && ns == 0)
+			continue;
+		roots = grow(cg->roots, &cap, cg->nroots + 1, sizeof *roots);
+		if (!roots)
+			return -1;
+		cg->roots = roots;
+		roots[cg->nroots++] = (struct cg_root){ head, ns };
+	}
+	if (cg->nroots)
+		qsort(cg->roots, cg->nroots, sizeof *cg->roots, compare_roots);
+	return 0;
+}
+
 static void split_arcs_over_sites(struct callgraph *cg)
 {
 	for (size_t i = 0; i < cg->narcs; i++) {
 		struct cg_arc *arc = &cg->arcs[i];
-		struct splitter split = { .total = arc->ns, .sum = arc->count };
+		struct splitter split = { .total = arc->ns, .sum = (double)arc->count };
 
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-			cg->sites[s].ns = split_next(&split, cg->sites[s].count);
+			cg->sites[s].ns = split_next(&split, (double)cg->sites[s].count,
+						     s + 1 == arc->first_site + arc->nsites);
 	}
 }
 
-static int propagate(struct build *b)
-{
-	struct callgraph *cg = b->cg;
-	size_t n = cg->nfuncs, counter = 0;
-	struct propagation p = { .cg = cg };
-	int rc = 0;
-
-	p.index = malloc(n * sizeof *p.index);
-	p.low = calloc(n, sizeof *p.low);
-	p.scc = malloc(n * sizeof *p.scc);
-	p.on_stack = calloc(n, sizeof *p.on_stack);
-	p.stack = malloc(n * sizeof *p.stack);
-	p.frame_func = malloc(n * sizeof *p.frame_func);
-	p.frame_arc = malloc(n * sizeof *p.frame_arc);
-	p.in_first = calloc(n + 1, sizeof *p.in_first);
-	p.in_arcs = malloc((cg->narcs ? cg->narcs : 1) * sizeof *p.in_arcs);
-	if (!p.index || !p.low || !p.scc || !p.on_stack || !p.stack ||
-	    !p.frame_func || !p.frame_arc || !p.in_first || !p.in_arcs) {
-		rc = g2c_error_set(b->err, "out of memory for the call graph");
-		goto out;
-	}
-	index_incoming(&p);
-	for (size_t f = 0; f < n; f++) {
-		p.index[f] = UNSET;
-		p.scc[f] = UNSET;
-	}
-	for (size_t f = 0; f < n && rc == 0; f++)
-		if (cg->funcs[f].used && p.index[f] == UNSET)
-			rc = find_sccs(&p, f, &counter);
-	if (rc < 0) {
-		g2c_error_set(b->err, "out of memory for the call graph");
-		goto out;
-	}
-	if (cg->nroots)
-		qsort(cg->roots, cg->nroots, sizeof *cg->roots, compare_roots);
-	split_arcs_over_sites(cg);
-out:
-	free(p.index);
-	free(p.low);
-	free(p.scc);
-	free(p.on_stack);
-	free(p.stack);
-	free(p.frame_func);
-	free(p.frame_arc);
-	free(p.in_first);
-	free(p.in_arcs);
-	return rc;
-}
+static const struct cg_selection no_selection;
 
 int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 		    const struct symtab *st, uint32_t hz,
-		    struct g2c_error *err)
+		    const struct cg_selection *sel, struct g2c_error *err)
 {
 	struct build b = { .cg = cg, .st = st, .err = err };
+	struct components comps = { 0 };
+	uint64_t *uncalled = NULL;
 
 	memset(cg, 0, sizeof *cg);
 	cg->st = st;
@@ -580,13 +698,31 @@ int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 	cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs);
 	if (!cg->funcs)
 		return g2c_error_set(err, "out of memory for the call graph");
-	if (attribute_samples(&b, prof) < 0 || add_executions(&b, prof) < 0)
+	if (attribute_samples(&b, prof) < 0 || add_executions(&b, prof) < 0 ||
+	    collect_arcs(&b, prof, sel ? sel : &no_selection) < 0)
+		goto fail;
+	for (size_t i = 0; i < cg->ncosts; i++)
+		cg->funcs[cg->costs[i].func].used = true;
+	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
+	if (!uncalled || find_components(cg, &comps) < 0) {
+		g2c_error_set(err, "out of memory for the call graph");
+		goto fail;
+	}
+	if (inherit_selection(cg, &comps, sel ? sel : &no_selection, err) < 0)
 		goto fail;
 	finish_costs(cg);
-	if (collect_arcs(&b, prof) < 0 || propagate(&b) < 0)
+	propagate_time(cg, &comps, uncalled);
+	if (find_roots(cg, &comps, uncalled) < 0) {
+		g2c_error_set(err, "out of memory for the call graph");
 		goto fail;
+	}
+	split_arcs_over_sites(cg);
+	components_release(&comps);
+	free(uncalled);
 	return 0;
 fail:
+	components_release(&comps);
+	free(uncalled);
 	callgraph_release(cg);
 	return -1;
 }

@@ -20,6 +20,21 @@
 
 struct g2c_error;
 
+/* gprof's selections (-E, -F, -e, -f, -k), as sets of function indexes:
+ * arrays of nfuncs flags, or NULL for the empty set. */
+struct cg_arc_filter {
+	const bool *from, *to;
+};
+
+struct cg_selection {
+	const bool *excl_time;	/* -E: its time is not propagated */
+	const bool *incl_time;	/* -F: only its time and its callees' is */
+	const bool *excl_graph;	/* -e, -E: not shown */
+	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
+	const struct cg_arc_filter *excl_arcs;	/* -k: arcs left out */
+	size_t nexcl_arcs;
+};
+
 /* Self cost at one position of one function. */
 struct cg_cost {
 	size_t func;
@@ -45,7 +60,9 @@ struct cg_arc {
 };
 
 struct cg_func {
-	bool used;		/* has samples or arcs, so it is written */
+	bool used;		/* has samples or arcs */
+	bool shown;		/* used and selected for the graph: written */
+	double fract;		/* share of its time propagated (gprof's fract) */
 	double self_ticks;
 	uint64_t self_ns;
 	/* Inclusive cost as gprof reports "self + children"; for a member of
@@ -73,6 +90,7 @@ struct cg_stats {
 	uint64_t arcs_read;		/* records with a non-zero count */
 	uint64_t arcs_unresolved;	/* an end in no function */
 	uint64_t arcs_excluded;		/* an end in the mcount family */
+	uint64_t arcs_deselected;	/* left out by -k */
 	/* Resolved records whose callee address is far from the callee's
 	 * entry, where mcount is called from: a sign of the wrong executable. */
 	uint64_t arcs_far_from_entry;
@@ -112,10 +130,15 @@ static inline size_t callgraph_no_symbol(const struct callgraph *cg)
  * cost from callees to callers in proportion to call counts.  One sample
  * is 1e9 / HZ ns; rounding is cumulative, so the costs of all positions add
  * up to total_ns, each function's calls add up to its inclusive cost, and
- * every arc's sites add up to the arc.  Returns 0 or -1 with ERR set. */
+ * every arc's sites add up to the arc.  SEL (may be NULL) applies gprof's
+ * selections as gprof's call graph does: only the share of each
+ * function's time that gprof propagates counts, in its self cost and its
+ * calls, and only shown functions and the calls between them are
+ * written (the self cost of the others is still part of total_ns).
+ * Returns 0 or -1 with ERR set. */
 int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
 		    const struct symtab *st, uint32_t hz,
-		    struct g2c_error *err);
+		    const struct cg_selection *sel, struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);
 

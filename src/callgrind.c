@@ -11,6 +11,7 @@
 #define UNKNOWN_FILE "???"
 #define SPONTANEOUS "<spontaneous>"
 #define NO_SYMBOL "<no symbol>"
+#define HIDDEN "<hidden>"
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
@@ -181,6 +182,17 @@ static void switch_file(struct writer *w, size_t f, const char *file)
 	w->cur_file = file;
 }
 
+/* A self cost line: position, ns and, when there are any, executions. */
+static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
+{
+	write_position(w, c->pc, line);
+	if (c->executions)
+		outstream_printf(w->os, " %" PRIu64 " %" PRIu64 "\n", c->ns,
+				 c->executions);
+	else
+		outstream_printf(w->os, " %" PRIu64 "\n", c->ns);
+}
+
 /* "cfi=", "cfn=" and "calls=COUNT TARGET", the target being the callee's
  * entry; the call cost line follows. */
 static void write_call(struct writer *w, size_t callee, uint64_t count)
@@ -226,16 +238,13 @@ static void write_function(struct writer *w, size_t f)
 			continue;
 		line = source_of(w, f, c->pc, &file);
 		switch_file(w, f, file);
-		write_position(w, c->pc, line);
-		if (c->executions)
-			outstream_printf(w->os, " %" PRIu64 " %" PRIu64 "\n",
-					 c->ns, c->executions);
-		else
-			outstream_printf(w->os, " %" PRIu64 "\n", c->ns);
+		write_cost(w, c, line);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
 
+		if (!w->cg->funcs[arc->callee].shown)
+			continue;
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
 			const struct cg_site *site = &w->cg->sites[s];
 
@@ -266,6 +275,36 @@ static void write_spontaneous(struct writer *w)
 		write_call(w, root->func, 1);
 		write_position(w, 0, 0);
 		outstream_printf(w->os, " %" PRIu64 "\n", root->ns);
+	}
+}
+
+/* Functions left out of the graph by a selection (gprof -e, -f) still
+ * had their time propagated to their callers; their self cost stays in
+ * the profile as the pseudo function "<hidden>", at its addresses, so
+ * that the total is still every sample's. */
+static void write_hidden(struct writer *w)
+{
+	const struct callgraph *cg = w->cg;
+	bool named = false;
+
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct cg_func *fn = &cg->funcs[f];
+
+		if (!fn->used || fn->shown)
+			continue;
+		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
+			const struct cg_cost *c = &cg->costs[i];
+
+			if (c->ns == 0 && c->executions == 0)
+				continue;
+			if (!named) {
+				write_file(w, "fl", UNKNOWN_FILE);
+				w->last_fl = w->cur_file = UNKNOWN_FILE;
+				write_name(w, "fn", ++w->next_fn_id, true, HIDDEN);
+				named = true;
+			}
+			write_cost(w, c, 0);
+		}
 	}
 }
 
@@ -344,7 +383,7 @@ static int prepare_functions(struct writer *w)
 		const char *file = NULL;
 
 		w->home_file[f] = w->st->path;
-		if (!cg->funcs[f].used)
+		if (!cg->funcs[f].shown)
 			continue;
 		if (f == callgraph_no_symbol(cg)) {
 			w->home_file[f] = UNKNOWN_FILE;
@@ -430,8 +469,9 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 	write_header(&w, info);
 	write_spontaneous(&w);
 	for (size_t f = 0; f < cg->nfuncs; f++)
-		if (cg->funcs[f].used)
+		if (cg->funcs[f].shown)
 			write_function(&w, f);
+	write_hidden(&w);
 	outstream_printf(os, "\n");
 	write_totals(&w, "totals");
 	if (w.failed)

@@ -27,6 +27,14 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* gprof's fallback when a profile records no rate (old BSD layout). */
 #define DEFAULT_RATE 100
 
+/* gprof's function sets, filled from -e -E -f -F -n -N. */
+enum { SET_EXCL_TIME, SET_INCL_TIME, SET_EXCL_GRAPH, SET_INCL_GRAPH, NSETS };
+
+struct name_list {
+	const char **names;
+	size_t n;
+};
+
 struct options {
 	const char *output;	/* NULL: stdout */
 	const char *exe;
@@ -38,6 +46,9 @@ struct options {
 	bool parts;
 	bool stats;
 	uint32_t rate;		/* 0: from the profile */
+	bool no_statics;
+	struct name_list sets[NSETS];
+	struct name_list drop_arcs;	/* "FROM/TO" */
 };
 
 static void usage(FILE *fp)
@@ -61,6 +72,20 @@ static void usage(FILE *fp)
 "Input:\n"
 "      --rate=HZ       samples per second for profiles that do not record it\n"
 "                      (old BSD layout; default %d)\n"
+"\n"
+"Selection (gprof's options, same meaning; NAME is a function's name):\n"
+"  -E, --exclude=NAME    leave NAME out of the graph and its time out of the\n"
+"                        propagation\n"
+"  -e, --no-graph=NAME   leave NAME out of the graph\n"
+"  -F, --only=NAME       only NAME and its callees, and only their time\n"
+"  -f, --graph=NAME      only NAME and its callees in the graph\n"
+"  -N, --no-time=NAME    do not propagate NAME's time\n"
+"  -n, --time=NAME       propagate only NAME's time (and its callees')\n"
+"  -k, --drop-arc=FROM/TO  leave out the calls from FROM to TO\n"
+"  -a, --no-static     leave out static functions (their time goes to the\n"
+"                      function before them)\n"
+"  Each may be given several times.  Costs then follow gprof's call graph:\n"
+"  self and inclusive time count only the share gprof propagates.\n"
 "      --force         convert even when the profile does not seem to belong\n"
 "                      to EXECUTABLE\n"
 "      --stats         print what was read, attributed and dropped on stderr\n"
@@ -119,10 +144,31 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static void add_name(struct name_list *list, const char *name)
+{
+	const char **names = realloc(list->names, (list->n + 1) * sizeof *names);
+
+	if (!names) {
+		fprintf(stderr, "%s: out of memory\n", PACKAGE_NAME);
+		exit(EXIT_DATA);
+	}
+	names[list->n++] = name;
+	list->names = names;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_NO_DEMANGLE = 256, OPT_FORCE, OPT_PARTS, OPT_RATE,
 	       OPT_STATS };
+	/* Which sets each selection option adds its NAME to. */
+	static const struct { char opt; int set1, set2; } selections[] = {
+		{ 'E', SET_EXCL_GRAPH, SET_EXCL_TIME },
+		{ 'e', SET_EXCL_GRAPH, -1 },
+		{ 'F', SET_INCL_GRAPH, SET_INCL_TIME },
+		{ 'f', SET_INCL_GRAPH, -1 },
+		{ 'N', SET_EXCL_TIME, -1 },
+		{ 'n', SET_INCL_TIME, -1 },
+	};
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "gzip", no_argument, NULL, 'z' },
@@ -131,6 +177,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "exclude", required_argument, NULL, 'E' },
+		{ "no-graph", required_argument, NULL, 'e' },
+		{ "only", required_argument, NULL, 'F' },
+		{ "graph", required_argument, NULL, 'f' },
+		{ "no-time", required_argument, NULL, 'N' },
+		{ "time", required_argument, NULL, 'n' },
+		{ "drop-arc", required_argument, NULL, 'k' },
+		{ "no-static", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -139,8 +193,31 @@ static void parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	o->demangle = true;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:zE:e:F:f:N:n:k:ahV", longopts,
+				NULL)) != -1) {
+		for (size_t i = 0; i < sizeof selections / sizeof *selections; i++) {
+			if (selections[i].opt != c)
+				continue;
+			add_name(&o->sets[selections[i].set1], optarg);
+			if (selections[i].set2 >= 0)
+				add_name(&o->sets[selections[i].set2], optarg);
+		}
 		switch (c) {
+		case 'E':
+		case 'e':
+		case 'F':
+		case 'f':
+		case 'N':
+		case 'n':
+			break;
+		case 'k':
+			if (!strchr(optarg, '/'))
+				bad_usage("-k needs FROM/TO, not '%s'", optarg);
+			add_name(&o->drop_arcs, optarg);
+			break;
+		case 'a':
+			o->no_statics = true;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -187,7 +264,7 @@ static void print_stats(const struct callgraph *cg, const char *what)
 	size_t written = 0;
 
 	for (size_t f = 0; f < cg->nfuncs; f++)
-		written += cg->funcs[f].used;
+		written += cg->funcs[f].shown;
 	fflush(stdout);
 	fprintf(stderr, "%s: stats: %s\n", PACKAGE_NAME, what);
 	fprintf(stderr, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
@@ -200,13 +277,102 @@ static void print_stats(const struct callgraph *cg, const char *what)
 		cg->ncycles);
 	fprintf(stderr, "%s: stats: call arcs: %" PRIu64 " records; %zu arcs"
 		" at %zu call sites; dropped: %" PRIu64 " with an end in no"
-		" function, %" PRIu64 " into or out of the mcount family\n",
-		PACKAGE_NAME, s->arcs_read, cg->narcs, cg->nsites,
-		s->arcs_unresolved, s->arcs_excluded);
+		" function, %" PRIu64 " into or out of the mcount family, %" PRIu64
+		" by -k\n", PACKAGE_NAME, s->arcs_read, cg->narcs, cg->nsites,
+		s->arcs_unresolved, s->arcs_excluded, s->arcs_deselected);
 	if (cg->has_executions || s->blocks_unresolved)
 		fprintf(stderr, "%s: stats: basic blocks: %" PRIu64 " executions;"
 			" dropped: %" PRIu64 " blocks in no function\n",
 			PACKAGE_NAME, cg->total_executions, s->blocks_unresolved);
+}
+
+/* The function sets of the selection options, resolved against ST. */
+struct selection {
+	struct cg_selection sel;
+	bool *sets[NSETS];
+	struct cg_arc_filter *arcs;
+	bool **arc_ends;	/* two sets per dropped arc */
+};
+
+static void selection_release(struct selection *s, size_t narcs)
+{
+	for (int i = 0; i < NSETS; i++)
+		free(s->sets[i]);
+	for (size_t i = 0; s->arc_ends && i < 2 * narcs; i++)
+		free(s->arc_ends[i]);
+	free(s->arc_ends);
+	free(s->arcs);
+}
+
+/* A set of the functions named NAME (NAME_LEN bytes). */
+static bool *mark_functions(const struct symtab *st, const char *name,
+			    size_t name_len, bool *set, struct g2c_error *err)
+{
+	char *copy = strndup(name, name_len);
+
+	if (!set)
+		set = calloc(st->nfuncs + 1, sizeof *set);
+	if (!copy || !set) {
+		free(copy);
+		g2c_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (symtab_mark(st, copy, set) == 0) {
+		g2c_error_set(err, "%s: no function named '%s'", st->path, copy);
+		free(copy);
+		return NULL;
+	}
+	free(copy);
+	return set;
+}
+
+static int build_selection(const struct options *o, const struct symtab *st,
+			   struct selection *s, struct g2c_error *err)
+{
+	const bool **fields[NSETS] = {
+		[SET_EXCL_TIME] = &s->sel.excl_time,
+		[SET_INCL_TIME] = &s->sel.incl_time,
+		[SET_EXCL_GRAPH] = &s->sel.excl_graph,
+		[SET_INCL_GRAPH] = &s->sel.incl_graph,
+	};
+
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < NSETS; i++) {
+		for (size_t j = 0; j < o->sets[i].n; j++) {
+			const char *name = o->sets[i].names[j];
+			bool *set = mark_functions(st, name, strlen(name),
+						   s->sets[i], err);
+
+			if (!set)
+				return -1;
+			s->sets[i] = set;
+		}
+		*fields[i] = s->sets[i];
+	}
+	if (o->drop_arcs.n == 0)
+		return 0;
+	s->arcs = calloc(o->drop_arcs.n, sizeof *s->arcs);
+	s->arc_ends = calloc(2 * o->drop_arcs.n, sizeof *s->arc_ends);
+	if (!s->arcs || !s->arc_ends)
+		return g2c_error_set(err, "out of memory");
+	for (size_t j = 0; j < o->drop_arcs.n; j++) {
+		const char *spec = o->drop_arcs.names[j];
+		const char *slash = strchr(spec, '/');
+
+		s->arc_ends[2 * j] = mark_functions(st, spec, (size_t)(slash - spec),
+						    NULL, err);
+		if (!s->arc_ends[2 * j])
+			return -1;
+		s->arc_ends[2 * j + 1] = mark_functions(st, slash + 1,
+							strlen(slash + 1), NULL, err);
+		if (!s->arc_ends[2 * j + 1])
+			return -1;
+		s->arcs[j] = (struct cg_arc_filter){ s->arc_ends[2 * j],
+						     s->arc_ends[2 * j + 1] };
+	}
+	s->sel.excl_arcs = s->arcs;
+	s->sel.nexcl_arcs = o->drop_arcs.n;
+	return 0;
 }
 
 static int report(const struct g2c_error *err)
@@ -218,9 +384,9 @@ static int report(const struct g2c_error *err)
 
 /* Reads FILES[0..N) into one profile, builds its call graph and writes it
  * as PART (0: the only part). */
-static int convert(const struct options *o, struct symtab *st, char **files,
-		   int n, unsigned part, struct outstream *os,
-		   struct g2c_error *err)
+static int convert(const struct options *o, struct symtab *st,
+		   const struct cg_selection *sel, char **files, int n,
+		   unsigned part, struct outstream *os, struct g2c_error *err)
 {
 	struct gmon_profile prof;
 	struct callgraph cg;
@@ -240,7 +406,7 @@ static int convert(const struct options *o, struct symtab *st, char **files,
 	if (callgraph_build(&cg, &prof, st,
 			    gmon_profile_rate(&prof, o->rate ? o->rate
 							     : DEFAULT_RATE),
-			    err) < 0)
+			    sel, err) < 0)
 		goto out;
 	if (o->stats)
 		print_stats(&cg, files[0]);
@@ -263,28 +429,37 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	struct symtab st;
 	struct outstream os;
+	struct selection sel;
 	struct g2c_error err;
 	int rc = 0;
 
 	parse_options(argc, argv, &o);
-	if (symtab_open(&st, o.exe, &(struct symtab_options){ o.demangle },
+	if (symtab_open(&st, o.exe,
+			&(struct symtab_options){ o.demangle, o.no_statics },
 			&err) < 0)
 		return report(&err);
-	if (outstream_open(&os, o.output, o.gzip, &err) < 0) {
-		symtab_close(&st);
-		return report(&err);
+	if (build_selection(&o, &st, &sel, &err) < 0 ||
+	    outstream_open(&os, o.output, o.gzip, &err) < 0) {
+		rc = -1;
+		goto out;
 	}
 	if (o.parts) {
 		for (int i = 0; i < o.ngmon && rc == 0; i++)
-			rc = convert(&o, &st, &o.gmon_files[i], 1,
+			rc = convert(&o, &st, &sel.sel, &o.gmon_files[i], 1,
 				     (unsigned)i + 1, &os, &err);
 	} else {
-		rc = convert(&o, &st, o.gmon_files, o.ngmon, 0, &os, &err);
+		rc = convert(&o, &st, &sel.sel, o.gmon_files, o.ngmon, 0, &os,
+			     &err);
 	}
 	if (rc < 0)
 		outstream_discard(&os);
 	else
 		rc = outstream_close(&os, &err);
+out:
+	selection_release(&sel, o.drop_arcs.n);
 	symtab_close(&st);
+	for (int i = 0; i < NSETS; i++)
+		free(o.sets[i].names);
+	free(o.drop_arcs.names);
 	return rc < 0 ? report(&err) : EXIT_SUCCESS;
 }

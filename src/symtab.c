@@ -62,7 +62,8 @@ static bool static_name_is_function(const char *name)
 /* Decides, as gprof's core_sym_class does, whether SYM names a function;
  * sets *IS_STATIC.  Unlike gprof, weak symbols outside code sections (such
  * as data_start) are not taken for functions. */
-static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
+static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
+			       bool *is_static)
 {
 	char leading = bfd_get_symbol_leading_char(abfd);
 	int cls;
@@ -75,7 +76,7 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
 		*is_static = false;
 		return true;
 	}
-	if (cls != 't')
+	if (cls != 't' || no_statics)
 		return false;
 	*is_static = true;
 	return sym->name[0] != '\0' && !strchr(sym->name, '$') &&
@@ -232,7 +233,7 @@ static int build_table(struct symtab *st, int nsyms,
 		asymbol *sym = st->syms[i];
 		bool is_static;
 
-		if (!symbol_is_function(st->abfd, sym, &is_static))
+		if (!symbol_is_function(st->abfd, sym, opts->no_statics, &is_static))
 			continue;
 		f[n].addr = bfd_asymbol_value(sym);
 		f[n].raw_name = sym->name;
@@ -318,6 +319,24 @@ void symtab_close(struct symtab *st)
 	if (st->abfd)
 		bfd_close(st->abfd);
 	memset(st, 0, sizeof *st);
+}
+
+size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
+{
+	char leading = st->abfd ? bfd_get_symbol_leading_char(st->abfd) : 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		const char *raw = st->funcs[i].raw_name;
+
+		if (leading && raw[0] == leading)
+			raw++;
+		if (strcmp(raw, name) == 0 || strcmp(st->funcs[i].name, name) == 0) {
+			set[i] = true;
+			n++;
+		}
+	}
+	return n;
 }
 
 size_t symtab_lookup(const struct symtab *st, uint64_t pc)

@@ -37,6 +37,7 @@ struct symtab_func {
 
 struct symtab_options {
 	bool demangle;
+	bool no_statics;	/* gprof -a: leave static functions out */
 };
 
 struct symtab {
@@ -59,6 +60,10 @@ int symtab_open(struct symtab *st, const char *path,
 		const struct symtab_options *opts, struct g2c_error *err);
 
 void symtab_close(struct symtab *st);
+
+/* Sets SET[i] for every function named NAME (as in the symbol table, or
+ * as displayed); returns how many there are. */
+size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
 
 /* The index of the function containing PC, or SYMTAB_NONE. */
 size_t symtab_lookup(const struct symtab *st, uint64_t pc);

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	gmon_profile_init(&prof);
 	if (gmon_profile_add_buffer(&prof, &st.target, data, len, "fuzz", &err) == 0 &&
 	    callgraph_build(&cg, &prof, &st, gmon_profile_rate(&prof, 100),
-			    &err) == 0) {
+			    NULL, &err) == 0) {
 		outstream_from_file(&os, devnull, "/dev/null");
 		if (callgrind_write(&cg, &st, &info, &os, &err) == 0)
 			outstream_close(&os, &err);

@@ -25,6 +25,7 @@ any check failed.
 """
 import argparse
 import os
+import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,7 +33,7 @@ import callgrind_model  # noqa: E402
 import exact_hist  # noqa: E402
 import gprof_model  # noqa: E402
 
-PSEUDO = ("<spontaneous>", "<no symbol>")
+PSEUDO = ("<spontaneous>", "<no symbol>", "<hidden>")
 
 
 def main():
@@ -41,12 +42,17 @@ def main():
     ap.add_argument("--exact-gmon", action="append",
                     help="tagged gmon.out(s) with the same samples, for the exact "
                          "counts when GMON is in a layout exact_hist does not read")
+    ap.add_argument("--gprof-args", default="",
+                    help="selection options for gprof, as given to gmon2cg "
+                         "(e.g. '-E f'); then self times are gprof's call-graph "
+                         "shares and only the functions gprof shows are compared")
     ap.add_argument("exe")
     ap.add_argument("gmon", nargs="+")
     args = ap.parse_args()
 
     cg = callgrind_model.load(args.cg).result(cycles=True)
-    gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon,
+    gprof_args = shlex.split(args.gprof_args)
+    gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon)
     hz = gp["hz"]
@@ -61,11 +67,23 @@ def main():
         return max(0.01 * abs(gprof_s) * hz, 1.0) + 0.5  # in samples
 
     funcs = cg["functions"]
+    # gprof's entries: with selections some functions are left out of its
+    # graph (self_s None) and must not be in the profile either.
+    shown = {name for name, g in gp["functions"].items() if g["self_s"] is not None}
+    for name in sorted(set(funcs) - shown):
+        if name not in PSEUDO:
+            failures.append("%s: in the profile but not in gprof's call graph" % name)
     # Samples gprof's bin model moved, over all functions.
-    moved = sum(abs(f["self_s"] * hz - ex["functions"].get(name, 0.0))
-                for name, f in gp["functions"].items())
+    moved = sum(abs(g["self_s"] * hz - ex["functions"].get(name, 0.0))
+                for name, g in gp["functions"].items() if name in shown)
+    if gprof_args:
+        moved = 0
+        # gprof -E/-F/-N/-n scale self times; the exact counts do not apply.
+        ex = {"functions": {}}
 
     for name, g in sorted(gp["functions"].items()):
+        if name not in shown:
+            continue
         ours = funcs.get(name)
         g_self = g["self_s"] * hz
         g_incl = (g["self_s"] + g["children_s"]) * hz
@@ -104,7 +122,7 @@ def main():
         o_incl = samples(mine["incoming"])
         if abs(o_incl - g_incl) > tolerance(g_incl / hz) + moved:
             failures.append("cycle %s: inclusive %.3f samples, gprof %.2f" % (num, o_incl, g_incl))
-        if mine["called"] != c["ncalls"]:
+        if not gprof_args and mine["called"] != c["ncalls"]:
             failures.append("cycle %s: called %d from outside, gprof %d"
                             % (num, mine["called"], c["ncalls"]))
     if len(our_cycles) != len(gp["cycles"]):
@@ -118,11 +136,13 @@ def main():
         ours_arcs[key] = ours_arcs.get(key, 0) + a["count"]
     gprof_arcs = {}
     for a in gp["arcs"]:
+        if a["caller"] not in shown or a["callee"] not in shown:
+            continue  # an arc of a function gprof leaves out of its graph
         key = (a["caller"], a["callee"])
         gprof_arcs[key] = gprof_arcs.get(key, 0) + a["count"]
     # gprof lists a self-recursive arc only in the "called" column.
     for name, g in gp["functions"].items():
-        if g["self_calls"]:
+        if name in shown and g["self_calls"]:
             gprof_arcs.setdefault((name, name), g["self_calls"])
     for key in sorted(set(ours_arcs) | set(gprof_arcs)):
         if ours_arcs.get(key) != gprof_arcs.get(key):

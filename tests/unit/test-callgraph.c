@@ -90,7 +90,7 @@ static void test_worked_example(void)
 	for (size_t i = 0; i < sizeof arcs / sizeof *arcs; i++)
 		add_arc(&p, 0x1000 + 16 * arcs[i].from + 6,
 			0x1000 + 16 * arcs[i].to + 4, arcs[i].count);
-	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
 
 	CHECK_U64(cg.total_ns, 85 * TICK);
 	CHECK_U64(cg.funcs[A].self_ns, 10 * TICK);
@@ -144,7 +144,7 @@ static void test_straddling_bins(void)
 	p.hists[0].nbins = 4;	/* scale 32768: each bin is 4 bytes */
 	p.hists[0].bins[0] = 4;	/* 3 bytes of X, 1 of Y */
 	p.hists[0].bins[3] = 2;	/* 2 bytes of Y, 2 in no function */
-	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
 	nosym = callgraph_no_symbol(&cg);
 	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
 	CHECK_NEAR(cg.funcs[1].self_ticks, 2.0, 1e-12);
@@ -180,7 +180,7 @@ static void test_exact_sums(void)
 	add_arc(&p, 0x3014, 0x3034, 1);
 	add_arc(&p, 0x3024, 0x3034, 1);
 	add_arc(&p, 0x3028, 0x3034, 3);	/* a second site of 2 -> 3 */
-	CHECK(callgraph_build(&cg, &p, &st, 3, &err) == 0);	/* 1/3 s ticks */
+	CHECK(callgraph_build(&cg, &p, &st, 3, NULL, &err) == 0);	/* 1/3 s ticks */
 	for (size_t i = 0; i < cg.ncosts; i++)
 		sum_self += cg.costs[i].ns;
 	CHECK_U64(sum_self, cg.total_ns);
@@ -222,7 +222,7 @@ static void test_deep_graph(bool ring)
 			add_arc(&p, 0x10000 + 4 * i + 2,
 				0x10000 + 4 * ((i + 1) % N), 1);
 	}
-	CHECK(callgraph_build(&cg, &p, &st, 100, &err) == 0);
+	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
 	CHECK_U64(cg.total_ns, N * TICK);
 	if (ring) {
 		CHECK_U64(cg.ncycles, 1);

@@ -1,0 +1,63 @@
+#!/bin/bash
+# selection.sh -- gprof's selection options (-E -e -F -f -N -n -k -a) give
+# gprof's call-graph numbers with the same options; selecting inside a
+# cycle and unknown names are refused with one line.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
+export GPROF
+compare="$PYTHON3 $srcdir/tests/lib/compare_gprof.py"
+
+# FIXTURE OPTIONS [| GPROF'S OPTIONS, where the spelling differs]
+while read -r fixture opts; do
+	gprof_opts=${opts#*|}
+	opts=${opts%|*}
+	exe=$FIXTURES/$fixture/prog gmon=$FIXTURES/$fixture/gmon.out
+	out=$tmp/sel.cg
+	# shellcheck disable=SC2086 # OPTS is a list of words
+	if ! "$GMON2CG" $opts -o "$out" "$exe" "$gmon"; then
+		not_ok "$fixture $opts: conversion failed"
+	elif $compare --gprof-args="$gprof_opts" --cg "$out" "$exe" "$gmon" >"$tmp/log"; then
+		ok "$fixture $opts"
+	else
+		not_ok "$fixture $opts differs from gprof $opts"
+		cat "$tmp/log"
+	fi
+done <<'LIST'
+calltree -E compute_row
+calltree -e compute_row
+calltree -F compute
+calltree -f report
+calltree -f compute_row
+calltree -N hot_leaf
+calltree -n compute
+calltree -k compute_row/hot_leaf
+calltree -E hot_leaf -E compute
+calltree --exclude=warm_leaf --no-graph=parse_input --drop-arc=report/hot_leaf | -E warm_leaf -e parse_input -k report/hot_leaf
+calltree -a
+recursion -E mix_leaf
+recursion -f walk_tree
+recursion -k walk_tree/mix_leaf
+cycle -E heavy_leaf
+cycle -F entry_two
+cycle -e entry_one
+cycle -k cyc_a/cyc_b
+cycle -a
+cxx -e main
+LIST
+
+# The comparison notices when the options were not applied.
+"$GMON2CG" -o "$tmp/plain.cg" "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out"
+$compare --gprof-args="-E compute_row" --cg "$tmp/plain.cg" "$FIXTURES/calltree/prog" \
+	"$FIXTURES/calltree/gmon.out" >/dev/null && not_ok "an unselected profile passed as -E compute_row"
+
+"$GMON2CG" -E cyc_b -o "$tmp/x.cg" "$FIXTURES/cycle/prog" "$FIXTURES/cycle/gmon.out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "gmon2cg: cyc_b is part of a cycle; selecting a function inside a cycle is not supported" ] ||
+	not_ok "selection inside a cycle: $(cat "$tmp/err")"
+[ ! -e "$tmp/x.cg" ] || not_ok "a refused selection left an output file"
+"$GMON2CG" -e no_such_function "$FIXTURES/cycle/prog" "$FIXTURES/cycle/gmon.out" 2>"$tmp/err" >/dev/null
+[ $? -eq 1 ] && grep -qx "gmon2cg: $FIXTURES/cycle/prog: no function named 'no_such_function'" "$tmp/err" ||
+	not_ok "unknown name: $(cat "$tmp/err")"
+"$GMON2CG" -k cyc_a "$FIXTURES/cycle/prog" 2>"$tmp/err" >/dev/null
+[ $? -eq 2 ] || not_ok "-k without a slash is not a usage error"
+finish
