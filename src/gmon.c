@@ -452,14 +452,18 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		header_size = bsd44_size;
 		*format = GMON_FORMAT_BSD44;
 	}
-	if (ncnt < header_size)
+	/* gprof's test for a file that is no profile at all */
+	if (ncnt < header_size || h.high_pc < h.low_pc)
 		return g2c_error_set(r->err,
-				     "%s: not a gmon.out file (no \"gmon\" cookie, and as a BSD header its size field %llu is below the header size %zu)",
-				     r->name, (unsigned long long)ncnt,
-				     header_size);
+				     "%s: not a gmon.out file (no \"gmon\" cookie, and no valid BSD header)",
+				     r->name);
 	nbins = (ncnt - header_size) / 2;
-	if (need(r, nbins * 2, "BSD histogram", 0))
-		return -1;
+	if (remaining(r) < nbins * 2)
+		return g2c_error_set(r->err,
+				     "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %zu)",
+				     r->name,
+				     (unsigned long long)(r->pos + nbins * 2),
+				     r->len);
 	h.nbins = (uint32_t)nbins;
 	if (add_hist(prof, r, &h, 0) < 0)
 		return -1;
