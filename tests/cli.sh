@@ -27,6 +27,12 @@ expect() {
 expect 0 "" "$GMON2CG" --help
 grep -q '^Usage: gmon2cg \[OPTION\]... EXECUTABLE \[GMON_FILE\]...' "$tmp/out" ||
 	not_ok "--help does not print the usage line on stdout"
+# Every long option in --help is in the man page and the README.
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/out" | sort -u); do
+	man_form=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$man_form" "$srcdir/doc/gmon2cg.1" || not_ok "$opt is not in the man page"
+	grep -q -- "$opt" "$srcdir/README" || not_ok "$opt is not in the README"
+done
 expect 0 "" "$GMON2CG" --version
 grep -q "^gmon2cg $PACKAGE_VERSION\$" "$tmp/out" || not_ok "--version"
 expect 2 "missing EXECUTABLE" "$GMON2CG"
