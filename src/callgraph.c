@@ -72,7 +72,7 @@ static uint64_t split_next(struct splitter *s, double weight, bool last)
 
 struct build {
 	struct callgraph *cg;
-	const struct symtab *st;
+	struct symtab *st;
 	size_t costs_cap;
 	struct g2c_error *err;
 };
@@ -128,6 +128,38 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 	return lo;
 }
 
+/* Credits TICKS taken in [LO, HI) of function F to the instructions there,
+ * in proportion to their bytes in the range, so that every cost sits at an
+ * instruction start; at LO where F's code cannot be decoded. */
+static int credit_instructions(struct build *b, size_t f, uint64_t lo,
+			       uint64_t hi, double ticks)
+{
+	size_t n, k = 0, first, last;
+	const struct symtab_insn *insns = symtab_instructions(b->st, f, &n);
+
+	if (!insns)
+		return add_cost(b, f, lo, ticks);
+	/* first instruction ending after LO */
+	for (first = 0, last = n; first < last;) {
+		size_t mid = first + (last - first) / 2;
+
+		if (insns[mid].pc + insns[mid].len <= lo)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	for (k = first; k < n && insns[k].pc < hi; k++) {
+		uint64_t a = insns[k].pc > lo ? insns[k].pc : lo;
+		uint64_t e = insns[k].pc + insns[k].len < hi ?
+			     insns[k].pc + insns[k].len : hi;
+
+		if (e > a && add_cost(b, f, insns[k].pc,
+				      ticks * ((double)(e - a) / (double)(hi - lo))) < 0)
+			return -1;
+	}
+	return k == first ? add_cost(b, f, lo, ticks) : 0;
+}
+
 /* Credits COUNT samples taken in [LO, HI) to the functions overlapping it,
  * in proportion to the bytes of overlap; the bytes in no function go to the
  * pseudo function, the mcount family's share is dropped as gprof drops it. */
@@ -151,7 +183,7 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 		credit = (double)count * ((double)(e - a) / width);
 		if (st->funcs[f].excluded)
 			stats->excluded_ticks += credit;
-		else if (add_cost(b, f, a, credit) < 0)
+		else if (credit_instructions(b, f, a, e, credit) < 0)
 			return -1;
 	}
 	if (covered < hi - lo) {
@@ -285,15 +317,23 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 
 	if (!calls)
 		return g2c_error_set(b->err, "out of memory for call arcs");
+	/* glibc records a call by the hash bucket of its return address:
+	 * HASHFRACTION (2) times the size of a long. */
+	uint64_t bucket = 2 * (uint64_t)b->st->target.addr_size;
+
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t caller, callee;
+		uint64_t site;
 
 		if (arc->count == 0)
 			continue;
 		stats->arcs_read++;
-		caller = symtab_lookup(b->st, arc->from_pc);
 		callee = symtab_lookup(b->st, arc->self_pc);
+		site = callee == SYMTAB_NONE ? arc->from_pc :
+		       symtab_call_site(b->st, arc->from_pc, bucket,
+					b->st->funcs[callee].addr);
+		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
 			continue;
@@ -308,8 +348,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		}
 		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
 			stats->arcs_far_from_entry++;
-		calls[n++] = (struct raw_call){ caller, callee, arc->from_pc,
-						arc->count };
+		calls[n++] = (struct raw_call){ caller, callee, site, arc->count };
 	}
 	qsort(calls, n, sizeof *calls, compare_raw_calls);
 	*out = calls;
@@ -684,7 +723,7 @@ static void split_arcs_over_sites(struct callgraph *cg)
 static const struct cg_selection no_selection;
 
 int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
-		    const struct symtab *st, uint32_t hz,
+		    struct symtab *st, uint32_t hz,
 		    const struct cg_selection *sel, struct g2c_error *err)
 {
 	struct build b = { .cg = cg, .st = st, .err = err };

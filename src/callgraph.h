@@ -137,7 +137,7 @@ static inline size_t callgraph_no_symbol(const struct callgraph *cg)
  * written (the self cost of the others is still part of total_ns).
  * Returns 0 or -1 with ERR set. */
 int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
-		    const struct symtab *st, uint32_t hz,
+		    struct symtab *st, uint32_t hz,
 		    const struct cg_selection *sel, struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);

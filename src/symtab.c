@@ -2,7 +2,9 @@
 #include <config.h>
 
 #include <bfd.h>
+#include <dis-asm.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,11 @@
 #define DMGL_PARAMS (1 << 0)
 #define DMGL_ANSI (1 << 1)
 #endif
+
+struct section_bytes {
+	asection *sec;
+	bfd_byte *data;		/* NULL: could not be read */
+};
 
 /* gprof leaves the profiling runtime's own functions out of every total. */
 static const char *const mcount_family[] = {
@@ -186,6 +193,7 @@ static int read_symbols(struct symtab *st, const char *path,
 		return bfd_failure(err, path);
 	if (count == 0)
 		return g2c_error_set(err, "%s: no symbols", path);
+	st->nsyms = count;
 	return (int)(count > INT_MAX ? INT_MAX : count);
 }
 
@@ -310,6 +318,13 @@ fail:
 
 void symtab_close(struct symtab *st)
 {
+	for (size_t i = 0; st->code && i < st->nfuncs; i++)
+		free(st->code[i].insns);
+	free(st->code);
+	for (size_t i = 0; i < st->nbytes; i++)
+		free(st->bytes[i].data);
+	free(st->bytes);
+	free(st->arm_maps);
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);
 	free(st->owned);
@@ -355,6 +370,276 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 	if (lo == 0 || pc >= st->funcs[lo - 1].end)
 		return SYMTAB_NONE;
 	return lo - 1;
+}
+
+static asection *code_section_of(struct symtab *st, uint64_t pc);
+
+/* The contents of code section SEC, read once. */
+static const bfd_byte *section_contents(struct symtab *st, asection *sec)
+{
+	struct section_bytes *bytes;
+	bfd_byte *data = NULL;
+
+	for (size_t i = 0; i < st->nbytes; i++)
+		if (st->bytes[i].sec == sec)
+			return st->bytes[i].data;
+	bytes = realloc(st->bytes, (st->nbytes + 1) * sizeof *bytes);
+	if (!bytes)
+		return NULL;
+	st->bytes = bytes;
+	if (!(sec->flags & SEC_HAS_CONTENTS) ||
+	    !bfd_malloc_and_get_section(st->abfd, sec, &data))
+		data = NULL;
+	st->bytes[st->nbytes++] = (struct section_bytes){ sec, data };
+	return data;
+}
+
+/* What libopcodes printed for one instruction: its first words, and the
+ * last address it printed (a direct branch or call target). */
+struct insn_text {
+	char text[48];
+	size_t len;
+	uint64_t target;
+	bool has_target;
+};
+
+static void append_text(struct insn_text *t, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (t->len + 1 >= sizeof t->text)
+		return;
+	n = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, ap);
+	if (n > 0)
+		t->len += (size_t)n < sizeof t->text - t->len ?
+			  (size_t)n : sizeof t->text - t->len - 1;
+}
+
+static int capture_text(void *stream, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	append_text(stream, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int capture_styled_text(void *stream, enum disassembler_style style,
+			       const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)style;
+	va_start(ap, fmt);
+	append_text(stream, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static void capture_address(bfd_vma addr, struct disassemble_info *info)
+{
+	struct insn_text *t = info->stream;
+
+	t->target = addr;
+	t->has_target = true;
+}
+
+/* Call mnemonics of the architectures whose disassemblers do not say. */
+static bool is_call_mnemonic(enum bfd_architecture arch, const char *word)
+{
+	static const struct { enum bfd_architecture arch; const char *words; } calls[] = {
+		{ bfd_arch_i386, " call callq calll callw " },
+		{ bfd_arch_arm, " bl blx " },
+		{ bfd_arch_aarch64, " bl blr " },
+		{ bfd_arch_powerpc, " bl bla bctrl blrl " },
+		{ bfd_arch_s390, " brasl bras basr bas " },
+		{ bfd_arch_mips, " jal jalr bal jalx " },
+		{ bfd_arch_riscv, " jal jalr call " },
+	};
+	char padded[24];
+
+	if (strlen(word) + 3 > sizeof padded)
+		return false;
+	sprintf(padded, " %s ", word);
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+		if (calls[i].arch == arch && strstr(calls[i].words, padded))
+			return true;
+	return false;
+}
+
+/* Whether the instruction text names a call: its first word, or the
+ * second after a prefix such as "notrack" or "bnd". */
+static bool text_is_call(enum bfd_architecture arch, const char *text)
+{
+	char words[2][16] = { "", "" };
+
+	sscanf(text, "%15s %15s", words[0], words[1]);
+	return is_call_mnemonic(arch, words[0]) ||
+	       is_call_mnemonic(arch, words[1]);
+}
+
+static int compare_arm_maps(const void *x, const void *y)
+{
+	const struct arm_map *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Whether the ARM code at PC is Thumb: the last mapping symbol ("$t" for
+ * Thumb, "$a" for ARM, "$d" for data) at or before PC says.  The mapping
+ * symbols are collected and sorted on first use. */
+static bool arm_is_thumb(struct symtab *st, uint64_t pc)
+{
+	size_t lo = 0, hi;
+
+	if (!st->arm_maps_built) {
+		st->arm_maps_built = true;
+		st->arm_maps = malloc((size_t)(st->nsyms ? st->nsyms : 1) *
+				      sizeof *st->arm_maps);
+		for (long i = 0; st->arm_maps && i < st->nsyms; i++) {
+			const asymbol *sym = st->syms[i];
+
+			if (sym->name[0] == '$' && strchr("atd", sym->name[1]) &&
+			    sym->name[1] && (sym->name[2] == '\0' || sym->name[2] == '.') &&
+			    (sym->section->flags & SEC_CODE))
+				st->arm_maps[st->narm_maps++] = (struct arm_map){
+					bfd_asymbol_value(sym), sym->name[1] == 't' };
+		}
+		if (st->narm_maps)
+			qsort(st->arm_maps, st->narm_maps, sizeof *st->arm_maps,
+			      compare_arm_maps);
+	}
+	for (hi = st->narm_maps; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->arm_maps[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && st->arm_maps[lo - 1].thumb;
+}
+
+static int decode_function(struct symtab *st, size_t f, struct symtab_code *code)
+{
+	const struct symtab_func *fn = &st->funcs[f];
+	asection *sec = code_section_of(st, fn->addr);
+	const bfd_byte *data = sec ? section_contents(st, sec) : NULL;
+	enum bfd_architecture arch = bfd_get_arch(st->abfd);
+	struct disassemble_info info;
+	struct insn_text text;
+	uint64_t pc, end;
+	size_t cap = 0;
+
+	if (!st->disasm_tried) {
+		st->disasm_tried = true;
+		st->disasm = (void *)disassembler(arch, bfd_big_endian(st->abfd),
+						  bfd_get_mach(st->abfd), st->abfd);
+	}
+	if (!data || !st->disasm)
+		return 0;
+	init_disassemble_info(&info, &text, capture_text, capture_styled_text);
+	info.arch = arch;
+	info.mach = bfd_get_mach(st->abfd);
+	info.endian = bfd_big_endian(st->abfd) ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
+	info.section = sec;
+	info.buffer = (bfd_byte *)data;
+	info.buffer_vma = bfd_section_vma(sec);
+	info.buffer_length = bfd_section_size(sec);
+	info.print_address_func = capture_address;
+	/* ARM code may be Thumb; its mapping symbols say which. */
+	if (arch == bfd_arch_arm)
+		info.disassembler_options = arm_is_thumb(st, fn->addr) ?
+					    "force-thumb" : "no-force-thumb";
+	disassemble_init_for_target(&info);
+	end = fn->end < section_end(sec) ? fn->end : section_end(sec);
+	for (pc = fn->addr; pc < end;) {
+		struct symtab_insn *insns;
+		int len;
+
+		memset(&text, 0, sizeof text);
+		info.insn_info_valid = 0;
+		len = ((disassembler_ftype)st->disasm)(pc, &info);
+		if (len <= 0)
+			len = 1;	/* undecodable: one byte at a time */
+		insns = code->count < cap ? code->insns :
+			realloc(code->insns, (cap = cap ? 2 * cap : 64) * sizeof *insns);
+		if (!insns)
+			return -1;
+		code->insns = insns;
+		insns[code->count].pc = pc;
+		insns[code->count].len = (uint32_t)len;
+		insns[code->count].is_call =
+			(info.insn_info_valid && info.insn_type == dis_jsr) ||
+			text_is_call(arch, text.text);
+		insns[code->count].target = insns[code->count].is_call &&
+					    text.has_target ? text.target : 0;
+		code->count++;
+		pc += (uint64_t)len;
+	}
+	return 0;
+}
+
+const struct symtab_insn *symtab_instructions(struct symtab *st, size_t f,
+					      size_t *count)
+{
+	struct symtab_code *code;
+
+	*count = 0;
+	if (!st->abfd || f >= st->nfuncs)
+		return NULL;
+	if (!st->code) {
+		st->code = calloc(st->nfuncs, sizeof *st->code);
+		if (!st->code)
+			return NULL;
+	}
+	code = &st->code[f];
+	if (!code->decoded) {
+		code->decoded = true;
+		if (decode_function(st, f, code) < 0) {
+			free(code->insns);
+			code->insns = NULL;
+			code->count = 0;
+		}
+	}
+	*count = code->count;
+	return code->insns;
+}
+
+uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
+			  uint64_t callee)
+{
+	size_t f = symtab_lookup(st, bucket);
+	uint64_t direct = 0, indirect = 0;
+	size_t ndirect = 0, nindirect = 0;
+
+	if (f == SYMTAB_NONE)
+		return bucket;
+	/* The call may be in the function the bucket starts in or, when a
+	 * function starts inside the bucket, in the next ones. */
+	for (; f < st->nfuncs && st->funcs[f].addr < bucket + size; f++) {
+		size_t n;
+		const struct symtab_insn *insns = symtab_instructions(st, f, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t ret = insns[i].pc + insns[i].len;
+
+			if (!insns[i].is_call || ret < bucket || ret >= bucket + size)
+				continue;
+			if (insns[i].target == callee) {
+				if (ndirect++ == 0)
+					direct = insns[i].pc;
+			} else if (insns[i].target == 0 && nindirect++ == 0) {
+				indirect = insns[i].pc;
+			}
+		}
+	}
+	/* Calls whose target is known and another function cannot have
+	 * made it; an indirect call can, when it is the only one. */
+	if (ndirect > 0)
+		return direct;
+	return nindirect == 1 ? indirect : bucket;
 }
 
 static asection *code_section_of(struct symtab *st, uint64_t pc)

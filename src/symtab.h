@@ -35,6 +35,21 @@ struct symtab_func {
 	bool excluded;		/* the mcount family: gprof drops their time */
 };
 
+/* One decoded machine instruction. */
+struct symtab_insn {
+	uint64_t pc;
+	uint32_t len;
+	bool is_call;
+	uint64_t target;	/* a direct call's target, else 0 */
+};
+
+/* A function's instructions, decoded once (by libopcodes). */
+struct symtab_code {
+	struct symtab_insn *insns;	/* NULL: could not be decoded */
+	size_t count;
+	bool decoded;
+};
+
 struct symtab_options {
 	bool demangle;
 	bool no_statics;	/* gprof -a: leave static functions out */
@@ -49,9 +64,18 @@ struct symtab {
 	/* private */
 	struct bfd *abfd;
 	struct bfd_symbol **syms;
+	long nsyms;
 	char **owned;			/* demangled names to free */
 	size_t nowned;
 	struct bfd_section *last_section;	/* line-lookup cache */
+	struct symtab_code *code;	/* per function, filled on demand */
+	struct section_bytes *bytes;	/* contents of code sections read */
+	size_t nbytes;
+	void *disasm;			/* libopcodes' decoder; NULL: none */
+	struct arm_map { uint64_t addr; bool thumb; } *arm_maps;
+	size_t narm_maps;
+	bool arm_maps_built;
+	bool disasm_tried;
 };
 
 /* Opens the executable PATH and builds its function table.  Returns 0, or
@@ -67,6 +91,18 @@ size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
 
 /* The index of the function containing PC, or SYMTAB_NONE. */
 size_t symtab_lookup(const struct symtab *st, uint64_t pc);
+
+/* The instructions of function F, decoded on first use; NULL (with
+ * *COUNT 0) where the target has no decoder or the bytes are missing. */
+const struct symtab_insn *symtab_instructions(struct symtab *st, size_t f,
+					      size_t *count);
+
+/* The call instruction that made a call recorded by mcount, which knows
+ * only that the return address lay in [BUCKET, BUCKET + SIZE): a call to
+ * CALLEE ending there, or else the only indirect call ending there;
+ * BUCKET itself when there is no such instruction. */
+uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
+			  uint64_t callee);
 
 /* The source position of PC as seen from the function it belongs to: when
  * PC is in code inlined from elsewhere, the line of the outermost call.
