@@ -92,6 +92,7 @@ struct writer {
 	uint64_t last_pc;
 	unsigned last_line;
 	bool have_last;
+	bool inline_files;	/* inlined code at its own file and line */
 	bool failed;		/* out of memory */
 };
 
@@ -204,8 +205,10 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 			 w->st->funcs[callee].addr, w->entry_line[callee]);
 }
 
-/* The file and line to show for PC in function F: its own file and line 0
- * where there is no line information. */
+/* The file and line to show for PC in function F: for inlined code the
+ * inlined file and line (written with fi=, as callgrind does) unless
+ * turned off; F's own file and line 0 where there is no line
+ * information. */
 static unsigned source_of(struct writer *w, size_t f, uint64_t pc,
 			  const char **file)
 {
@@ -213,7 +216,7 @@ static unsigned source_of(struct writer *w, size_t f, uint64_t pc,
 
 	*file = NULL;
 	if (f != callgraph_no_symbol(w->cg))
-		symtab_source_line(w->st, pc, file, &line);
+		symtab_source_line(w->st, pc, !w->inline_files, file, &line);
 	if (!*file)
 		*file = w->home_file[f];
 	return line;
@@ -390,7 +393,7 @@ static int prepare_functions(struct writer *w)
 			continue;
 		}
 		/* Without line information the object stands for the file. */
-		symtab_source_line(w->st, w->st->funcs[f].addr, &file,
+		symtab_source_line(w->st, w->st->funcs[f].addr, true, &file,
 				   &w->entry_line[f]);
 		if (file)
 			w->home_file[f] = file;
@@ -454,7 +457,8 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 		    const struct callgrind_info *info, struct outstream *os,
 		    struct g2c_error *err)
 {
-	struct writer w = { .cg = cg, .st = st, .os = os };
+	struct writer w = { .cg = cg, .st = st, .os = os,
+			    .inline_files = !info->no_inline };
 	int rc = 0;
 
 	w.home_file = calloc(cg->nfuncs, sizeof *w.home_file);

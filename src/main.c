@@ -41,6 +41,7 @@ struct options {
 	char **gmon_files;
 	int ngmon;
 	bool demangle;
+	bool no_inline;
 	bool gzip;
 	bool force;
 	bool parts;
@@ -68,6 +69,8 @@ static void usage(FILE *fp)
 "      --parts         keep each GMON_FILE as a part of its own instead of\n"
 "                      summing them (KCachegrind's Parts view)\n"
 "      --no-demangle   show C++ names as they are in the symbol table\n"
+"      --no-inline     show code inlined from other files at the line that\n"
+"                      inlined it, not at its own file and line\n"
 "\n"
 "Input:\n"
 "      --rate=HZ       samples per second for profiles that do not record it\n"
@@ -158,8 +161,8 @@ static void add_name(struct name_list *list, const char *name)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_DEMANGLE = 256, OPT_FORCE, OPT_PARTS, OPT_RATE,
-	       OPT_STATS };
+	enum { OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_FORCE, OPT_PARTS,
+	       OPT_RATE, OPT_STATS };
 	/* Which sets each selection option adds its NAME to. */
 	static const struct { char opt; int set1, set2; } selections[] = {
 		{ 'E', SET_EXCL_GRAPH, SET_EXCL_TIME },
@@ -174,6 +177,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "gzip", no_argument, NULL, 'z' },
 		{ "parts", no_argument, NULL, OPT_PARTS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "stats", no_argument, NULL, OPT_STATS },
@@ -229,6 +233,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_DEMANGLE:
 			o->demangle = false;
+			break;
+		case OPT_NO_INLINE:
+			o->no_inline = true;
 			break;
 		case OPT_RATE:
 			o->rate = parse_rate(optarg);
@@ -392,7 +399,8 @@ static int convert(const struct options *o, struct symtab *st,
 	struct callgraph cg;
 	struct callgrind_info info = { .dimen = "seconds", .part = part,
 				       .source = files[0],
-				       .nsources = (unsigned)n };
+				       .nsources = (unsigned)n,
+				       .no_inline = o->no_inline };
 	const char *misfit;
 	int rc = -1;
 

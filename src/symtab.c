@@ -659,8 +659,8 @@ static asection *code_section_of(struct symtab *st, uint64_t pc)
 	return NULL;
 }
 
-void symtab_source_line(struct symtab *st, uint64_t pc, const char **file,
-			unsigned *line)
+void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
+			const char **file, unsigned *line)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
 	unsigned l = 0, outer_line;
@@ -675,8 +675,8 @@ void symtab_source_line(struct symtab *st, uint64_t pc, const char **file,
 	    !f)
 		return;
 	/* Walk out of inlined frames to the function that owns PC. */
-	while (bfd_find_inliner_info(st->abfd, &outer_file, &outer_func,
-				     &outer_line)) {
+	while (outermost && bfd_find_inliner_info(st->abfd, &outer_file,
+						  &outer_func, &outer_line)) {
 		f = outer_file;
 		l = outer_line;
 	}

@@ -104,10 +104,11 @@ const struct symtab_insn *symtab_instructions(struct symtab *st, size_t f,
 uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
 			  uint64_t callee);
 
-/* The source position of PC as seen from the function it belongs to: when
- * PC is in code inlined from elsewhere, the line of the outermost call.
- * Sets *FILE to NULL and *LINE to 0 when there is no line information. */
-void symtab_source_line(struct symtab *st, uint64_t pc, const char **file,
-			unsigned *line);
+/* The source position of PC: where PC is in code inlined from elsewhere,
+ * the inlined code's own file and line, or with OUTERMOST the line of the
+ * outermost call, in the function PC belongs to.  Sets *FILE to NULL and
+ * *LINE to 0 when there is no line information. */
+void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
+			const char **file, unsigned *line);
 
 #endif
