@@ -128,17 +128,18 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 	return lo;
 }
 
-/* Credits TICKS taken in [LO, HI) of function F to the instructions there,
- * in proportion to their bytes in the range, so that every cost sits at an
- * instruction start; at LO where F's code cannot be decoded. */
+/* Credits TICKS taken in [LO, HI) of symbol range F to the instructions
+ * there, in proportion to their bytes in the range, so that every cost
+ * sits at an instruction start (at LO where F's code cannot be decoded);
+ * the cost belongs to the function owning F. */
 static int credit_instructions(struct build *b, size_t f, uint64_t lo,
 			       uint64_t hi, double ticks)
 {
-	size_t n, k = 0, first, last;
+	size_t n, k = 0, first, last, owner = b->st->funcs[f].owner;
 	const struct symtab_insn *insns = symtab_instructions(b->st, f, &n);
 
 	if (!insns)
-		return add_cost(b, f, lo, ticks);
+		return add_cost(b, owner, lo, ticks);
 	/* first instruction ending after LO */
 	for (first = 0, last = n; first < last;) {
 		size_t mid = first + (last - first) / 2;
@@ -153,11 +154,11 @@ static int credit_instructions(struct build *b, size_t f, uint64_t lo,
 		uint64_t e = insns[k].pc + insns[k].len < hi ?
 			     insns[k].pc + insns[k].len : hi;
 
-		if (e > a && add_cost(b, f, insns[k].pc,
+		if (e > a && add_cost(b, owner, insns[k].pc,
 				      ticks * ((double)(e - a) / (double)(hi - lo))) < 0)
 			return -1;
 	}
-	return k == first ? add_cost(b, f, lo, ticks) : 0;
+	return k == first ? add_cost(b, owner, lo, ticks) : 0;
 }
 
 /* Credits COUNT samples taken in [LO, HI) to the functions overlapping it,
@@ -338,6 +339,10 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_unresolved++;
 			continue;
 		}
+		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+			stats->arcs_far_from_entry++;
+		caller = b->st->funcs[caller].owner;
+		callee = b->st->funcs[callee].owner;
 		if (b->st->funcs[caller].excluded || b->st->funcs[callee].excluded) {
 			stats->arcs_excluded++;
 			continue;
@@ -346,8 +351,6 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_deselected++;
 			continue;
 		}
-		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
-			stats->arcs_far_from_entry++;
 		calls[n++] = (struct raw_call){ caller, callee, site, arc->count };
 	}
 	qsort(calls, n, sizeof *calls, compare_raw_calls);

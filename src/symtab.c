@@ -44,11 +44,11 @@ static bool starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* gprof's rule for local symbols with a '.': only GCC's numbered nested or
- * cloned functions ("f.123", "f.constprop.0", "f.clone.2") are functions;
- * "f.cold", "f.part.0" and the like are not.  gprof's own scanner also reads
- * the string after NAME in the string table; we apply the rule as meant. */
-static bool static_name_is_function(const char *name)
+/* gprof's rule for local symbols with a '.': GCC's numbered nested or
+ * cloned functions ("f.123", "f.constprop.0", "f.clone.2") are functions.
+ * gprof's scanner also reads the string after NAME in the string table;
+ * we apply the rule as meant. */
+static bool gprof_dotted_name(const char *name)
 {
 	const char *p = name;
 
@@ -64,6 +64,27 @@ static bool static_name_is_function(const char *name)
 			p++;
 	}
 	return true;
+}
+
+/* gprof rejects GCC's other clones and split parts ("f.part.0",
+ * "f.isra.0", "f.cold", "f.lto_priv.0") and credits their samples and
+ * calls to whatever function comes before them.  They are functions: any
+ * local symbol typed as a function counts. */
+static bool static_name_is_function(const asymbol *sym)
+{
+	return gprof_dotted_name(sym->name) ||
+	       (sym->name[0] != '.' && (sym->flags & BSF_FUNCTION));
+}
+
+/* The length of the parent's name if RAW names the cold part of a
+ * function split by GCC ("f.cold", "f.cold.3"), else 0. */
+static size_t cold_parent_length(const char *raw)
+{
+	const char *cold = strstr(raw, ".cold");
+
+	if (!cold || cold == raw || (cold[5] != '\0' && cold[5] != '.'))
+		return 0;
+	return (size_t)(cold - raw);
 }
 
 /* Decides, as gprof's core_sym_class does, whether SYM names a function;
@@ -90,7 +111,7 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 	       !(leading && sym->name[0] != leading) &&
 	       !starts_with(sym->name, "__gnu_compiled") &&
 	       !starts_with(sym->name, "___gnu_compiled") &&
-	       static_name_is_function(sym->name);
+	       static_name_is_function(sym);
 }
 
 /* Sort key of gprof's symtab_finalize, made total by the name so that the
@@ -222,6 +243,29 @@ static uint64_t section_end(const asection *sec)
 	return bfd_section_vma(sec) + bfd_section_size(sec);
 }
 
+/* Each function owns itself, but a cold part ("f.cold") belongs to its
+ * parent: the function named f nearest to it. */
+static void assign_cold_parts(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		size_t len = cold_parent_length(st->funcs[i].raw_name);
+		uint64_t best = UINT64_MAX;
+
+		st->funcs[i].owner = i;
+		for (size_t j = 0; len && j < st->nfuncs; j++) {
+			uint64_t a = st->funcs[j].addr, b = st->funcs[i].addr;
+			uint64_t distance = a > b ? a - b : b - a;
+
+			if (j != i && strlen(st->funcs[j].raw_name) == len &&
+			    strncmp(st->funcs[j].raw_name, st->funcs[i].raw_name, len) == 0 &&
+			    distance < best) {
+				best = distance;
+				st->funcs[i].owner = j;
+			}
+		}
+	}
+}
+
 static int build_table(struct symtab *st, int nsyms,
 		       const struct symtab_options *opts, const char *path,
 		       struct g2c_error *err)
@@ -287,6 +331,7 @@ static int build_table(struct symtab *st, int nsyms,
 	free(ends);
 	st->funcs = f;
 	st->nfuncs = kept;
+	assign_cold_parts(st);
 	return 0;
 }
 

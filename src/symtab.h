@@ -33,6 +33,8 @@ struct symtab_func {
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
 	bool excluded;		/* the mcount family: gprof drops their time */
+	size_t owner;		/* the function this code is part of: itself,
+				   or for a cold part ("f.cold") its parent */
 };
 
 /* One decoded machine instruction. */
@@ -89,7 +91,8 @@ void symtab_close(struct symtab *st);
  * as displayed); returns how many there are. */
 size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
 
-/* The index of the function containing PC, or SYMTAB_NONE. */
+/* The index of the symbol range containing PC, or SYMTAB_NONE; the
+ * function it belongs to is funcs[index].owner. */
 size_t symtab_lookup(const struct symtab *st, uint64_t pc);
 
 /* The instructions of function F, decoded on first use; NULL (with

@@ -27,6 +27,7 @@ static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 		st->funcs[i].end = base + (i + 1) * width;
 		st->funcs[i].name = st->funcs[i].raw_name = "f";
 		st->funcs[i].is_func = true;
+		st->funcs[i].owner = i;
 	}
 }
 
