@@ -41,6 +41,7 @@ struct options {
 	char **gmon_files;
 	int ngmon;
 	bool demangle;
+	const char *debug_dir;
 	bool no_inline;
 	bool gzip;
 	bool force;
@@ -75,6 +76,9 @@ static void usage(FILE *fp)
 "Input:\n"
 "      --rate=HZ       samples per second for profiles that do not record it\n"
 "                      (old BSD layout; default %d)\n"
+"      --debug-dir=DIR where to look for a stripped EXECUTABLE's separate\n"
+"                      debug file (build-id or .gnu_debuglink; beside the\n"
+"                      executable first; default /usr/lib/debug)\n"
 "\n"
 "Selection (gprof's options, same meaning; NAME is a function's name):\n"
 "  -E, --exclude=NAME    leave NAME out of the graph and its time out of the\n"
@@ -161,8 +165,8 @@ static void add_name(struct name_list *list, const char *name)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_FORCE, OPT_PARTS,
-	       OPT_RATE, OPT_STATS };
+	enum { OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
+	       OPT_PARTS, OPT_RATE, OPT_STATS };
 	/* Which sets each selection option adds its NAME to. */
 	static const struct { char opt; int set1, set2; } selections[] = {
 		{ 'E', SET_EXCL_GRAPH, SET_EXCL_TIME },
@@ -178,6 +182,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "parts", no_argument, NULL, OPT_PARTS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "stats", no_argument, NULL, OPT_STATS },
@@ -236,6 +241,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_INLINE:
 			o->no_inline = true;
+			break;
+		case OPT_DEBUG_DIR:
+			o->debug_dir = optarg;
 			break;
 		case OPT_RATE:
 			o->rate = parse_rate(optarg);
@@ -443,7 +451,8 @@ int main(int argc, char **argv)
 
 	parse_options(argc, argv, &o);
 	if (symtab_open(&st, o.exe,
-			&(struct symtab_options){ o.demangle, o.no_statics },
+			&(struct symtab_options){ o.demangle, o.no_statics,
+						  o.debug_dir },
 			&err) < 0)
 		return report(&err);
 	if (build_selection(&o, &st, &sel, &err) < 0 ||

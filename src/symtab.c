@@ -163,19 +163,19 @@ static int check_file(const char *path, struct g2c_error *err)
 	return 0;
 }
 
-static int open_bfd(struct symtab *st, const char *path, struct g2c_error *err)
+/* Opens PATH as an object file (not an archive) in *OUT. */
+static int open_object(const char *path, bfd **out, struct g2c_error *err)
 {
 	char **matching = NULL;
-	int bits;
 
-	st->abfd = bfd_openr(path, NULL);
-	if (!st->abfd)
+	*out = bfd_openr(path, NULL);
+	if (!*out)
 		return bfd_failure(err, path);
-	st->abfd->flags |= BFD_DECOMPRESS;
-	if (bfd_check_format(st->abfd, bfd_archive))
+	(*out)->flags |= BFD_DECOMPRESS;
+	if (bfd_check_format(*out, bfd_archive))
 		return g2c_error_set(err, "%s: is an archive, not an executable",
 				     path);
-	if (!bfd_check_format_matches(st->abfd, bfd_object, &matching)) {
+	if (!bfd_check_format_matches(*out, bfd_object, &matching)) {
 		if (bfd_get_error() == bfd_error_file_ambiguously_recognized) {
 			free(matching);
 			return g2c_error_set(err,
@@ -185,6 +185,15 @@ static int open_bfd(struct symtab *st, const char *path, struct g2c_error *err)
 		return g2c_error_set(err, "%s: not an executable (%s)", path,
 				     bfd_errmsg(bfd_get_error()));
 	}
+	return 0;
+}
+
+static int open_bfd(struct symtab *st, const char *path, struct g2c_error *err)
+{
+	int bits;
+
+	if (open_object(path, &st->abfd, err) < 0)
+		return -1;
 	bits = bfd_get_arch_size(st->abfd);
 	if (bits < 0)
 		bits = (int)bfd_arch_bits_per_address(st->abfd);
@@ -196,26 +205,76 @@ static int open_bfd(struct symtab *st, const char *path, struct g2c_error *err)
 	return 0;
 }
 
+/* A stripped executable's symbols and debug information may be in a
+ * separate file, named by its build-id or its .gnu_debuglink, looked for
+ * where gdb looks (beside it, in .debug/ beside it, and below DEBUG_DIR,
+ * by default /usr/lib/debug).  Uses that file, when the executable has no
+ * debug information of its own and the file is found. */
+static int open_debug_file(struct symtab *st, const char *debug_dir,
+			   struct g2c_error *err)
+{
+	const char *dir = debug_dir ? debug_dir : "/usr/lib/debug";
+	char *found;
+
+	st->dbfd = st->abfd;
+	if (bfd_get_section_by_name(st->abfd, ".debug_info"))
+		return 0;
+	found = bfd_follow_build_id_debuglink(st->abfd, dir);
+	if (!found)
+		found = bfd_follow_gnu_debuglink(st->abfd, dir);
+	if (!found)
+		return 0;
+	st->debug_path = found;
+	if (open_object(found, &st->dbfd, err) < 0) {
+		if (st->dbfd)
+			bfd_close(st->dbfd);
+		st->dbfd = st->abfd;
+		return -1;
+	}
+	return 0;
+}
+
+static int no_symbols(const struct symtab *st, const char *path,
+		      struct g2c_error *err)
+{
+	if (st->debug_path)
+		return g2c_error_set(err, "%s: no symbols in it or in its debug file %s",
+				     path, st->debug_path);
+	return g2c_error_set(err, "%s: no symbols (and no separate debug file found)",
+			     path);
+}
+
+/* The static symbols (of the debug file, if one is used), plus the
+ * synthetic "name@plt" symbols of the executable's PLT. */
 static int read_symbols(struct symtab *st, const char *path,
 			struct g2c_error *err)
 {
-	long size, count;
+	long size, count, dynsize, ndyn = 0;
 
-	if (!(bfd_get_file_flags(st->abfd) & HAS_SYMS))
-		return g2c_error_set(err, "%s: no symbols", path);
-	size = bfd_get_symtab_upper_bound(st->abfd);
+	if (!(bfd_get_file_flags(st->dbfd) & HAS_SYMS))
+		return no_symbols(st, path, err);
+	size = bfd_get_symtab_upper_bound(st->dbfd);
 	if (size < 0)
 		return bfd_failure(err, path);
 	st->syms = malloc(size > 0 ? (size_t)size : 1);
 	if (!st->syms)
 		return g2c_error_set(err, "%s: out of memory for symbols", path);
-	count = bfd_canonicalize_symtab(st->abfd, st->syms);
+	count = bfd_canonicalize_symtab(st->dbfd, st->syms);
 	if (count < 0)
 		return bfd_failure(err, path);
 	if (count == 0)
-		return g2c_error_set(err, "%s: no symbols", path);
+		return no_symbols(st, path, err);
 	st->nsyms = count;
-	return (int)(count > INT_MAX ? INT_MAX : count);
+	dynsize = bfd_get_dynamic_symtab_upper_bound(st->abfd);
+	if (dynsize > 0 && (st->dynsyms = malloc((size_t)dynsize)) != NULL)
+		ndyn = bfd_canonicalize_dynamic_symtab(st->abfd, st->dynsyms);
+	if (ndyn > 0)
+		st->nsynth = bfd_get_synthetic_symtab(st->abfd, count, st->syms,
+						      ndyn, st->dynsyms,
+						      &st->synth);
+	if (st->nsynth < 0)
+		st->nsynth = 0;
+	return 0;
 }
 
 static const char *display_name(struct symtab *st, const char *raw,
@@ -266,26 +325,33 @@ static void assign_cold_parts(struct symtab *st)
 	}
 }
 
-static int build_table(struct symtab *st, int nsyms,
-		       const struct symtab_options *opts, const char *path,
-		       struct g2c_error *err)
+static int build_table(struct symtab *st, const struct symtab_options *opts,
+		       const char *path, struct g2c_error *err)
 {
 	struct symtab_func *f;
 	uint64_t *ends;
 	size_t n = 0, kept = 0;
 
-	f = calloc((size_t)nsyms, sizeof *f);
-	ends = calloc((size_t)nsyms, sizeof *ends);
+	size_t ncands = (size_t)st->nsyms + (size_t)st->nsynth;
+
+	f = calloc(ncands, sizeof *f);
+	ends = calloc(ncands, sizeof *ends);
 	if (!f || !ends) {
 		free(f);
 		free(ends);
 		return g2c_error_set(err, "%s: out of memory for symbols", path);
 	}
-	for (int i = 0; i < nsyms; i++) {
-		asymbol *sym = st->syms[i];
-		bool is_static;
+	for (size_t i = 0; i < ncands; i++) {
+		asymbol *sym = i < (size_t)st->nsyms ? st->syms[i]
+						     : &st->synth[i - (size_t)st->nsyms];
+		bool is_static = false;
 
-		if (!symbol_is_function(st->abfd, sym, opts->no_statics, &is_static))
+		/* PLT entries ("puts@plt") are functions of their own;
+		 * gprof, which does not read them, credits them to _init. */
+		if (!(sym->flags & BSF_SYNTHETIC) &&
+		    !symbol_is_function(st->dbfd, sym, opts->no_statics, &is_static))
+			continue;
+		if ((sym->flags & BSF_SYNTHETIC) && !(sym->section->flags & SEC_CODE))
 			continue;
 		f[n].addr = bfd_asymbol_value(sym);
 		f[n].raw_name = sym->name;
@@ -338,8 +404,6 @@ static int build_table(struct symtab *st, int nsyms,
 int symtab_open(struct symtab *st, const char *path,
 		const struct symtab_options *opts, struct g2c_error *err)
 {
-	int nsyms;
-
 	memset(st, 0, sizeof *st);
 	if (bfd_init() != BFD_INIT_MAGIC)
 		return g2c_error_set(err, "libbfd does not match the bfd.h gmon2cg was built with");
@@ -348,12 +412,10 @@ int symtab_open(struct symtab *st, const char *path,
 	st->path = realpath(path, NULL);
 	if (!st->path)
 		return g2c_error_set(err, "%s: %s", path, strerror(errno));
-	if (open_bfd(st, path, err) < 0)
-		goto fail;
-	nsyms = read_symbols(st, path, err);
-	if (nsyms < 0)
-		goto fail;
-	if (build_table(st, nsyms, opts, path, err) < 0)
+	if (open_bfd(st, path, err) < 0 ||
+	    open_debug_file(st, opts->debug_dir, err) < 0 ||
+	    read_symbols(st, path, err) < 0 ||
+	    build_table(st, opts, path, err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -375,7 +437,12 @@ void symtab_close(struct symtab *st)
 	free(st->owned);
 	free(st->funcs);
 	free(st->syms);
+	free(st->synth);
+	free(st->dynsyms);
 	free(st->path);
+	free(st->debug_path);
+	if (st->dbfd && st->dbfd != st->abfd)
+		bfd_close(st->dbfd);
 	if (st->abfd)
 		bfd_close(st->abfd);
 	memset(st, 0, sizeof *st);
@@ -383,7 +450,7 @@ void symtab_close(struct symtab *st)
 
 size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
 {
-	char leading = st->abfd ? bfd_get_symbol_leading_char(st->abfd) : 0;
+	char leading = st->dbfd ? bfd_get_symbol_leading_char(st->dbfd) : 0;
 	size_t n = 0;
 
 	for (size_t i = 0; i < st->nfuncs; i++) {
@@ -687,21 +754,27 @@ uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
 	return nindirect == 1 ? indirect : bucket;
 }
 
-static asection *code_section_of(struct symtab *st, uint64_t pc)
+/* The code section of ABFD holding PC, trying *CACHE first. */
+static asection *section_in(bfd *abfd, asection **cache, uint64_t pc)
 {
-	asection *sec = st->last_section;
+	asection *sec = *cache;
 
 	if (sec && pc >= bfd_section_vma(sec) && pc < section_end(sec))
 		return sec;
-	for (sec = st->abfd->sections; sec; sec = sec->next) {
+	for (sec = abfd->sections; sec; sec = sec->next) {
 		if ((sec->flags & (SEC_CODE | SEC_ALLOC)) != (SEC_CODE | SEC_ALLOC))
 			continue;
 		if (pc >= bfd_section_vma(sec) && pc < section_end(sec)) {
-			st->last_section = sec;
+			*cache = sec;
 			return sec;
 		}
 	}
 	return NULL;
+}
+
+static asection *code_section_of(struct symtab *st, uint64_t pc)
+{
+	return section_in(st->abfd, &st->last_section, pc);
 }
 
 void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
@@ -713,14 +786,14 @@ void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
 
 	*file = NULL;
 	*line = 0;
-	if (!st->abfd || !(sec = code_section_of(st, pc)))
+	if (!st->dbfd || !(sec = section_in(st->dbfd, &st->last_line_section, pc)))
 		return;
-	if (!bfd_find_nearest_line(st->abfd, sec, st->syms,
+	if (!bfd_find_nearest_line(st->dbfd, sec, st->syms,
 				   pc - bfd_section_vma(sec), &f, &func, &l) ||
 	    !f)
 		return;
 	/* Walk out of inlined frames to the function that owns PC. */
-	while (outermost && bfd_find_inliner_info(st->abfd, &outer_file,
+	while (outermost && bfd_find_inliner_info(st->dbfd, &outer_file,
 						  &outer_func, &outer_line)) {
 		f = outer_file;
 		l = outer_line;

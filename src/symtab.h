@@ -55,6 +55,7 @@ struct symtab_code {
 struct symtab_options {
 	bool demangle;
 	bool no_statics;	/* gprof -a: leave static functions out */
+	const char *debug_dir;	/* for separate debug files; NULL: default */
 };
 
 struct symtab {
@@ -63,13 +64,20 @@ struct symtab {
 	struct gmon_target target;	/* address width and byte order */
 	char *path;			/* the executable, absolute */
 
+	char *debug_path;		/* the separate debug file used, or NULL */
+
 	/* private */
-	struct bfd *abfd;
-	struct bfd_symbol **syms;
+	struct bfd *abfd;		/* the executable: code and target */
+	struct bfd *dbfd;		/* symbols and lines: abfd or the debug file */
+	struct bfd_symbol **syms;	/* static symbols, from dbfd */
 	long nsyms;
+	struct bfd_symbol **dynsyms;	/* the executable's dynamic symbols */
+	struct bfd_symbol *synth;	/* and its synthetic PLT symbols */
+	long nsynth;
 	char **owned;			/* demangled names to free */
 	size_t nowned;
-	struct bfd_section *last_section;	/* line-lookup cache */
+	struct bfd_section *last_section;	/* section caches */
+	struct bfd_section *last_line_section;
 	struct symtab_code *code;	/* per function, filled on demand */
 	struct section_bytes *bytes;	/* contents of code sections read */
 	size_t nbytes;

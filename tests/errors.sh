@@ -89,7 +89,8 @@ if command -v ar >/dev/null; then
 fi
 if command -v strip >/dev/null; then
 	strip -o "$tmp/stripped" "$exe"
-	expect_error "executable without symbols" "$tmp/stripped" "$gmon" "$tmp/stripped: no symbols"
+	expect_error "executable without symbols" "$tmp/stripped" "$gmon" \
+		"$tmp/stripped: no symbols (and no separate debug file found)"
 fi
 
 # Inputs that once broke the fuzzers convert cleanly.
