@@ -4,7 +4,7 @@
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$CALLGRIND_ANNOTATE" ] || skip "callgrind_annotate not found (install valgrind)"
-for name in $(fixture_names); do
+for name in $(all_fixture_names); do
 	out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
 		{ not_ok "$name: conversion failed"; continue; }

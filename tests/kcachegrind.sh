@@ -7,7 +7,7 @@
 [ -n "${KCG_SHOT:-}" ] && [ -x "$KCG_SHOT" ] || skip "KCG_SHOT does not name the kcg-shot script"
 command -v kcachegrind >/dev/null && command -v Xvfb >/dev/null ||
 	skip "kcachegrind or Xvfb not installed"
-for name in $(fixture_names); do
+for name in $(all_fixture_names); do
 	out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
 		{ not_ok "$name: conversion failed"; continue; }

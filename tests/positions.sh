@@ -8,7 +8,7 @@
 [ -n "$PYTHON3" ] || skip "python3 not found"
 command -v objdump >/dev/null || skip "objdump not found (install binutils)"
 check="$PYTHON3 $srcdir/tests/lib/check_positions.py"
-for name in $(fixture_names); do
+for name in $(all_fixture_names); do
 	out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
 		{ not_ok "$name: conversion failed"; continue; }

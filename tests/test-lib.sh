@@ -42,6 +42,16 @@ fixture_names() {
 	done
 }
 
+# All fixtures, with those of fixtures/positions, where gprof is wrong
+# (for tests that do not compare with gprof).
+all_fixture_names() {
+	local d
+	fixture_names
+	for d in "$FIXTURES"/positions/*/; do
+		[ -f "$d/prog" ] && [ -f "$d/gmon.out" ] && echo "${d#"$FIXTURES"/}" | sed 's|/$||'
+	done
+}
+
 # A file name for fixture NAME's output.
 out_name() {
 	echo "$tmp/$(echo "$1" | tr / -).cg"

@@ -1,0 +1,67 @@
+#!/bin/bash
+# deviations.sh -- the fixtures in fixtures/positions, where gmon2cg is
+# right and gprof is not (or cannot read the file): inlined code, static
+# functions with one name in two util.c files, GCC clones and cold parts,
+# a call in a bucket that starts in the previous function, no -g, and a
+# stripped executable with a separate debug file.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
+export GPROF
+compare="$PYTHON3 $srcdir/tests/lib/compare_gprof.py"
+model="$PYTHON3 $srcdir/tests/lib/callgrind_model.py"
+P=$FIXTURES/positions
+
+# json FILE EXPR: evaluates a Python expression over the profile's model
+# (d = callgrind_model's JSON).
+json() {
+	$model --json "$1" | $PYTHON3 -c "import json, sys; d = json.load(sys.stdin); print($2)"
+}
+convert() { "$GMON2CG" -o "$tmp/$1.cg" "${@:2}" "$P/$1/prog" "$P/$1/gmon.out"; }
+
+# Inlined code: at its own file and line with fi=, or with --no-inline at
+# the line that inlined it; the numbers are gprof's either way.
+convert inline && convert inline --no-inline && mv "$tmp/inline.cg" "$tmp/no-inline.cg" && convert inline ||
+	not_ok "inline: conversion"
+grep -q '^fi=([0-9]*) .*/mathutil.h$' "$tmp/inline.cg" || not_ok "inline: no fi= to mathutil.h"
+grep -q '^fi=' "$tmp/no-inline.cg" && not_ok "--no-inline still writes fi="
+for f in inline no-inline; do
+	$compare --cg "$tmp/$f.cg" "$P/inline/prog" "$P/inline/gmon.out" >"$tmp/log" && ok "$f agrees with gprof" ||
+		{ not_ok "$f differs from gprof"; cat "$tmp/log"; }
+done
+
+# Two static helpers in a/util.c and b/util.c stay two functions.
+convert statics || not_ok "statics: conversion"
+[ "$(json "$tmp/statics.cg" "sum(1 for n, f in d['functions'].items() if n.startswith('helper [') and n.endswith('/util.c]') and f['self'] > 0)")" = 2 ] ||
+	not_ok "statics: the two helpers are not two named functions with samples"
+[ "$(json "$tmp/statics.cg" "len(d['duplicate_names'])")" = 0 ] || not_ok "statics: KCachegrind would merge functions"
+
+# Clones are functions and a cold part is its parent's; gprof credits them
+# all to frame_dummy, the symbol before them.
+convert clones || not_ok "clones: conversion"
+for clone in lookup.part.0 weigh.isra.0 scale.constprop.0; do
+	[ "$(json "$tmp/clones.cg" "d['functions'].get('$clone', {}).get('self', 0) > 0")" = True ] ||
+		not_ok "clones: $clone has no samples"
+done
+[ "$(json "$tmp/clones.cg" "[n for n in d['functions'] if '.cold' in n or n == 'frame_dummy']")" = "[]" ] ||
+	not_ok "clones: a cold part or frame_dummy is a function of its own"
+LC_ALL=C "$GPROF" -b -p "$P/clones/prog" "$P/clones/gmon.out" | grep -q 'frame_dummy' ||
+	not_ok "clones: gprof no longer credits frame_dummy (fixture changed?)"
+
+# The call in refine whose return address lies in a bucket starting in
+# checksum: gprof credits checksum, gmon2cg the real caller.
+convert bucket || not_ok "bucket: conversion"
+[ "$(json "$tmp/bucket.cg" "sorted((a['caller'], a['count']) for a in d['arcs'] if a['callee'] == 'tick')")" = \
+  "[('refine', 60), ('sweep', 20)]" ] || not_ok "bucket: calls to tick not from refine and sweep"
+[ "$($PYTHON3 "$srcdir/tests/lib/gprof_model.py" --json "$P/bucket/prog" "$P/bucket/gmon.out" |
+	$PYTHON3 -c "import json, sys; d = json.load(sys.stdin); print([a['caller'] for a in d['arcs'] if a['callee'] == 'tick' and a['count'] == 60])")" = "['checksum']" ] ||
+	not_ok "bucket: gprof no longer misattributes the call (fixture changed?)"
+
+# No -g: gprof's numbers.
+convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug/gmon.out" >"$tmp/log" &&
+	ok "nodebug agrees with gprof" || { not_ok "nodebug"; cat "$tmp/log"; }
+
+# Stripped, with prog.debug beside it: gprof reads only the debug file.
+convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&
+	ok "stripped agrees with gprof on its debug file" || { not_ok "stripped"; cat "$tmp/log"; }
+finish
