@@ -57,6 +57,20 @@ convert bucket || not_ok "bucket: conversion"
 	$PYTHON3 -c "import json, sys; d = json.load(sys.stdin); print([a['caller'] for a in d['arcs'] if a['callee'] == 'tick' and a['count'] == 60])")" = "['checksum']" ] ||
 	not_ok "bucket: gprof no longer misattributes the call (fixture changed?)"
 
+# Samples in a PLT stub go to its name@plt entry; gprof credits _init.
+python_add="$PYTHON3 $srcdir/tests/lib/gmon_rewrite.py"
+plt_stub=$(objdump -d "$P/plt/prog" | sed -n 's/^0*\([0-9a-f]*\) <labs@plt>:$/\1/p')
+if [ -z "$plt_stub" ]; then
+	not_ok "plt: no labs@plt stub (fixture changed?)"
+else
+	$python_add "add-samples=$plt_stub:50" "$P/plt/prog" "$P/plt/gmon.out" "$tmp/plt.out"
+	"$GMON2CG" -o "$tmp/plt.cg" "$P/plt/prog" "$tmp/plt.out" || not_ok "plt: conversion"
+	[ "$(json "$tmp/plt.cg" "d['functions'].get('labs@plt', {}).get('self', 0) >= 20 * 10**7")" = True ] ||
+		not_ok "plt: labs@plt did not get the samples in its stub"
+	LC_ALL=C "$GPROF" -b -p "$P/plt/prog" "$tmp/plt.out" | grep -q ' _init$' ||
+		not_ok "plt: gprof no longer credits _init (fixture changed?)"
+fi
+
 # No -g: gprof's numbers.
 convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug/gmon.out" >"$tmp/log" &&
 	ok "nodebug agrees with gprof" || { not_ok "nodebug"; cat "$tmp/log"; }

@@ -12,6 +12,9 @@ MODE is one of
   arcs-only   the arcs without any histogram
   add-bb      the file plus a basic-block record: one block at each
               arc's callee address, executed as often as the arc's count
+  add-samples=ADDR:N
+              the file with N more samples in the bin that holds ADDR
+              (hexadecimal), as glibc's profil(2) mapping puts them there
 
 The address width and byte order come from EXE's ELF header.  The input
 must hold one histogram record, as glibc writes it.  Used to make fixtures
@@ -65,6 +68,11 @@ def tagged_hist(bo, a, low, high, rate, dimen, bins):
 
 def main():
     modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only", "add-bb")
+    if len(sys.argv) == 5 and sys.argv[1].startswith("add-samples="):
+        spec = sys.argv[1].split("=", 1)[1]
+        sys.argv[1:2] = ["add-samples"]
+        add_addr, add_count = int(spec.split(":")[0], 16), int(spec.split(":")[1])
+        modes = modes + ("add-samples",)
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit("usage: gmon_rewrite.py {%s} EXE IN OUT" % "|".join(modes))
     mode, exe, src, dst = sys.argv[1:]
@@ -91,6 +99,14 @@ def main():
         out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins)
                + tagged_hist(bo, a, low + 4 * k, high + 4 * k, rate, dimen, bins)
                + arc_bytes)
+    elif mode == "add-samples":
+        # glibc: s_scale = (int)((float)kcountsize / textsize * 65536)
+        f32 = lambda v: struct.unpack("f", struct.pack("f", v))[0]
+        kcount, text = 2 * len(bins), high - low
+        scale = 65536 if kcount >= text else int(f32(f32(f32(kcount) / f32(text)) * 65536))
+        index = (add_addr - low) // 2 * scale // 65536
+        bins[index] = min(bins[index] + add_count, 65535)
+        out = header + tagged_hist(bo, a, low, high, rate, dimen, bins) + arc_bytes
     elif mode == "add-bb":
         blocks = {}
         for frm, slf, count in arcs:
