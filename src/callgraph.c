@@ -8,6 +8,7 @@
 
 #include "callgraph.h"
 #include "diag.h"
+#include "util.h"
 
 #define UNSET SIZE_MAX
 
@@ -16,29 +17,6 @@
  * 5 to 30 bytes on the targets we have seen.  Far beyond that, the arc
  * was recorded for another executable. */
 #define MCOUNT_MAX_OFFSET 64
-
-static void *grow(void *array, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return array;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / elem)
-			return NULL;
-		n *= 2;
-	}
-	p = realloc(array, n * elem);
-	if (p)
-		*cap = n;
-	return p;
-}
-
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 /* Splits TOTAL into parts in proportion to weights so that the parts add
  * up to TOTAL exactly: each part is the difference of rounded running
@@ -80,7 +58,7 @@ struct build {
 static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
 {
 	struct callgraph *cg = b->cg;
-	struct cg_cost *costs = grow(cg->costs, &b->costs_cap, cg->ncosts + 1,
+	struct cg_cost *costs = array_grow(cg->costs, &b->costs_cap, cg->ncosts + 1,
 				     sizeof *costs);
 
 	if (!costs)
@@ -700,7 +678,7 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		}
 		if (called && ns == 0)
 			continue;
-		roots = grow(cg->roots, &cap, cg->nroots + 1, sizeof *roots);
+		roots = array_grow(cg->roots, &cap, cg->nroots + 1, sizeof *roots);
 		if (!roots)
 			return -1;
 		cg->roots = roots;

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "diag.h"
+#include "util.h"
 #include "gmon.h"
 
 /* GNU tagged format (glibc gmon/sys/gmon_out.h). */
@@ -67,24 +68,6 @@ static uint64_t take(struct reader *r, unsigned size)
 static uint64_t take_addr(struct reader *r)
 {
 	return take(r, r->target->addr_size);
-}
-
-static void *grow(void *array, size_t *cap, size_t need_count, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need_count <= *cap)
-		return array;
-	while (n < need_count) {
-		if (n > SIZE_MAX / 2 / elem)
-			return NULL;
-		n *= 2;
-	}
-	p = realloc(array, n * elem);
-	if (p)
-		*cap = n;
-	return p;
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -185,7 +168,7 @@ static size_t upsert(void **records, size_t *count, size_t *cap, size_t elem,
 		return *slot - 1;
 	if (*count >= UINT32_MAX - 1)
 		return SIZE_MAX;
-	p = grow(*records, cap, *count + 1, elem);
+	p = array_grow(*records, cap, *count + 1, elem);
 	if (!p)
 		return SIZE_MAX;
 	*records = p;
@@ -208,9 +191,7 @@ static int add_arc(struct gmon_profile *prof, struct reader *r,
 				     r->name);
 	prof->arcs[i].from_pc = from_pc;
 	prof->arcs[i].self_pc = self_pc;
-	/* Counts are at most 64 bits each; saturate rather than wrap. */
-	prof->arcs[i].count = prof->arcs[i].count > UINT64_MAX - count ?
-			      UINT64_MAX : prof->arcs[i].count + count;
+	prof->arcs[i].count = add_saturating(prof->arcs[i].count, count);
 	return 0;
 }
 
@@ -228,8 +209,7 @@ static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
 				     "%s: out of memory for basic-block counts",
 				     r->name);
 	prof->bbs[i].addr = addr;
-	prof->bbs[i].count = prof->bbs[i].count > UINT64_MAX - count ?
-			     UINT64_MAX : prof->bbs[i].count + count;
+	prof->bbs[i].count = add_saturating(prof->bbs[i].count, count);
 	return 0;
 }
 
@@ -528,7 +508,7 @@ static int slurp(const char *path, unsigned char **out, size_t *out_len,
 				     errno ? strerror(errno) : "cannot open");
 	gzbuffer(gz, 1 << 17);
 	do {
-		unsigned char *p = grow(buf, &cap, len + 65536, 1);
+		unsigned char *p = array_grow(buf, &cap, len + 65536, 1);
 
 		if (!p) {
 			free(buf);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "util.h"
 #include "symtab.h"
 
 /* From libiberty's demangle.h, which Debian's binutils-dev does not ship:
@@ -675,8 +676,7 @@ static int decode_function(struct symtab *st, size_t f, struct symtab_code *code
 		len = ((disassembler_ftype)st->disasm)(pc, &info);
 		if (len <= 0)
 			len = 1;	/* undecodable: one byte at a time */
-		insns = code->count < cap ? code->insns :
-			realloc(code->insns, (cap = cap ? 2 * cap : 64) * sizeof *insns);
+		insns = array_grow(code->insns, &cap, code->count + 1, sizeof *insns);
 		if (!insns)
 			return -1;
 		code->insns = insns;
