@@ -507,25 +507,50 @@ static const bfd_byte *section_contents(struct symtab *st, asection *sec)
 	return data;
 }
 
-/* What libopcodes printed for one instruction: its first words, and the
- * last address it printed (a direct branch or call target). */
+/* The first two words libopcodes printed for one instruction (enough to
+ * see a call, also behind a prefix such as "notrack"), and the last
+ * address it printed (a direct branch or call target).  Formatting the
+ * rest is skipped: it is most of the decoder's time. */
 struct insn_text {
-	char text[48];
+	char text[40];
 	size_t len;
+	unsigned words;		/* words completed so far */
 	uint64_t target;
 	bool has_target;
 };
 
 static void append_text(struct insn_text *t, const char *fmt, va_list ap)
 {
-	int n;
+	const char *piece;
+	char buf[40];
 
-	if (t->len + 1 >= sizeof t->text)
+	if (t->words >= 2)
 		return;
-	n = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, ap);
-	if (n > 0)
-		t->len += (size_t)n < sizeof t->text - t->len ?
-			  (size_t)n : sizeof t->text - t->len - 1;
+	/* Most pieces are plain strings: no need to format them. */
+	if (strcmp(fmt, "%s") == 0) {
+		piece = va_arg(ap, const char *);
+	} else if (!strchr(fmt, '%')) {
+		piece = fmt;
+	} else {
+		vsnprintf(buf, sizeof buf, fmt, ap);
+		piece = buf;
+	}
+	for (; *piece && t->words < 2 && t->len + 1 < sizeof t->text; piece++) {
+		bool space = *piece == ' ' || *piece == '\t';
+
+		if (space && (t->len == 0 || t->text[t->len - 1] == ' '))
+			continue;
+		if (space) {
+			t->text[t->len] = '\0';
+			t->words++;
+			/* A second word matters only behind an x86 prefix. */
+			if (t->words == 1 && strcmp(t->text, "notrack") != 0 &&
+			    strcmp(t->text, "bnd") != 0)
+				t->words = 2;
+		}
+		t->text[t->len++] = space ? ' ' : *piece;
+	}
+	t->text[t->len] = '\0';
 }
 
 static int capture_text(void *stream, const char *fmt, ...)
@@ -559,37 +584,46 @@ static void capture_address(bfd_vma addr, struct disassemble_info *info)
 }
 
 /* Call mnemonics of the architectures whose disassemblers do not say. */
-static bool is_call_mnemonic(enum bfd_architecture arch, const char *word)
+static bool is_call_mnemonic(enum bfd_architecture arch, const char *word,
+			     size_t len)
 {
-	static const struct { enum bfd_architecture arch; const char *words; } calls[] = {
-		{ bfd_arch_i386, " call callq calll callw " },
-		{ bfd_arch_arm, " bl blx " },
-		{ bfd_arch_aarch64, " bl blr " },
-		{ bfd_arch_powerpc, " bl bla bctrl blrl " },
-		{ bfd_arch_s390, " brasl bras basr bas " },
-		{ bfd_arch_mips, " jal jalr bal jalx " },
-		{ bfd_arch_riscv, " jal jalr call " },
+	static const struct { enum bfd_architecture arch; const char *word; } calls[] = {
+		{ bfd_arch_i386, "call" }, { bfd_arch_i386, "callq" },
+		{ bfd_arch_i386, "calll" }, { bfd_arch_i386, "callw" },
+		{ bfd_arch_arm, "bl" }, { bfd_arch_arm, "blx" },
+		{ bfd_arch_aarch64, "bl" }, { bfd_arch_aarch64, "blr" },
+		{ bfd_arch_powerpc, "bl" }, { bfd_arch_powerpc, "bla" },
+		{ bfd_arch_powerpc, "bctrl" }, { bfd_arch_powerpc, "blrl" },
+		{ bfd_arch_s390, "brasl" }, { bfd_arch_s390, "bras" },
+		{ bfd_arch_s390, "basr" }, { bfd_arch_s390, "bas" },
+		{ bfd_arch_mips, "jal" }, { bfd_arch_mips, "jalr" },
+		{ bfd_arch_mips, "bal" }, { bfd_arch_mips, "jalx" },
+		{ bfd_arch_riscv, "jal" }, { bfd_arch_riscv, "jalr" },
+		{ bfd_arch_riscv, "call" },
 	};
-	char padded[24];
 
-	if (strlen(word) + 3 > sizeof padded)
-		return false;
-	sprintf(padded, " %s ", word);
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-		if (calls[i].arch == arch && strstr(calls[i].words, padded))
+		if (calls[i].arch == arch && strlen(calls[i].word) == len &&
+		    memcmp(calls[i].word, word, len) == 0)
 			return true;
 	return false;
 }
 
 /* Whether the instruction text names a call: its first word, or the
- * second after a prefix such as "notrack" or "bnd". */
+ * second after a prefix. */
 static bool text_is_call(enum bfd_architecture arch, const char *text)
 {
-	char words[2][16] = { "", "" };
+	const char *space = strchr(text, ' ');
+	size_t first = space ? (size_t)(space - text) : strlen(text);
 
-	sscanf(text, "%15s %15s", words[0], words[1]);
-	return is_call_mnemonic(arch, words[0]) ||
-	       is_call_mnemonic(arch, words[1]);
+	if (is_call_mnemonic(arch, text, first))
+		return true;
+	if (!space)
+		return false;
+	text = space + 1;
+	space = strchr(text, ' ');
+	return is_call_mnemonic(arch, text, space ? (size_t)(space - text)
+						  : strlen(text));
 }
 
 static int compare_arm_maps(const void *x, const void *y)
@@ -671,7 +705,10 @@ static int decode_function(struct symtab *st, size_t f, struct symtab_code *code
 		struct symtab_insn *insns;
 		int len;
 
-		memset(&text, 0, sizeof text);
+		text.len = 0;
+		text.words = 0;
+		text.text[0] = '\0';
+		text.has_target = false;
 		info.insn_info_valid = 0;
 		len = ((disassembler_ftype)st->disasm)(pc, &info);
 		if (len <= 0)
@@ -719,15 +756,58 @@ const struct symtab_insn *symtab_instructions(struct symtab *st, size_t f,
 	return code->insns;
 }
 
+/* The usual case needs no disassembly: an x86 "call rel32" (0xe8 and a
+ * 32-bit displacement) or an AArch64 "bl" to CALLEE returning into the
+ * bucket.  Returns its address, or 0. */
+static uint64_t direct_call_by_bytes(struct symtab *st, uint64_t bucket,
+				     uint64_t size, uint64_t callee)
+{
+	enum bfd_architecture arch = bfd_get_arch(st->abfd);
+	asection *sec = code_section_of(st, bucket);
+	const bfd_byte *data = sec ? section_contents(st, sec) : NULL;
+	uint64_t vma, len;
+
+	if (!data || (arch != bfd_arch_i386 && arch != bfd_arch_aarch64))
+		return 0;
+	vma = bfd_section_vma(sec);
+	len = bfd_section_size(sec);
+	for (uint64_t ret = bucket; ret < bucket + size; ret++) {
+		uint64_t at = ret - vma;
+		int64_t disp;
+
+		if (ret < vma + 5 || at > len)
+			continue;
+		if (arch == bfd_arch_i386 && data[at - 5] == 0xe8) {
+			disp = (int32_t)((uint32_t)data[at - 4] | (uint32_t)data[at - 3] << 8 |
+					 (uint32_t)data[at - 2] << 16 | (uint32_t)data[at - 1] << 24);
+			if (ret + (uint64_t)disp == callee)
+				return ret - 5;
+		} else if (arch == bfd_arch_aarch64 && ret % 4 == 0) {
+			uint32_t insn = (uint32_t)data[at - 4] | (uint32_t)data[at - 3] << 8 |
+					(uint32_t)data[at - 2] << 16 | (uint32_t)data[at - 1] << 24;
+
+			if ((insn >> 26) != 0x25)	/* bl */
+				continue;
+			disp = (int64_t)((int32_t)(insn << 6) >> 6) * 4;
+			if (ret - 4 + (uint64_t)disp == callee)
+				return ret - 4;
+		}
+	}
+	return 0;
+}
+
 uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
 			  uint64_t callee)
 {
 	size_t f = symtab_lookup(st, bucket);
-	uint64_t direct = 0, indirect = 0;
+	uint64_t direct, indirect = 0;
 	size_t ndirect = 0, nindirect = 0;
 
-	if (f == SYMTAB_NONE)
+	if (!st->abfd || f == SYMTAB_NONE)
 		return bucket;
+	direct = direct_call_by_bytes(st, bucket, size, callee);
+	if (direct)
+		return direct;
 	/* The call may be in the function the bucket starts in or, when a
 	 * function starts inside the bucket, in the next ones. */
 	for (; f < st->nfuncs && st->funcs[f].addr < bucket + size; f++) {
