@@ -319,22 +319,28 @@ static void selection_release(struct selection *s, size_t narcs)
 	free(s->arcs);
 }
 
-/* A set of the functions named NAME (NAME_LEN bytes). */
-static bool *mark_functions(const struct symtab *st, const char *name,
-			    size_t name_len, bool *set, struct g2c_error *err)
+/* Adds the functions named NAME (NAME_LEN bytes) to SET, allocated if
+ * NULL; EXE names the executable in messages.  Returns the set, or NULL
+ * (having freed a set it allocated) with ERR set. */
+static bool *mark_functions(const struct symtab *st, const char *exe,
+			    const char *name, size_t name_len, bool *set,
+			    struct g2c_error *err)
 {
 	char *copy = strndup(name, name_len);
+	bool *fresh = set ? NULL : calloc(st->nfuncs + 1, sizeof *set);
 
 	if (!set)
-		set = calloc(st->nfuncs + 1, sizeof *set);
+		set = fresh;
 	if (!copy || !set) {
 		free(copy);
+		free(fresh);
 		g2c_error_set(err, "out of memory");
 		return NULL;
 	}
 	if (symtab_mark(st, copy, set) == 0) {
-		g2c_error_set(err, "%s: no function named '%s'", st->path, copy);
+		g2c_error_set(err, "%s: no function named '%s'", exe, copy);
 		free(copy);
+		free(fresh);
 		return NULL;
 	}
 	free(copy);
@@ -355,7 +361,7 @@ static int build_selection(const struct options *o, const struct symtab *st,
 	for (int i = 0; i < NSETS; i++) {
 		for (size_t j = 0; j < o->sets[i].n; j++) {
 			const char *name = o->sets[i].names[j];
-			bool *set = mark_functions(st, name, strlen(name),
+			bool *set = mark_functions(st, o->exe, name, strlen(name),
 						   s->sets[i], err);
 
 			if (!set)
@@ -374,11 +380,11 @@ static int build_selection(const struct options *o, const struct symtab *st,
 		const char *spec = o->drop_arcs.names[j];
 		const char *slash = strchr(spec, '/');
 
-		s->arc_ends[2 * j] = mark_functions(st, spec, (size_t)(slash - spec),
-						    NULL, err);
+		s->arc_ends[2 * j] = mark_functions(st, o->exe, spec,
+						    (size_t)(slash - spec), NULL, err);
 		if (!s->arc_ends[2 * j])
 			return -1;
-		s->arc_ends[2 * j + 1] = mark_functions(st, slash + 1,
+		s->arc_ends[2 * j + 1] = mark_functions(st, o->exe, slash + 1,
 							strlen(slash + 1), NULL, err);
 		if (!s->arc_ends[2 * j + 1])
 			return -1;

@@ -424,6 +424,8 @@ fail:
 	return -1;
 }
 
+static void free_decoder(struct symtab *st);
+
 void symtab_close(struct symtab *st)
 {
 	for (size_t i = 0; st->code && i < st->nfuncs; i++)
@@ -433,6 +435,7 @@ void symtab_close(struct symtab *st)
 		free(st->bytes[i].data);
 	free(st->bytes);
 	free(st->arm_maps);
+	free_decoder(st);
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);
 	free(st->owned);
@@ -668,49 +671,80 @@ static bool arm_is_thumb(struct symtab *st, uint64_t pc)
 	return lo > 0 && st->arm_maps[lo - 1].thumb;
 }
 
+/* libopcodes' decoder and its state, set up once: some targets allocate
+ * private data in disassemble_init_for_target. */
+struct decoder {
+	disassembler_ftype decode;
+	struct disassemble_info info;
+	struct insn_text text;
+};
+
+static struct decoder *get_decoder(struct symtab *st)
+{
+	enum bfd_architecture arch = bfd_get_arch(st->abfd);
+	struct decoder *d;
+	disassembler_ftype decode;
+
+	if (st->disasm_tried)
+		return st->disasm;
+	st->disasm_tried = true;
+	decode = disassembler(arch, bfd_big_endian(st->abfd),
+			      bfd_get_mach(st->abfd), st->abfd);
+	if (!decode || !(d = calloc(1, sizeof *d)))
+		return NULL;
+	d->decode = decode;
+	init_disassemble_info(&d->info, &d->text, capture_text, capture_styled_text);
+	d->info.arch = arch;
+	d->info.mach = bfd_get_mach(st->abfd);
+	d->info.endian = bfd_big_endian(st->abfd) ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
+	d->info.print_address_func = capture_address;
+	disassemble_init_for_target(&d->info);
+	st->disasm = d;
+	return d;
+}
+
+static void free_decoder(struct symtab *st)
+{
+	struct decoder *d = st->disasm;
+
+	if (d) {
+		disassemble_free_target(&d->info);
+		free(d);
+	}
+}
+
 static int decode_function(struct symtab *st, size_t f, struct symtab_code *code)
 {
 	const struct symtab_func *fn = &st->funcs[f];
 	asection *sec = code_section_of(st, fn->addr);
 	const bfd_byte *data = sec ? section_contents(st, sec) : NULL;
-	enum bfd_architecture arch = bfd_get_arch(st->abfd);
-	struct disassemble_info info;
-	struct insn_text text;
+	struct decoder *d = data ? get_decoder(st) : NULL;
+	struct disassemble_info *info;
 	uint64_t pc, end;
 	size_t cap = 0;
 
-	if (!st->disasm_tried) {
-		st->disasm_tried = true;
-		st->disasm = (void *)disassembler(arch, bfd_big_endian(st->abfd),
-						  bfd_get_mach(st->abfd), st->abfd);
-	}
-	if (!data || !st->disasm)
+	if (!d)
 		return 0;
-	init_disassemble_info(&info, &text, capture_text, capture_styled_text);
-	info.arch = arch;
-	info.mach = bfd_get_mach(st->abfd);
-	info.endian = bfd_big_endian(st->abfd) ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
-	info.section = sec;
-	info.buffer = (bfd_byte *)data;
-	info.buffer_vma = bfd_section_vma(sec);
-	info.buffer_length = bfd_section_size(sec);
-	info.print_address_func = capture_address;
+	info = &d->info;
+	info->section = sec;
+	info->buffer = (bfd_byte *)data;
+	info->buffer_vma = bfd_section_vma(sec);
+	info->buffer_length = bfd_section_size(sec);
 	/* ARM code may be Thumb; its mapping symbols say which. */
-	if (arch == bfd_arch_arm)
-		info.disassembler_options = arm_is_thumb(st, fn->addr) ?
-					    "force-thumb" : "no-force-thumb";
-	disassemble_init_for_target(&info);
+	if (info->arch == bfd_arch_arm)
+		info->disassembler_options = arm_is_thumb(st, fn->addr) ?
+					     "force-thumb" : "no-force-thumb";
 	end = fn->end < section_end(sec) ? fn->end : section_end(sec);
 	for (pc = fn->addr; pc < end;) {
 		struct symtab_insn *insns;
 		int len;
 
-		text.len = 0;
-		text.words = 0;
-		text.text[0] = '\0';
-		text.has_target = false;
-		info.insn_info_valid = 0;
-		len = ((disassembler_ftype)st->disasm)(pc, &info);
+		d->text.len = 0;
+		d->text.words = 0;
+		d->text.text[0] = '\0';
+		d->text.has_target = false;
+		info->insn_info_valid = 0;
+		len = d->decode(pc, info);
 		if (len <= 0)
 			len = 1;	/* undecodable: one byte at a time */
 		insns = array_grow(code->insns, &cap, code->count + 1, sizeof *insns);
@@ -720,10 +754,10 @@ static int decode_function(struct symtab *st, size_t f, struct symtab_code *code
 		insns[code->count].pc = pc;
 		insns[code->count].len = (uint32_t)len;
 		insns[code->count].is_call =
-			(info.insn_info_valid && info.insn_type == dis_jsr) ||
-			text_is_call(arch, text.text);
+			(info->insn_info_valid && info->insn_type == dis_jsr) ||
+			text_is_call(info->arch, d->text.text);
 		insns[code->count].target = insns[code->count].is_call &&
-					    text.has_target ? text.target : 0;
+					    d->text.has_target ? d->text.target : 0;
 		code->count++;
 		pc += (uint64_t)len;
 	}

@@ -81,7 +81,7 @@ struct symtab {
 	struct symtab_code *code;	/* per function, filled on demand */
 	struct section_bytes *bytes;	/* contents of code sections read */
 	size_t nbytes;
-	void *disasm;			/* libopcodes' decoder; NULL: none */
+	struct decoder *disasm;		/* libopcodes' decoder; NULL: none */
 	struct arm_map { uint64_t addr; bool thumb; } *arm_maps;
 	size_t narm_maps;
 	bool arm_maps_built;
