@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench.sh -- the whole benchmark: build.sh, then run.sh.
+#
+#   bench/bench.sh [--quick] [-n RUNS] [--gmon2cg PATH] [SIZE...]
+#
+# Default: sizes 5000 20000 50000 100000 and 1000 runs of the 20000-function
+# program, 5 timed runs of each command (about 17 minutes on 2 cores, 11 of
+# them compiling; a second bench.sh reuses what is built).
+# --quick: sizes 1000 3000 and 100 runs of the 3000-function program, 3 timed
+# runs (about a minute).  gmon2cg: --gmon2cg PATH, $GMON2CG, or the one in the
+# checkout above bench/ (built with `make` if it is missing).
+set -euo pipefail
+
+bench=$(cd "$(dirname "$0")" && pwd)
+sizes=()
+build_opts=()
+run_opts=()
+quick=0
+g2c=${GMON2CG:-}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1; shift ;;
+	-n|--runs) run_opts+=(-n "$2"); shift 2 ;;
+	--gmon2cg) g2c=$2; shift 2 ;;
+	-h|--help) sed -n '3,12p' "$0"; exit 0 ;;
+	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+	*) sizes+=("$1"); shift ;;
+	esac
+done
+
+if [ "$quick" = 1 ]; then
+	[ ${#sizes[@]} -gt 0 ] || sizes=(1000 3000)
+	build_opts+=(--many-size 3000 --many-runs 100)
+	run_opts=(-n 3 "${run_opts[@]}")
+else
+	[ ${#sizes[@]} -gt 0 ] || sizes=(5000 20000 50000 100000)
+fi
+
+if [ -z "$g2c" ]; then
+	g2c=$bench/../gmon2cg
+	if [ ! -x "$g2c" ]; then
+		echo "bench.sh: building gmon2cg in $(cd "$bench/.." && pwd) (log: bench/work/gmon2cg-build.log)" >&2
+		mkdir -p "$bench/work"
+		(cd "$bench/.." && { [ -f Makefile ] || { autoreconf -fi && ./configure -q; }; } &&
+			make -j"$(nproc)" gmon2cg) >"$bench/work/gmon2cg-build.log" 2>&1 ||
+			{ tail -n 20 "$bench/work/gmon2cg-build.log" >&2; exit 1; }
+	fi
+fi
+
+start=$(date +%s)
+bash "$bench/build.sh" "${build_opts[@]}" "${sizes[@]}"
+echo "bench.sh: build.sh took $(( $(date +%s) - start ))s" >&2
+# Measure only what this invocation built.
+many_size=20000
+[ "$quick" = 1 ] && many_size=3000
+export GMON2CG=$g2c
+bash "$bench/run.sh" "${run_opts[@]}" "${sizes[@]}" --many "$many_size"
+echo "bench.sh: total $(( $(date +%s) - start ))s" >&2

@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# run.sh -- time gmon2cg against gprof on the programs build.sh made.
+#
+#   bench/run.sh [-n RUNS] [--gmon2cg PATH] [--timeout SEC] [--long SEC]
+#                [--no-many | --many M]... [SIZE...]
+#
+# For each size (default: every bench/work/fSIZE with a gmon.out) runs, RUNS
+# times (default 5, or $RUNS) and alternating the commands within each round:
+#     gmon2cg prog gmon.out            gprof -b prog gmon.out
+#     gprof -b -l -p prog gmon.out
+# and for each bench/work/many-fM (those of --many, default all), in a
+# scratch directory:
+#     gmon2cg prog gmon.out.*          gprof -s prog gmon.out.*
+# Standard output of every command goes to /dev/null.  A command whose first
+# run takes over --long seconds (default 20, $LONG) is not repeated, and one
+# is stopped after --timeout seconds (default 120, $TIMEOUT: gprof -l is
+# quadratic), its time then a lower bound marked ">".  Prints, per case,
+# the median wall time and peak RSS of each command and the ratios
+# gmon2cg/gprof, and writes the same report to bench/results/DATE_TIME.txt.
+# gmon2cg is --gmon2cg PATH, else $GMON2CG, else bench/../gmon2cg.
+set -euo pipefail
+
+bench=$(cd "$(dirname "$0")" && pwd)
+work=$bench/work
+runs=${RUNS:-5}
+timeout=${TIMEOUT:-120}
+long=${LONG:-20}
+g2c=${GMON2CG:-$bench/../gmon2cg}
+do_many=1
+sizes=()
+many=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n|--runs) runs=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--long) long=$2; shift 2 ;;
+	--gmon2cg) g2c=$2; shift 2 ;;
+	--no-many) do_many=0; shift ;;
+	--many) many+=("$2"); shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) sizes+=("$1"); shift ;;
+	esac
+done
+
+[ -x "$g2c" ] && [ -f "$g2c" ] || { echo "run.sh: no gmon2cg at $g2c (build it, or set GMON2CG / --gmon2cg)" >&2; exit 1; }
+g2c=$(cd "$(dirname "$g2c")" && pwd)/$(basename "$g2c")
+command -v gprof >/dev/null || { echo "run.sh: gprof not found" >&2; exit 1; }
+if [ ${#sizes[@]} -eq 0 ]; then
+	mapfile -t sizes < <(for d in "$work"/f*/; do
+		[ -f "$d/gmon.out" ] && basename "$d" | sed 's/^f//'
+	done | sort -n)
+fi
+if [ "$do_many" = 0 ]; then
+	many=()
+elif [ ${#many[@]} -eq 0 ]; then
+	mapfile -t many < <(for d in "$work"/many-f*/; do
+		[ -f "$d/MANY-INFO" ] && basename "$d" | sed 's/^many-f//'
+	done | sort -n)
+fi
+[ ${#sizes[@]} -gt 0 ] || [ ${#many[@]} -gt 0 ] ||
+	{ echo "run.sh: nothing to measure in $work: run bench/build.sh first" >&2; exit 1; }
+for n in "${sizes[@]}"; do
+	[ -f "$work/f$n/gmon.out" ] || { echo "run.sh: no $work/f$n/gmon.out: run bench/build.sh $n" >&2; exit 1; }
+done
+for m in "${many[@]}"; do
+	[ -f "$work/many-f$m/MANY-INFO" ] || { echo "run.sh: no $work/many-f$m: run bench/build.sh --many-size $m" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$bench/results"
+report=$bench/results/$(date +%Y-%m-%d_%H%M%S).txt
+
+info() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# measure KEY CWD COMMAND...: one run, appends "wall rss_kb" to $tmp/KEY.
+# Does nothing once KEY is marked to stop: its first run took over $long
+# seconds, or a run was stopped after $timeout seconds.
+measure() {
+	local key=$1 cwd=$2 res
+	shift 2
+	[ ! -e "$tmp/$key.stop" ] || return 0
+	res=$(python3 "$bench/measure.py" --cwd "$cwd" --stderr "$tmp/stderr" --timeout "$timeout" -- "$@")
+	set -- $res
+	case $3 in
+	0) ;;
+	timeout)
+		echo "run.sh: $key: stopped after ${timeout}s" >&2
+		touch "$tmp/$key.timeout" "$tmp/$key.stop" ;;
+	*)
+		echo "run.sh: $key: exit status $3:" >&2
+		head -n 5 "$tmp/stderr" >&2
+		touch "$tmp/$key.failed" ;;
+	esac
+	echo "$1 $2" >>"$tmp/$key"
+	if awk -v w="$1" -v l="$long" 'BEGIN { exit !(w > l) }'; then
+		touch "$tmp/$key.stop"
+	fi
+}
+
+# median KEY COLUMN: median of column 1 (wall s) or 2 (RSS kB).
+median() {
+	awk -v c="$2" '{ print $c }' "$tmp/$1" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+row() {	# row LABEL KEY
+	local flag="" bound="" n
+	[ -f "$tmp/$2.failed" ] && flag="  FAILED"
+	[ -f "$tmp/$2.timeout" ] && { bound=">"; flag="  stopped after ${timeout}s"; }
+	n=$(wc -l <"$tmp/$2")
+	printf '  %-34s %10s %12s %5d%s\n' "$1" "$bound$(printf %.3f "$(median "$2" 1)")" \
+		"$bound$(awk -v k="$(median "$2" 2)" 'BEGIN { printf "%.1f", k / 1024 }')" "$n" "$flag"
+}
+
+header() {
+	printf '  %-34s %10s %12s %5s\n' "command" "wall s" "peak RSS MB" "runs"
+}
+
+# ratio KEY_A KEY_B COLUMN: median A / median B, marked "<" when only B was
+# stopped (B is a lower bound), ">" when only A was, "?" when both were.
+ratio() {
+	local mark=""
+	if [ -f "$tmp/$1.timeout" ] && [ -f "$tmp/$2.timeout" ]; then mark="?"
+	elif [ -f "$tmp/$2.timeout" ]; then mark="<"
+	elif [ -f "$tmp/$1.timeout" ]; then mark=">"
+	fi
+	awk -v a="$(median "$1" "$3")" -v b="$(median "$2" "$3")" -v m="$mark" \
+		'BEGIN { printf "%s%.3f", m, (b > 0 ? a / b : 0) }'
+}
+
+verdict() {	# verdict RATIO LIMIT
+	awk -v r="$1" -v l="$2" 'BEGIN {
+		m = substr(r, 1, 1); v = r
+		if (m == "<" || m == ">" || m == "?") v = substr(r, 2); else m = ""
+		if (m == "?" || (m == "<" && v > l) || (m == ">" && v <= l)) print "unknown"
+		else print (v <= l ? "met" : "MISSED") }'
+}
+
+summary=()
+
+report() {
+	echo "gmon2cg benchmark, $(date '+%Y-%m-%d %H:%M:%S %z')"
+	echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+	local rev=""
+	rev=$(git -C "$(dirname "$g2c")" rev-parse --short HEAD 2>/dev/null) && rev=" (commit $rev)" || rev=""
+	echo "gmon2cg: $g2c$rev"
+	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews the figures)"
+	echo "gprof:   $(gprof --version | sed -n 1p); $(gcc --version | sed -n 1p); cflags -pg -g -O2"
+	echo "$runs runs of each command, alternating; medians; wall in seconds, peak RSS in MB (MiB);"
+	echo "a command whose first run takes over ${long}s runs once; one over ${timeout}s is stopped ('>': at least)"
+	echo
+
+	local n dir bi
+	for n in "${sizes[@]}"; do
+		dir=$work/f$n
+		bi=$dir/BUILD-INFO
+		echo "run.sh: f$n ..." >&2
+		cat "$dir/prog" "$dir/gmon.out" >/dev/null	# page cache
+		for ((i = 1; i <= runs; i++)); do
+			measure "f$n.g2c" "$dir" "$g2c" prog gmon.out
+			measure "f$n.gp" "$dir" gprof -b prog gmon.out
+			measure "f$n.gpl" "$dir" gprof -b -l -p prog gmon.out
+		done
+		echo "f$n: $(info "$bi" functions) functions in $(info "$bi" files) files," \
+			"text $(mb "$(info "$bi" text_bytes)") MB, prog $(mb "$(info "$bi" prog_bytes)") MB," \
+			"gmon.out $(mb "$(info "$bi" gmon_bytes)") MB ($(info "$bi" arcs) arcs, $(info "$bi" samples) samples)"
+		header
+		row "gmon2cg prog gmon.out" "f$n.g2c"
+		row "gprof -b prog gmon.out" "f$n.gp"
+		row "gprof -b -l -p prog gmon.out" "f$n.gpl"
+		local w1 r1 w2 r2
+		w1=$(ratio "f$n.g2c" "f$n.gp" 1); r1=$(ratio "f$n.g2c" "f$n.gp" 2)
+		w2=$(ratio "f$n.g2c" "f$n.gpl" 1); r2=$(ratio "f$n.g2c" "f$n.gpl" 2)
+		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b" "$w1" "$r1" "      (targets: wall <= 0.5, RSS <= 1.0)"
+		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2" "      (target: wall <= 0.15)"
+		echo
+		if [ "$n" = 50000 ]; then
+			summary+=("f50000   wall gmon2cg / gprof -b         $w1 <= 0.50  $(verdict "$w1" 0.5)")
+			summary+=("f50000   wall gmon2cg / gprof -b -l -p   $w2 <= 0.15  $(verdict "$w2" 0.15)")
+			summary+=("f50000   RSS  gmon2cg / gprof -b         $r1 <= 1.00  $(verdict "$r1" 1.0)")
+		fi
+	done
+
+	local m mi prog files
+	for m in "${many[@]}"; do
+		dir=$work/many-f$m
+		mi=$dir/MANY-INFO
+		prog=$work/f$m/prog
+		files=("$dir"/gmon.out.*)
+		echo "run.sh: many-f$m ..." >&2
+		cat "$prog" "${files[@]}" >/dev/null
+		mkdir -p "$tmp/scratch"
+		for ((i = 1; i <= runs; i++)); do
+			measure "m$m.g2c" "$tmp/scratch" "$g2c" "$prog" "${files[@]}"
+			measure "m$m.gps" "$tmp/scratch" gprof -s "$prog" "${files[@]}"
+			rm -f "$tmp/scratch/gmon.sum"
+		done
+		echo "many-f$m: ${#files[@]} gmon.out files of the f$m program ('prog 1' runs)," \
+			"$(mb "$(info "$mi" total_bytes)") MB in all ($(info "$mi" one_arcs) arcs each)"
+		header
+		row "gmon2cg prog gmon.out.*" "m$m.g2c"
+		row "gprof -s prog gmon.out.*" "m$m.gps"
+		local w r
+		w=$(ratio "m$m.g2c" "m$m.gps" 1); r=$(ratio "m$m.g2c" "m$m.gps" 2)
+		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -s" "$w" "$r" "      (target: wall <= 0.1)"
+		echo
+		summary+=("many-f$m wall gmon2cg / gprof -s         $w <= 0.10  $(verdict "$w" 0.1)")
+	done
+
+	if [ ${#summary[@]} -gt 0 ]; then
+		echo "Targets"
+		printf '  %s\n' "${summary[@]}"
+	fi
+}
+
+report | tee "$report"
+echo "run.sh: report written to $report" >&2
