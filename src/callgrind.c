@@ -110,13 +110,25 @@ static const char *func_name(const struct writer *w, size_t f)
 static void write_name(struct writer *w, const char *key, size_t id,
 		       bool is_new, const char *name)
 {
-	outstream_printf(w->os, "%s=(%zu)", key, id);
+	outstream_puts(w->os, key);
+	outstream_write(w->os, "=(", 2);
+	outstream_u64(w->os, id, false);
+	outstream_write(w->os, ")", 1);
 	if (is_new) {
-		outstream_write(w->os, " ", 1);
-		for (const char *p = name; *p; p++) {
-			char c = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+		const char *p = name;
 
-			outstream_write(w->os, &c, 1);
+		outstream_write(w->os, " ", 1);
+		while (*p) {
+			size_t n = 0;
+
+			while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+				n++;
+			outstream_write(w->os, p, n);
+			p += n;
+			if (*p) {
+				outstream_write(w->os, "?", 1);
+				p++;
+			}
 		}
 	}
 	outstream_write(w->os, "\n", 1);
@@ -147,30 +159,42 @@ static void write_fn(struct writer *w, const char *key, size_t f)
  * both consumers resolve "+N", "-N" and "*" against it. */
 static void write_position(struct writer *w, uint64_t pc, unsigned line)
 {
-	char buf[64];
-	int n;
+	struct outstream *os = w->os;
 
-	if (w->have_last && pc == w->last_pc)
-		n = snprintf(buf, sizeof buf, "*");
-	else if (w->have_last && pc > w->last_pc && pc - w->last_pc < 0x10000)
-		n = snprintf(buf, sizeof buf, "+%" PRIu64, pc - w->last_pc);
-	else if (w->have_last && pc < w->last_pc && w->last_pc - pc < 0x10000)
-		n = snprintf(buf, sizeof buf, "-%" PRIu64, w->last_pc - pc);
-	else
-		n = snprintf(buf, sizeof buf, "0x%" PRIx64, pc);
-	outstream_write(w->os, buf, (size_t)n);
-	if (w->have_last && line == w->last_line)
-		n = snprintf(buf, sizeof buf, " *");
-	else if (w->have_last && line > w->last_line)
-		n = snprintf(buf, sizeof buf, " +%u", line - w->last_line);
-	else if (w->have_last && line < w->last_line)
-		n = snprintf(buf, sizeof buf, " -%u", w->last_line - line);
-	else
-		n = snprintf(buf, sizeof buf, " %u", line);
-	outstream_write(w->os, buf, (size_t)n);
+	if (w->have_last && pc == w->last_pc) {
+		outstream_write(os, "*", 1);
+	} else if (w->have_last && pc > w->last_pc && pc - w->last_pc < 0x10000) {
+		outstream_write(os, "+", 1);
+		outstream_u64(os, pc - w->last_pc, false);
+	} else if (w->have_last && pc < w->last_pc && w->last_pc - pc < 0x10000) {
+		outstream_write(os, "-", 1);
+		outstream_u64(os, w->last_pc - pc, false);
+	} else {
+		outstream_u64(os, pc, true);
+	}
+	if (w->have_last && line == w->last_line) {
+		outstream_write(os, " *", 2);
+	} else if (w->have_last && line > w->last_line) {
+		outstream_write(os, " +", 2);
+		outstream_u64(os, line - w->last_line, false);
+	} else if (w->have_last && line < w->last_line) {
+		outstream_write(os, " -", 2);
+		outstream_u64(os, w->last_line - line, false);
+	} else {
+		outstream_write(os, " ", 1);
+		outstream_u64(os, line, false);
+	}
 	w->last_pc = pc;
 	w->last_line = line;
 	w->have_last = true;
+}
+
+/* " VALUE\n" ending a cost line. */
+static void write_value(struct writer *w, uint64_t v)
+{
+	outstream_write(w->os, " ", 1);
+	outstream_u64(w->os, v, false);
+	outstream_write(w->os, "\n", 1);
 }
 
 /* Switches the file of the following cost lines with fi=/fe= (fe= when
@@ -187,11 +211,11 @@ static void switch_file(struct writer *w, size_t f, const char *file)
 static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
 {
 	write_position(w, c->pc, line);
-	if (c->executions)
-		outstream_printf(w->os, " %" PRIu64 " %" PRIu64 "\n", c->ns,
-				 c->executions);
-	else
-		outstream_printf(w->os, " %" PRIu64 "\n", c->ns);
+	if (c->executions) {
+		outstream_write(w->os, " ", 1);
+		outstream_u64(w->os, c->ns, false);
+	}
+	write_value(w, c->executions ? c->executions : c->ns);
 }
 
 /* "cfi=", "cfn=" and "calls=COUNT TARGET", the target being the callee's
@@ -200,9 +224,12 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 {
 	write_file(w, "cfi", w->home_file[callee]);
 	write_fn(w, "cfn", callee);
-	outstream_printf(w->os, "calls=%" PRIu64 " 0x%" PRIx64 " %u\n", count,
-			 callee == callgraph_no_symbol(w->cg) ? 0 :
-			 w->st->funcs[callee].addr, w->entry_line[callee]);
+	outstream_write(w->os, "calls=", 6);
+	outstream_u64(w->os, count, false);
+	outstream_write(w->os, " ", 1);
+	outstream_u64(w->os, callee == callgraph_no_symbol(w->cg) ? 0 :
+		      w->st->funcs[callee].addr, true);
+	write_value(w, w->entry_line[callee]);
 }
 
 /* The file and line to show for PC in function F: for inlined code the
@@ -255,7 +282,7 @@ static void write_function(struct writer *w, size_t f)
 			switch_file(w, f, file);
 			write_call(w, arc->callee, site->count);
 			write_position(w, site->pc, line);
-			outstream_printf(w->os, " %" PRIu64 "\n", site->ns);
+			write_value(w, site->ns);
 		}
 	}
 	switch_file(w, f, w->home_file[f]);
@@ -277,7 +304,7 @@ static void write_spontaneous(struct writer *w)
 
 		write_call(w, root->func, 1);
 		write_position(w, 0, 0);
-		outstream_printf(w->os, " %" PRIu64 "\n", root->ns);
+		write_value(w, root->ns);
 	}
 }
 

@@ -416,6 +416,7 @@ static int convert(const struct options *o, struct symtab *st,
 				       .nsources = (unsigned)n,
 				       .no_inline = o->no_inline };
 	const char *misfit;
+	char dimen[sizeof prof.hists[0].dimen];
 	int rc = -1;
 
 	gmon_profile_init(&prof);
@@ -423,13 +424,17 @@ static int convert(const struct options *o, struct symtab *st,
 		if (gmon_profile_add_file(&prof, &st->target, files[i], err) < 0)
 			goto out;
 	if (prof.nhists > 0)
-		info.dimen = prof.hists[0].dimen;
+		info.dimen = strcpy(dimen, prof.hists[0].dimen);
 	info.rate_assumed = prof.nhists > 0 && prof.hists[0].rate == 0;
 	if (callgraph_build(&cg, &prof, st,
 			    gmon_profile_rate(&prof, o->rate ? o->rate
 							     : DEFAULT_RATE),
 			    sel, err) < 0)
 		goto out;
+	/* Neither the raw profile nor decoded code is needed for writing:
+	 * free them before the line lookups load the debug information. */
+	gmon_profile_release(&prof);
+	symtab_forget_code(st);
 	if (o->stats)
 		print_stats(&cg, files[0]);
 	misfit = callgraph_misfit(&cg);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,8 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 {
 	int fd;
 
-	memset(os, 0, sizeof *os);
+	memset(os, 0, offsetof(struct outstream, buf));
+	os->len = 0;
 	if (!path || strcmp(path, "-") == 0) {
 		os->name = "stdout";
 		fd = STDOUT_FILENO;
@@ -132,24 +134,64 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 
 void outstream_from_file(struct outstream *os, FILE *fp, const char *name)
 {
-	memset(os, 0, sizeof *os);
+	memset(os, 0, offsetof(struct outstream, buf));
+	os->len = 0;
 	os->fp = fp;
 	os->name = name;
 }
 
-void outstream_write(struct outstream *os, const char *data, size_t len)
+/* Hands the pending output to the file or the compressor. */
+static void flush_buffer(struct outstream *os)
 {
-	if (os->failed || len == 0)
+	size_t n = os->len;
+
+	os->len = 0;
+	if (os->failed || n == 0)
 		return;
 	errno = 0;
 	if (os->gz) {
-		if (gzwrite(os->gz, data, (unsigned)len) != (int)len)
+		if (gzwrite(os->gz, os->buf, (unsigned)n) != (int)n)
 			os->failed = true;
-	} else if (fwrite(data, 1, len, os->fp) != len) {
+	} else if (fwrite(os->buf, 1, n, os->fp) != n) {
 		os->failed = true;
 	}
 	if (os->failed)
 		os->saved_errno = errno;
+}
+
+void outstream_write(struct outstream *os, const char *data, size_t len)
+{
+	while (len > 0 && !os->failed) {
+		size_t room = sizeof os->buf - os->len;
+		size_t n = len < room ? len : room;
+
+		memcpy(os->buf + os->len, data, n);
+		os->len += n;
+		data += n;
+		len -= n;
+		if (os->len == sizeof os->buf)
+			flush_buffer(os);
+	}
+}
+
+void outstream_puts(struct outstream *os, const char *s)
+{
+	outstream_write(os, s, strlen(s));
+}
+
+void outstream_u64(struct outstream *os, uint64_t v, bool hex)
+{
+	char digits[24], *p = digits + sizeof digits;
+
+	do {
+		*--p = "0123456789abcdef"[hex ? v % 16 : v % 10];
+		v = hex ? v / 16 : v / 10;
+	} while (v);
+	if (hex) {
+		*--p = 'x';
+		*--p = '0';
+	}
+	outstream_write(os, p, (size_t)(digits + sizeof digits - p));
 }
 
 void outstream_printf(struct outstream *os, const char *fmt, ...)
@@ -183,7 +225,10 @@ void outstream_printf(struct outstream *os, const char *fmt, ...)
 /* Closes the stream; returns false on any error, keeping errno. */
 static bool close_stream(struct outstream *os)
 {
-	bool ok = !os->failed;
+	bool ok;
+
+	flush_buffer(os);
+	ok = !os->failed;
 
 	if (os->gz) {
 		int rc = gzclose(os->gz);

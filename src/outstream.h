@@ -12,6 +12,7 @@
 #define GMON2CG_OUTSTREAM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct g2c_error;
@@ -25,6 +26,8 @@ struct outstream {
 	bool own_fd;		/* opened here without a temporary: close it */
 	bool failed;
 	int saved_errno;
+	char buf[1 << 16];	/* pending output */
+	size_t len;
 };
 
 /* Opens PATH for writing ("-" or NULL: stdout), gzip-compressed if GZIP. */
@@ -36,6 +39,9 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 void outstream_from_file(struct outstream *os, FILE *fp, const char *name);
 
 void outstream_write(struct outstream *os, const char *data, size_t len);
+void outstream_puts(struct outstream *os, const char *s);
+/* V in decimal, or with HEX as 0x followed by lowercase hex digits. */
+void outstream_u64(struct outstream *os, uint64_t v, bool hex);
 void outstream_printf(struct outstream *os, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

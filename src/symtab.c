@@ -426,14 +426,22 @@ fail:
 
 static void free_decoder(struct symtab *st);
 
-void symtab_close(struct symtab *st)
+void symtab_forget_code(struct symtab *st)
 {
 	for (size_t i = 0; st->code && i < st->nfuncs; i++)
 		free(st->code[i].insns);
 	free(st->code);
+	st->code = NULL;
 	for (size_t i = 0; i < st->nbytes; i++)
 		free(st->bytes[i].data);
 	free(st->bytes);
+	st->bytes = NULL;
+	st->nbytes = 0;
+}
+
+void symtab_close(struct symtab *st)
+{
+	symtab_forget_code(st);
 	free(st->arm_maps);
 	free_decoder(st);
 	for (size_t i = 0; i < st->nowned; i++)

@@ -108,6 +108,10 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc);
 const struct symtab_insn *symtab_instructions(struct symtab *st, size_t f,
 					      size_t *count);
 
+/* Frees the decoded instructions and code bytes read so far; they are
+ * read again if asked for. */
+void symtab_forget_code(struct symtab *st);
+
 /* The call instruction that made a call recorded by mcount, which knows
  * only that the return address lay in [BUCKET, BUCKET + SIZE): a call to
  * CALLEE ending there, or else the only indirect call ending there;
