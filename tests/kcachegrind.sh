@@ -26,4 +26,21 @@ for name in $(all_fixture_names); do
 		ok "$name: loaded with no loader messages"
 	fi
 done
+
+# A gzip-compressed profile, and one with two parts (KCachegrind's Parts
+# view): both load, and the parts keep their own totals.
+exe=$FIXTURES/cycle/prog gmon=$FIXTURES/cycle/gmon.out
+"$GMON2CG" -o "$tmp/z.cg.gz" "$exe" "$gmon" || not_ok "gzip output"
+"$GMON2CG" --parts -o "$tmp/parts.cg" "$exe" "$gmon" "$gmon" || not_ok "--parts output"
+for out in "$tmp/z.cg.gz" "$tmp/parts.cg"; do
+	extra=()
+	[ "${out%.gz}" = "$out" ] && extra=(--bottom parts)
+	if "$KCG_SHOT" "${extra[@]}" "$out" "$out.png" >"$out.info" 2>&1 &&
+		[ "$(grep -c '^Loading "' "${out}.stderr.txt")" -eq 0 ]; then
+		ok "$(basename "$out") loaded with no loader messages"
+	else
+		not_ok "$(basename "$out") did not load cleanly"
+		cat "$out.info"
+	fi
+done
 finish
