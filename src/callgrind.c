@@ -420,7 +420,8 @@ static int prepare_functions(struct writer *w)
 			continue;
 		}
 		/* Without line information the object stands for the file. */
-		symtab_source_line(w->st, w->st->funcs[f].addr, true, &file,
+		/* A function's entry is its own code, never inlined code. */
+		symtab_source_line(w->st, w->st->funcs[f].addr, false, &file,
 				   &w->entry_line[f]);
 		if (file)
 			w->home_file[f] = file;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "lines.h"
 #include "util.h"
 #include "symtab.h"
 
@@ -442,6 +443,9 @@ void symtab_forget_code(struct symtab *st)
 void symtab_close(struct symtab *st)
 {
 	symtab_forget_code(st);
+	if (st->lines)
+		line_table_release(st->lines);
+	free(st->lines);
 	free(st->arm_maps);
 	free_decoder(st);
 	for (size_t i = 0; i < st->nowned; i++)
@@ -908,7 +912,23 @@ void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
 
 	*file = NULL;
 	*line = 0;
-	if (!st->dbfd || !(sec = section_in(st->dbfd, &st->last_line_section, pc)))
+	if (!st->dbfd)
+		return;
+	/* The innermost position is the line table's own answer: read the
+	 * tables directly, much faster than libbfd's full parse. */
+	if (!st->lines_tried) {
+		st->lines_tried = true;
+		st->lines = calloc(1, sizeof *st->lines);
+		if (st->lines && line_table_read(st->lines, st->dbfd) < 0) {
+			free(st->lines);
+			st->lines = NULL;
+		}
+	}
+	if (!outermost && st->lines) {
+		line_table_lookup(st->lines, pc, file, line);
+		return;
+	}
+	if (!(sec = section_in(st->dbfd, &st->last_line_section, pc)))
 		return;
 	if (!bfd_find_nearest_line(st->dbfd, sec, st->syms,
 				   pc - bfd_section_vma(sec), &f, &func, &l) ||

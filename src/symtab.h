@@ -22,6 +22,7 @@ struct g2c_error;
 struct bfd;
 struct bfd_section;
 struct bfd_symbol;
+struct line_table;
 
 #define SYMTAB_NONE SIZE_MAX
 
@@ -82,6 +83,8 @@ struct symtab {
 	struct section_bytes *bytes;	/* contents of code sections read */
 	size_t nbytes;
 	struct decoder *disasm;		/* libopcodes' decoder; NULL: none */
+	struct line_table *lines;	/* DWARF 5 line tables; NULL: use libbfd */
+	bool lines_tried;
 	struct arm_map { uint64_t addr; bool thumb; } *arm_maps;
 	size_t narm_maps;
 	bool arm_maps_built;
