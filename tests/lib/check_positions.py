@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Check a gmon2cg profile's positions against objdump's disassembly.
 
-    check_positions.py PROFILE EXE
+    check_positions.py [--lines] PROFILE EXE
 
 Every address on a cost or call-cost line must be the start of an
 instruction as `objdump -d EXE` lists it (the pseudo caller's address 0
 aside), and every call site (the line after calls=) must be a call
-instruction.  Prints the offending addresses and exits 1 if any.
+instruction.  With --lines, each position's file (fl=/fi=/fe=) and line
+must also be what `addr2line -e EXE` says for its address, where addr2line
+knows a line.  Prints the offending addresses and exits 1 if any.
 """
 import re
 import subprocess
@@ -15,29 +17,54 @@ import sys
 CALLS = re.compile(r"^(?:notrack |bnd )?(call[qlw]?|bl|blx|blr|bla|bctrl|blrl|brasl|bras|basr|bas|jal|jalr|bal)\b")
 
 
+def relative(tok, last):
+    if tok.startswith("0x"):
+        return int(tok, 16)
+    if tok == "*":
+        return last
+    if tok[0] in "+-":
+        return last + int(tok)
+    return int(tok)
+
+
 def positions(path):
-    """(address, is_call_site) of every position line."""
-    out, last, after_calls = [], None, False
+    """(address, is_call_site, file, line) of every position line."""
+    out, last, last_line, after_calls = [], None, None, False
+    names, current = {}, None
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
+        m = re.match(r"^(fl|fi|fe)=\((\d+)\)(?: (.*))?$", line)
+        if m:
+            if m.group(3) is not None:
+                names[m.group(2)] = m.group(3)
+            current = names.get(m.group(2))
+            continue
+        m = re.match(r"^cfi=\((\d+)\)(?: (.*))?$", line)
+        if m and m.group(2) is not None:
+            names[m.group(1)] = m.group(2)
         if line.startswith("calls="):
             after_calls = True
             continue
         if not line or not (line[0].isdigit() or line[0] in "+-*"):
             continue
-        tok = line.split()[0]
-        if tok.startswith("0x"):
-            addr = int(tok, 16)
-        elif tok == "*":
-            addr = last
-        elif tok[0] in "+-":
-            addr = last + int(tok)
-        else:
-            addr = int(tok)
-        last = addr
-        out.append((addr, after_calls))
+        toks = line.split()
+        addr = relative(toks[0], last)
+        lineno = relative(toks[1], last_line)
+        last, last_line = addr, lineno
+        out.append((addr, after_calls, current, lineno))
         after_calls = False
     return out
+
+
+def addr2line(exe, addrs):
+    text = subprocess.run(["addr2line", "-e", exe] + ["0x%x" % a for a in addrs],
+                          capture_output=True, text=True, check=True).stdout
+    res = {}
+    for a, row in zip(addrs, text.splitlines()):
+        row = re.sub(r" \(discriminator \d+\)$", "", row)
+        f, _, n = row.rpartition(":")
+        res[a] = (f, int(n) if n.isdigit() else 0)
+    return res
 
 
 def disassembly(exe):
@@ -50,15 +77,25 @@ def disassembly(exe):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    lines = args[:1] == ["--lines"]
+    if lines:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__.strip().splitlines()[2].strip())
-    insns = disassembly(sys.argv[2])
+    insns = disassembly(args[1])
+    pos = positions(args[0])
+    where = addr2line(args[1], sorted({p[0] for p in pos if p[0]})) if lines else {}
     bad = []
     checked = 0
-    for addr, is_site in positions(sys.argv[1]):
+    for addr, is_site, file, lineno in pos:
         if addr == 0 and is_site:
             continue
         checked += 1
+        if lines and where.get(addr, ("??", 0))[1] > 0 and \
+                where[addr] != (file, lineno):
+            bad.append("0x%x is at %s:%s, addr2line says %s:%s"
+                       % (addr, file, lineno, where[addr][0], where[addr][1]))
         if addr not in insns:
             bad.append("0x%x is not an instruction start" % addr)
         elif is_site and not CALLS.match(insns[addr]):
