@@ -340,8 +340,8 @@ static bool run_program(struct reader *r, struct cursor *c, unsigned addr_size,
 	return !c->failed;
 }
 
-/* Reads one unit at C; returns the cursor past it through *NEXT. */
-static bool read_unit(struct reader *r, struct cursor *c, bool big_endian)
+/* Reads the unit at C's position and moves C past it. */
+static bool read_unit(struct reader *r, struct cursor *c)
 {
 	struct cursor u = *c;
 	uint64_t length = read_fixed(&u, 4), header_length, ndirs = 0, nfiles = 0;
@@ -382,7 +382,6 @@ static bool read_unit(struct reader *r, struct cursor *c, bool big_endian)
 	    (size_t)(u.end - u.p) < opcode_base - 1)
 		return false;
 	u.p += opcode_base - 1;
-	(void)big_endian;
 	if (!read_entries(r, &u, &dirs, NULL, &ndirs) ||
 	    !read_entries(r, &u, &names, &file_dirs, &nfiles))
 		goto out;
@@ -435,7 +434,7 @@ int line_table_read(struct line_table *lt, bfd *abfd)
 	c = (struct cursor){ line.data, line.data + line.size,
 			     bfd_big_endian(abfd), false };
 	while (c.p < c.end)
-		if (!read_unit(&r, &c, bfd_big_endian(abfd)))
+		if (!read_unit(&r, &c))
 			goto out;
 	if (lt->nrows > 0) {
 		/* Sorting is stable enough: rows of one sequence ascend. */
