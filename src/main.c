@@ -273,15 +273,22 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->gzip = true;
 }
 
-static void print_stats(const struct callgraph *cg, const char *what)
+static void print_stats(const struct callgraph *cg, const char *what,
+			enum gmon_format format)
 {
+	static const char *const format_names[] = {
+		[GMON_FORMAT_TAGGED] = "GNU tagged",
+		[GMON_FORMAT_BSD_OLD] = "old BSD",
+		[GMON_FORMAT_BSD44] = "4.4BSD",
+	};
 	const struct cg_stats *s = &cg->stats;
 	size_t written = 0;
 
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		written += cg->funcs[f].shown;
 	fflush(stdout);
-	fprintf(stderr, "%s: stats: %s\n", PACKAGE_NAME, what);
+	fprintf(stderr, "%s: stats: %s (%s format)\n", PACKAGE_NAME, what,
+		format_names[format]);
 	fprintf(stderr, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
 		" in functions %.3f, in no function %.3f, in the mcount family"
 		" (left out) %.3f\n", PACKAGE_NAME, s->samples, cg->hz,
@@ -417,6 +424,7 @@ static int convert(const struct options *o, struct symtab *st,
 				       .no_inline = o->no_inline };
 	const char *misfit;
 	char dimen[sizeof prof.hists[0].dimen];
+	enum gmon_format format;
 	int rc = -1;
 
 	gmon_profile_init(&prof);
@@ -425,6 +433,7 @@ static int convert(const struct options *o, struct symtab *st,
 			goto out;
 	if (prof.nhists > 0)
 		info.dimen = strcpy(dimen, prof.hists[0].dimen);
+	format = prof.first_format;
 	info.rate_assumed = prof.nhists > 0 && prof.hists[0].rate == 0;
 	if (callgraph_build(&cg, &prof, st,
 			    gmon_profile_rate(&prof, o->rate ? o->rate
@@ -436,7 +445,7 @@ static int convert(const struct options *o, struct symtab *st,
 	gmon_profile_release(&prof);
 	symtab_forget_code(st);
 	if (o->stats)
-		print_stats(&cg, files[0]);
+		print_stats(&cg, files[0], format);
 	misfit = callgraph_misfit(&cg);
 	if (misfit && !o->force) {
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",

@@ -68,7 +68,8 @@ cmp -s "$tmp/explicit.cg" "$tmp/o.cg" || not_ok "-o output differs from stdout"
 # --stats: a summary on stderr, nothing else changed.
 "$GMON2CG" --stats "$exe" "$gmon" >"$tmp/stats.cg" 2>"$tmp/stats" || not_ok "--stats failed"
 cmp -s "$tmp/stats.cg" "$tmp/explicit.cg" || not_ok "--stats changed the profile"
-grep -q '^gmon2cg: stats: samples: [0-9]* at 100 Hz; in functions [0-9.]*, in no function [0-9.]*, in the mcount family (left out) [0-9.]*$' "$tmp/stats" &&
+grep -qx "gmon2cg: stats: $gmon (GNU tagged format)" "$tmp/stats" &&
+	grep -q '^gmon2cg: stats: samples: [0-9]* at 100 Hz; in functions [0-9.]*, in no function [0-9.]*, in the mcount family (left out) [0-9.]*$' "$tmp/stats" &&
 	grep -q '^gmon2cg: stats: call arcs: [0-9]* records; [0-9]* arcs at [0-9]* call sites; dropped: 0 with an end in no function, 0 into or out of the mcount family, 0 by -k$' "$tmp/stats" ||
 	not_ok "--stats output: $(cat "$tmp/stats")"
 

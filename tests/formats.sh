@@ -43,6 +43,8 @@ for layout in bsd-old bsd44; do
 	cmp -s <(body "$tmp/plain.cg") <(body "$tmp/$layout.cg") || not_ok "$layout converts differently from the tagged file"
 done
 grep -q '^desc: Sampling rate: 100 Hz .*assumed' "$tmp/bsd-old.cg" || not_ok "old BSD: the assumed rate is not stated"
+"$GMON2CG" --stats -o /dev/null "$exe" "$tmp/bsd44.out" 2>&1 | grep -qx "gmon2cg: stats: $tmp/bsd44.out (4.4BSD format)" ||
+	not_ok "--stats does not name the 4.4BSD format"
 grep -q 'assumed' "$tmp/bsd44.cg" && not_ok "4.4BSD: its rate is recorded, yet said to be assumed"
 "$GMON2CG" --rate=1000 -o "$tmp/rate.cg" "$exe" "$tmp/bsd-old.out" || not_ok "--rate"
 [ "$(sed -n 's/^summary: //p' "$tmp/rate.cg")" = "$(( $(sed -n 's/^summary: //p' "$tmp/plain.cg") / 10 ))" ] ||
