@@ -304,27 +304,66 @@ static uint64_t section_end(const asection *sec)
 	return bfd_section_vma(sec) + bfd_section_size(sec);
 }
 
+/* Compares NAME (LEN bytes) with a whole raw name. */
+static int compare_prefix(const char *name, size_t len, const char *raw)
+{
+	int c = strncmp(name, raw, len);
+
+	return c ? c : -(raw[len] != '\0');
+}
+
+/* qsort has no context argument: the table whose indexes are sorted. */
+static const struct symtab_func *sort_funcs;
+
+static int compare_raw_names(const void *x, const void *y)
+{
+	return strcmp(sort_funcs[*(const size_t *)x].raw_name,
+		      sort_funcs[*(const size_t *)y].raw_name);
+}
+
 /* Each function owns itself, but a cold part ("f.cold") belongs to its
- * parent: the function named f nearest to it. */
+ * parent: the function named f nearest to it.  Parents are found by
+ * binary search in the functions sorted by name. */
 static void assign_cold_parts(struct symtab *st)
 {
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		size_t len = cold_parent_length(st->funcs[i].raw_name);
-		uint64_t best = UINT64_MAX;
+	size_t *by_name = malloc(st->nfuncs * sizeof *by_name);
 
+	for (size_t i = 0; i < st->nfuncs; i++) {
 		st->funcs[i].owner = i;
-		for (size_t j = 0; len && j < st->nfuncs; j++) {
-			uint64_t a = st->funcs[j].addr, b = st->funcs[i].addr;
+		if (by_name)
+			by_name[i] = i;
+	}
+	if (!by_name)
+		return;		/* cold parts then stand alone */
+	sort_funcs = st->funcs;
+	qsort(by_name, st->nfuncs, sizeof *by_name, compare_raw_names);
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		const char *name = st->funcs[i].raw_name;
+		size_t len = cold_parent_length(name), lo = 0, hi = st->nfuncs;
+		uint64_t best = UINT64_MAX, b = st->funcs[i].addr;
+
+		if (len == 0)
+			continue;
+		while (lo < hi) {	/* first function named NAME[0..len) */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (compare_prefix(name, len, st->funcs[by_name[mid]].raw_name) > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < st->nfuncs &&
+		       compare_prefix(name, len, st->funcs[by_name[lo]].raw_name) == 0; lo++) {
+			uint64_t a = st->funcs[by_name[lo]].addr;
 			uint64_t distance = a > b ? a - b : b - a;
 
-			if (j != i && strlen(st->funcs[j].raw_name) == len &&
-			    strncmp(st->funcs[j].raw_name, st->funcs[i].raw_name, len) == 0 &&
-			    distance < best) {
+			if (distance < best) {
 				best = distance;
-				st->funcs[i].owner = j;
+				st->funcs[i].owner = by_name[lo];
 			}
 		}
 	}
+	free(by_name);
 }
 
 static int build_table(struct symtab *st, const struct symtab_options *opts,
