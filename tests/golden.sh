@@ -1,0 +1,35 @@
+#!/bin/bash
+# golden.sh -- every byte gmon2cg writes, pinned: each conversion listed in
+# tests/golden/LIST must give tests/golden/NAME.cg exactly, once the
+# executable's absolute path (the only part that depends on where the
+# checkout is) is replaced by @EXE@.  "make golden" rewrites the files
+# (G2C_GOLDEN_UPDATE=1); the diff then shows what a change moved.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+golden=$srcdir/tests/golden
+fixtures_real=$(cd "$FIXTURES" && pwd -P)
+while read -r name fixture args; do
+	case $name in '#'* | '') continue ;; esac
+	if [ ! -f "$FIXTURES/$fixture/prog" ]; then
+		not_ok "$name: no fixture $fixture"
+		continue
+	fi
+	case $fixture in cross/*) [ "${BFD_MULTIARCH:-no}" = yes ] || {
+		ok "$name: skipped, this libbfd reads only the host's targets"; continue; } ;; esac
+	# Relative input paths, so the desc: line is the same in every checkout.
+	# shellcheck disable=SC2086 # ARGS is a list of words
+	(cd "$FIXTURES/.." && "$GMON2CG" $args -o "$tmp/$name.raw" \
+		"fixtures/$fixture/prog" "fixtures/$fixture/gmon.out") ||
+		{ not_ok "$name: conversion failed"; continue; }
+	sed "s|$fixtures_real/$fixture/prog|@EXE@|g" "$tmp/$name.raw" >"$tmp/$name.cg"
+	if [ -n "${G2C_GOLDEN_UPDATE:-}" ]; then
+		cp "$tmp/$name.cg" "$golden/$name.cg"
+		ok "$name: written"
+	elif cmp -s "$golden/$name.cg" "$tmp/$name.cg"; then
+		ok "$name: identical"
+	else
+		not_ok "$name: differs from tests/golden/$name.cg"
+		diff -u "$golden/$name.cg" "$tmp/$name.cg" | head -40
+	fi
+done <"$golden/LIST"
+finish
