@@ -50,10 +50,17 @@ static uint64_t split_next(struct splitter *s, double weight, bool last)
 
 struct build {
 	struct callgraph *cg;
-	struct symtab *st;
+	const struct cg_object *obj;	/* the object being read */
+	const struct symtab *st;	/* its functions */
 	size_t costs_cap;
 	struct g2c_error *err;
 };
+
+/* The number of function F of the object being read. */
+static size_t func_number(const struct build *b, size_t f)
+{
+	return b->obj->first_func + f;
+}
 
 static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
 {
@@ -82,7 +89,7 @@ static int add_executions(struct build *b, const struct gmon_profile *prof)
 			cg->stats.blocks_unresolved++;
 			continue;
 		}
-		if (add_cost(b, f, prof->bbs[i].addr, 0) < 0)
+		if (add_cost(b, func_number(b, f), prof->bbs[i].addr, 0) < 0)
 			return -1;
 		cg->costs[cg->ncosts - 1].executions = prof->bbs[i].count;
 		cg->has_executions = true;
@@ -113,9 +120,13 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 static int credit_instructions(struct build *b, size_t f, uint64_t lo,
 			       uint64_t hi, double ticks)
 {
-	size_t n, k = 0, first, last, owner = b->st->funcs[f].owner;
-	const struct symtab_insn *insns = symtab_instructions(b->st, f, &n);
+	size_t n = 0, k = 0, first, last;
+	size_t owner = func_number(b, b->st->funcs[f].owner);
+	const struct insn *insns = NULL;
 
+	if (b->obj->code &&
+	    code_instructions(b->obj->code, f, &insns, &n, b->err) < 0)
+		return -1;
 	if (!insns)
 		return add_cost(b, owner, lo, ticks);
 	/* first instruction ending after LO */
@@ -218,7 +229,6 @@ static int compare_costs(const void *x, const void *y)
  * add up to the rounded total. */
 static void finish_costs(struct callgraph *cg)
 {
-	double ns_per_tick = cg->hz ? 1e9 / cg->hz : 0;
 	double running = 0;
 	uint64_t given = 0;
 	size_t n = 0;
@@ -239,6 +249,9 @@ static void finish_costs(struct callgraph *cg)
 	for (size_t i = 0; i < n; i++) {
 		struct cg_cost *c = &cg->costs[i];
 		struct cg_func *f = &cg->funcs[c->func];
+		const struct cg_object *obj = &cg->objs[callgraph_object_of(cg, c->func)];
+		double ns_per_tick = obj->prof && obj->prof->nhists && obj->hz ?
+				     1e9 / obj->hz : 0;
 		uint64_t upto;
 
 		running += c->ticks * f->fract * ns_per_tick;
@@ -274,9 +287,7 @@ static int compare_raw_calls(const void *x, const void *y)
 	return 0;
 }
 
-/* Resolves each arc as gprof does: the caller is the function containing
- * from_pc, the callee the one containing self_pc; records with an end in no
- * function, or in the mcount family, are dropped (and counted). */
+/* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
 	for (size_t i = 0; i < sel->nexcl_arcs; i++)
@@ -285,20 +296,19 @@ static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 	return false;
 }
 
+/* Resolves each arc of the object being read as gprof does, appending
+ * them to CALLS[0..*N): the caller is the function containing from_pc,
+ * the callee the one containing self_pc; records with an end in no
+ * function, or in the mcount family, are dropped (and counted). */
 static int resolve_calls(struct build *b, const struct gmon_profile *prof,
-			 const struct cg_selection *sel, struct raw_call **out,
+			 const struct cg_selection *sel, struct raw_call *calls,
 			 size_t *nout)
 {
 	struct cg_stats *stats = &b->cg->stats;
-	struct raw_call *calls = malloc((prof->narcs ? prof->narcs : 1) *
-					sizeof *calls);
-	size_t n = 0;
-
-	if (!calls)
-		return g2c_error_set(b->err, "out of memory for call arcs");
+	size_t n = *nout;
 	/* glibc records a call by the hash bucket of its return address:
 	 * HASHFRACTION (2) times the size of a long. */
-	uint64_t bucket = 2 * (uint64_t)b->st->target.addr_size;
+	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
@@ -309,9 +319,11 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			continue;
 		stats->arcs_read++;
 		callee = symtab_lookup(b->st, arc->self_pc);
-		site = callee == SYMTAB_NONE ? arc->from_pc :
-		       symtab_call_site(b->st, arc->from_pc, bucket,
-					b->st->funcs[callee].addr);
+		site = arc->from_pc;
+		if (callee != SYMTAB_NONE && b->obj->code &&
+		    code_call_site(b->obj->code, arc->from_pc, bucket,
+				   b->st->funcs[callee].addr, &site, b->err) < 0)
+			return -1;
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
@@ -325,27 +337,41 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_excluded++;
 			continue;
 		}
-		if (deselected(sel, caller, callee)) {
+		if (deselected(sel, func_number(b, caller), func_number(b, callee))) {
 			stats->arcs_deselected++;
 			continue;
 		}
-		calls[n++] = (struct raw_call){ caller, callee, site, arc->count };
+		calls[n++] = (struct raw_call){ func_number(b, caller),
+						func_number(b, callee), site,
+						arc->count };
 	}
-	qsort(calls, n, sizeof *calls, compare_raw_calls);
-	*out = calls;
 	*nout = n;
 	return 0;
 }
 
-static int collect_arcs(struct build *b, const struct gmon_profile *prof,
-			const struct cg_selection *sel)
+/* The arcs of all objects, summed per (caller, callee) and call site. */
+static int collect_arcs(struct build *b, const struct cg_selection *sel)
 {
 	struct callgraph *cg = b->cg;
-	struct raw_call *calls = NULL;
-	size_t n = 0;
+	struct raw_call *calls;
+	size_t n = 0, nrecords = 0;
 
-	if (resolve_calls(b, prof, sel, &calls, &n) < 0)
-		return -1;
+	for (size_t o = 0; o < cg->nobjs; o++)
+		if (cg->objs[o].prof)
+			nrecords += cg->objs[o].prof->narcs;
+	calls = malloc((nrecords ? nrecords : 1) * sizeof *calls);
+	if (!calls)
+		return g2c_error_set(b->err, "out of memory for call arcs");
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		b->obj = &cg->objs[o];
+		b->st = b->obj->st;
+		if (b->obj->prof &&
+		    resolve_calls(b, b->obj->prof, sel, calls, &n) < 0) {
+			free(calls);
+			return -1;
+		}
+	}
+	qsort(calls, n, sizeof *calls, compare_raw_calls);
 	cg->arcs = calloc(n ? n : 1, sizeof *cg->arcs);
 	cg->sites = calloc(n ? n : 1, sizeof *cg->sites);
 	if (!cg->arcs || !cg->sites) {
@@ -575,7 +601,7 @@ static int inherit_selection(struct callgraph *cg, const struct components *comp
 			    (in_set(sel->excl_time, f) || in_set(sel->incl_time, f) ||
 			     in_set(sel->excl_graph, f) || in_set(sel->incl_graph, f)))
 				return g2c_error_set(err, "%s is part of a cycle; selecting a function inside a cycle is not supported",
-						     cg->st->funcs[f].name);
+						     callgraph_symbol(cg, f)->name);
 		}
 	}
 	return 0;
@@ -703,23 +729,70 @@ static void split_arcs_over_sites(struct callgraph *cg)
 
 static const struct cg_selection no_selection;
 
-int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
-		    struct symtab *st, uint32_t hz,
+size_t callgraph_count_funcs(const struct cg_object *objs, size_t n)
+{
+	size_t count = 1;
+
+	for (size_t o = 0; o < n; o++)
+		count += objs[o].st->nfuncs;
+	return count;
+}
+
+size_t callgraph_object_of(const struct callgraph *cg, size_t f)
+{
+	size_t o = cg->nobjs;
+
+	while (o > 1 && f < cg->objs[o - 1].first_func)
+		o--;
+	return o - 1;
+}
+
+const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
+{
+	const struct cg_object *obj = &cg->objs[callgraph_object_of(cg, f)];
+
+	if (f == callgraph_no_symbol(cg))
+		return NULL;
+	return &obj->st->funcs[f - obj->first_func];
+}
+
+/* Credits every object's samples and basic-block counts. */
+static int attribute_profiles(struct build *b)
+{
+	struct callgraph *cg = b->cg;
+
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		b->obj = &cg->objs[o];
+		b->st = b->obj->st;
+		if (!b->obj->prof)
+			continue;
+		if (!cg->hz && b->obj->prof->nhists)
+			cg->hz = b->obj->hz;
+		if (attribute_samples(b, b->obj->prof) < 0 ||
+		    add_executions(b, b->obj->prof) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		    const struct cg_selection *sel, struct g2c_error *err)
 {
-	struct build b = { .cg = cg, .st = st, .err = err };
+	struct build b = { .cg = cg, .err = err };
 	struct components comps = { 0 };
 	uint64_t *uncalled = NULL;
 
 	memset(cg, 0, sizeof *cg);
-	cg->st = st;
-	cg->nfuncs = st->nfuncs + 1;
-	cg->hz = prof->nhists ? hz : 0;
+	cg->objs = objs;
+	cg->nobjs = nobjs;
+	cg->nfuncs = callgraph_count_funcs(objs, nobjs);
+	for (size_t o = 0, first = 0; o < nobjs; first += objs[o++].st->nfuncs)
+		objs[o].first_func = first;
 	cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs);
 	if (!cg->funcs)
 		return g2c_error_set(err, "out of memory for the call graph");
-	if (attribute_samples(&b, prof) < 0 || add_executions(&b, prof) < 0 ||
-	    collect_arcs(&b, prof, sel ? sel : &no_selection) < 0)
+	if (attribute_profiles(&b) < 0 ||
+	    collect_arcs(&b, sel ? sel : &no_selection) < 0)
 		goto fail;
 	for (size_t i = 0; i < cg->ncosts; i++)
 		cg->funcs[cg->costs[i].func].used = true;

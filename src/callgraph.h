@@ -1,12 +1,14 @@
 /* callgraph.h -- attribute samples and arcs to functions, and propagate
  * time along the arcs as gprof does.
  *
- * Input: a summed struct gmon_profile and the resolver's function table.
+ * Input: the program's objects (the executable, shared libraries), each
+ * with its function table, its code and the summed profile taken of it.
  * Output: per function its self cost at each position, its calls, and the
  * inclusive cost of every call, all in integer nanoseconds that add up
- * exactly (see callgraph_build()).  Owns all arrays below; refers to
- * functions by their index in the symtab, plus one pseudo index for
- * samples that fall outside every function.
+ * exactly (see callgraph_build()).  Owns all arrays below.  Functions are
+ * numbered across the objects: object 0's functions first, then object
+ * 1's, and so on, then one pseudo function for samples that fall outside
+ * every function.
  */
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
@@ -15,12 +17,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "code.h"
 #include "gmon.h"
+#include "object.h"
 #include "symtab.h"
 
 struct g2c_error;
 
-/* gprof's selections (-E, -F, -e, -f, -k), as sets of function indexes:
+/* One object of the program and what was profiled in it. */
+struct cg_object {
+	struct object *obj;
+	const struct symtab *st;
+	struct code *code;	/* its instructions; NULL: positions stay bins */
+	const struct gmon_profile *prof;	/* NULL: nothing profiled */
+	uint32_t hz;		/* the profile's samples per second */
+	size_t first_func;	/* its first function's number (set by
+				   callgraph_build) */
+};
+
+/* gprof's selections (-E, -F, -e, -f, -k), as sets of function numbers:
  * arrays of nfuncs flags, or NULL for the empty set. */
 struct cg_arc_filter {
 	const bool *from, *to;
@@ -98,7 +113,9 @@ struct cg_stats {
 };
 
 struct callgraph {
-	size_t nfuncs;		/* symtab functions + the pseudo function */
+	struct cg_object *objs;	/* the objects, as given */
+	size_t nobjs;
+	size_t nfuncs;		/* the objects' functions + the pseudo function */
 	struct cg_func *funcs;
 	struct cg_cost *costs;
 	size_t ncosts;
@@ -114,7 +131,6 @@ struct callgraph {
 	bool has_executions;	/* the profile has basic-block counts */
 	uint64_t total_executions;
 	struct cg_stats stats;
-	const struct symtab *st;
 };
 
 /* The pseudo function that holds samples outside every function. */
@@ -123,12 +139,20 @@ static inline size_t callgraph_no_symbol(const struct callgraph *cg)
 	return cg->nfuncs - 1;
 }
 
+/* The number of the functions of OBJS[0..N) and the pseudo function. */
+size_t callgraph_count_funcs(const struct cg_object *objs, size_t n);
+
+/* The object function F is in (the pseudo function: object 0), and its
+ * symbol (NULL for the pseudo function). */
+size_t callgraph_object_of(const struct callgraph *cg, size_t f);
+const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
+
 /* Builds the call graph: credits each histogram bin to the functions whose
  * bytes it overlaps, in proportion to the overlap; sums the arcs per
  * (caller, callee) and call site; adds basic-block execution counts at
  * their addresses, if the profile has any; finds cycles; and propagates inclusive
  * cost from callees to callers in proportion to call counts.  One sample
- * is 1e9 / HZ ns; rounding is cumulative, so the costs of all positions add
+ * is 1e9 / hz ns of its object's profile; rounding is cumulative, so the costs of all positions add
  * up to total_ns, each function's calls add up to its inclusive cost, and
  * every arc's sites add up to the arc.  SEL (may be NULL) applies gprof's
  * selections as gprof's call graph does: only the share of each
@@ -136,8 +160,7 @@ static inline size_t callgraph_no_symbol(const struct callgraph *cg)
  * calls, and only shown functions and the calls between them are
  * written (the self cost of the others is still part of total_ns).
  * Returns 0 or -1 with ERR set. */
-int callgraph_build(struct callgraph *cg, const struct gmon_profile *prof,
-		    struct symtab *st, uint32_t hz,
+int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		    const struct cg_selection *sel, struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);

@@ -79,20 +79,19 @@ static void name_ids_release(struct name_ids *ids)
 
 struct writer {
 	const struct callgraph *cg;
-	struct symtab *st;
+	const struct source_map *map;
 	struct outstream *os;
-	const char **home_file;	/* per function: its fl= */
-	unsigned *entry_line;	/* per function: line of its entry */
-	char **label;		/* per function: name written, when not st's */
+	char **label;		/* per function: name written, when not its symbol's */
 	size_t *fn_id;		/* per function: 0 until named */
 	size_t next_fn_id;
 	struct name_ids files;
+	struct name_ids objects;
+	size_t cur_ob;		/* the object of the cost lines being written */
 	const char *last_fl;	/* the last fl= written */
 	const char *cur_file;	/* file of the cost lines being written */
 	uint64_t last_pc;
 	unsigned last_line;
 	bool have_last;
-	bool inline_files;	/* inlined code at its own file and line */
 	bool failed;		/* out of memory */
 };
 
@@ -102,7 +101,17 @@ static const char *func_name(const struct writer *w, size_t f)
 		return w->label[f];
 	if (f == callgraph_no_symbol(w->cg))
 		return NO_SYMBOL;
-	return w->st->funcs[f].name;
+	return callgraph_symbol(w->cg, f)->name;
+}
+
+static const char *home_file(const struct writer *w, size_t f)
+{
+	return w->map->home[f].file;
+}
+
+static const char *object_path(const struct writer *w, size_t o)
+{
+	return w->cg->objs[o].obj->path;
 }
 
 /* Writes "KEY=(id)" or, at first use, "KEY=(id) name".  Control characters
@@ -134,16 +143,30 @@ static void write_name(struct writer *w, const char *key, size_t id,
 	outstream_write(w->os, "\n", 1);
 }
 
-static void write_file(struct writer *w, const char *key, const char *file)
+/* Writes KEY naming STRING, compressed in the name space IDS. */
+static void write_compressed(struct writer *w, struct name_ids *ids,
+			     const char *key, const char *string)
 {
 	bool is_new;
-	long long id = name_id(&w->files, file, &is_new);
+	long long id = name_id(ids, string, &is_new);
 
 	if (id < 0) {
 		w->failed = true;
 		return;
 	}
-	write_name(w, key, (size_t)id, is_new, file);
+	write_name(w, key, (size_t)id, is_new, string);
+}
+
+static void write_file(struct writer *w, const char *key, const char *file)
+{
+	write_compressed(w, &w->files, key, file);
+}
+
+/* Makes object O the object of the following lines ("ob="), or of the
+ * following call's target ("cob="). */
+static void write_object(struct writer *w, const char *key, size_t o)
+{
+	write_compressed(w, &w->objects, key, object_path(w, o));
 }
 
 static void write_fn(struct writer *w, const char *key, size_t f)
@@ -203,7 +226,7 @@ static void switch_file(struct writer *w, size_t f, const char *file)
 {
 	if (strcmp(file, w->cur_file) == 0)
 		return;
-	write_file(w, strcmp(file, w->home_file[f]) == 0 ? "fe" : "fi", file);
+	write_file(w, strcmp(file, home_file(w, f)) == 0 ? "fe" : "fi", file);
 	w->cur_file = file;
 }
 
@@ -222,53 +245,49 @@ static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
  * entry; the call cost line follows. */
 static void write_call(struct writer *w, size_t callee, uint64_t count)
 {
-	write_file(w, "cfi", w->home_file[callee]);
+	const struct symtab_func *sym = callgraph_symbol(w->cg, callee);
+	size_t o = callgraph_object_of(w->cg, callee);
+
+	if (o != w->cur_ob)
+		write_object(w, "cob", o);
+	write_file(w, "cfi", home_file(w, callee));
 	write_fn(w, "cfn", callee);
 	outstream_write(w->os, "calls=", 6);
 	outstream_u64(w->os, count, false);
 	outstream_write(w->os, " ", 1);
-	outstream_u64(w->os, callee == callgraph_no_symbol(w->cg) ? 0 :
-		      w->st->funcs[callee].addr, true);
-	write_value(w, w->entry_line[callee]);
+	outstream_u64(w->os, sym ? sym->addr : 0, true);
+	write_value(w, w->map->home[callee].line);
 }
 
-/* The file and line to show for PC in function F: for inlined code the
- * inlined file and line (written with fi=, as callgrind does) unless
- * turned off; F's own file and line 0 where there is no line
- * information. */
-static unsigned source_of(struct writer *w, size_t f, uint64_t pc,
-			  const char **file)
+/* Makes object O the object of the following functions. */
+static void switch_object(struct writer *w, size_t o)
 {
-	unsigned line = 0;
-
-	*file = NULL;
-	if (f != callgraph_no_symbol(w->cg))
-		symtab_source_line(w->st, pc, !w->inline_files, file, &line);
-	if (!*file)
-		*file = w->home_file[f];
-	return line;
+	if (o == w->cur_ob)
+		return;
+	write_object(w, "ob", o);
+	w->cur_ob = o;
 }
 
 static void write_function(struct writer *w, size_t f)
 {
 	const struct cg_func *fn = &w->cg->funcs[f];
-	const char *file;
-	unsigned line;
+	const struct src_pos *pos;
 
-	if (!w->last_fl || strcmp(w->last_fl, w->home_file[f]) != 0) {
-		write_file(w, "fl", w->home_file[f]);
-		w->last_fl = w->home_file[f];
+	switch_object(w, callgraph_object_of(w->cg, f));
+	if (!w->last_fl || strcmp(w->last_fl, home_file(w, f)) != 0) {
+		write_file(w, "fl", home_file(w, f));
+		w->last_fl = home_file(w, f);
 	}
-	w->cur_file = w->home_file[f];
+	w->cur_file = home_file(w, f);
 	write_fn(w, "fn", f);
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &w->cg->costs[i];
 
 		if (c->ns == 0 && c->executions == 0)
 			continue;
-		line = source_of(w, f, c->pc, &file);
-		switch_file(w, f, file);
-		write_cost(w, c, line);
+		pos = &w->map->cost[i];
+		switch_file(w, f, pos->file);
+		write_cost(w, c, pos->line);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -278,14 +297,14 @@ static void write_function(struct writer *w, size_t f)
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
 			const struct cg_site *site = &w->cg->sites[s];
 
-			line = source_of(w, f, site->pc, &file);
-			switch_file(w, f, file);
+			pos = &w->map->site[s];
+			switch_file(w, f, pos->file);
 			write_call(w, arc->callee, site->count);
-			write_position(w, site->pc, line);
+			write_position(w, site->pc, pos->line);
 			write_value(w, site->ns);
 		}
 	}
-	switch_file(w, f, w->home_file[f]);
+	switch_file(w, f, home_file(w, f));
 }
 
 /* The pseudo caller of every function or cycle nothing else calls, so that
@@ -328,6 +347,7 @@ static void write_hidden(struct writer *w)
 			if (c->ns == 0 && c->executions == 0)
 				continue;
 			if (!named) {
+				switch_object(w, 0);
 				write_file(w, "fl", UNKNOWN_FILE);
 				w->last_fl = w->cur_file = UNKNOWN_FILE;
 				write_name(w, "fn", ++w->next_fn_id, true, HIDDEN);
@@ -345,91 +365,89 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* qsort has no context argument; the writer being sorted for. */
-static const struct writer *sort_writer;
+/* KCachegrind's identity of a function: its name and the base names of
+ * its file and object. */
+struct identity {
+	const char *name, *file, *object;
+	size_t func;
+};
 
-/* KCachegrind's identity of a function: name and file basename (all
- * functions here share one object). */
 static int compare_identity(const void *x, const void *y)
 {
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int c = strcmp(func_name(sort_writer, a), func_name(sort_writer, b));
+	const struct identity *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	if (!c)
+		c = strcmp(a->file, b->file);
+	if (!c)
+		c = strcmp(a->object, b->object);
+	return c;
+}
+
+/* The same, made total by the function's number, for a stable order. */
+static int compare_identity_then_number(const void *x, const void *y)
+{
+	const struct identity *a = x, *b = y;
+	int c = compare_identity(a, b);
 
 	if (c)
 		return c;
-	return strcmp(base_name(sort_writer->home_file[a]),
-		      base_name(sort_writer->home_file[b]));
+	return a->func < b->func ? -1 : a->func > b->func;
 }
 
-static bool same_home(const struct writer *w, size_t a, size_t b)
+/* Labels function F, one of the functions IDS[0..N) that share an
+ * identity: with its source file where that is its own, else with its
+ * address. */
+static int label_clash(struct writer *w, const struct identity *ids,
+		       size_t n, size_t f)
 {
-	return strcmp(w->home_file[a], w->home_file[b]) == 0;
+	const char *name = func_name(w, f), *file = home_file(w, f);
+	bool file_unique = true;
+	char *label;
+
+	for (size_t k = 0; k < n; k++)
+		if (ids[k].func != f && strcmp(home_file(w, ids[k].func), file) == 0)
+			file_unique = false;
+	label = malloc(strlen(name) + strlen(file) + 32);
+	if (!label)
+		return -1;
+	if (file_unique)
+		sprintf(label, "%s [%s]", name, file);
+	else
+		sprintf(label, "%s [0x%" PRIx64 "]", name,
+			callgraph_symbol(w->cg, f)->addr);
+	w->label[f] = label;
+	return 0;
 }
 
 /* KCachegrind would merge functions whose identities agree (two static
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
  * in its name, or its address where even the file is shared. */
-static int label_clashing_names(struct writer *w, size_t *order, size_t n)
-{
-	sort_writer = w;
-	qsort(order, n, sizeof *order, compare_identity);
-	for (size_t i = 0, end; i < n; i = end) {
-		for (end = i + 1; end < n &&
-		     compare_identity(&order[i], &order[end]) == 0; end++)
-			;
-		for (size_t j = i; end - i > 1 && j < end; j++) {
-			size_t f = order[j];
-			bool file_unique = true;
-			const char *name = func_name(w, f);
-			char *label;
-
-			for (size_t k = i; k < end; k++)
-				if (k != j && same_home(w, f, order[k]))
-					file_unique = false;
-			label = malloc(strlen(name) + strlen(w->home_file[f]) + 32);
-			if (!label)
-				return -1;
-			if (file_unique)
-				sprintf(label, "%s [%s]", name, w->home_file[f]);
-			else
-				sprintf(label, "%s [0x%" PRIx64 "]", name,
-					w->st->funcs[f].addr);
-			w->label[f] = label;
-		}
-	}
-	return 0;
-}
-
-/* Finds each written function's file and entry line, and its name. */
-static int prepare_functions(struct writer *w)
+static int label_clashing_names(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
-	size_t *order = malloc(cg->nfuncs * sizeof *order), n = 0;
-	int rc;
+	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
+	size_t n = 0;
 
-	if (!order)
+	if (!ids)
 		return -1;
-	for (size_t f = 0; f < cg->nfuncs; f++) {
-		const char *file = NULL;
-
-		w->home_file[f] = w->st->path;
-		if (!cg->funcs[f].shown)
-			continue;
-		if (f == callgraph_no_symbol(cg)) {
-			w->home_file[f] = UNKNOWN_FILE;
-			continue;
-		}
-		/* Without line information the object stands for the file. */
-		/* A function's entry is its own code, never inlined code. */
-		symtab_source_line(w->st, w->st->funcs[f].addr, false, &file,
-				   &w->entry_line[f]);
-		if (file)
-			w->home_file[f] = file;
-		order[n++] = f;
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		if (cg->funcs[f].shown && f != callgraph_no_symbol(cg))
+			ids[n++] = (struct identity){
+				func_name(w, f), base_name(home_file(w, f)),
+				base_name(object_path(w, callgraph_object_of(cg, f))), f };
+	qsort(ids, n, sizeof *ids, compare_identity_then_number);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && compare_identity(&ids[i], &ids[end]) == 0; end++)
+			;
+		for (size_t j = i; end - i > 1 && j < end; j++)
+			if (label_clash(w, &ids[i], end - i, ids[j].func) < 0) {
+				free(ids);
+				return -1;
+			}
 	}
-	rc = label_clashing_names(w, order, n);
-	free(order);
-	return rc;
+	free(ids);
+	return 0;
 }
 
 /* "summary:" or "totals:": the sum of all self costs, per event. */
@@ -448,7 +466,7 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	if (info->part <= 1)
 		outstream_printf(w->os, "# callgrind format\nversion: 1\n"
 				 "creator: %s %s\ncmd: %s\n", PACKAGE_NAME,
-				 PACKAGE_VERSION, w->st->path);
+				 PACKAGE_VERSION, object_path(w, 0));
 	/* A part's own lines must all come before its "events:". */
 	if (info->part >= 1)
 		outstream_printf(w->os, "\npart: %u\n", info->part);
@@ -478,23 +496,19 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	outstream_printf(w->os, "events: ns%s\n", cg->has_executions ? " bb" : "");
 	write_totals(w, "summary");
 	outstream_printf(w->os, "\n");
-	outstream_printf(w->os, "ob=(1) %s\n", w->st->path);
+	write_object(w, "ob", 0);
 }
 
-int callgrind_write(const struct callgraph *cg, struct symtab *st,
+int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		    const struct callgrind_info *info, struct outstream *os,
 		    struct g2c_error *err)
 {
-	struct writer w = { .cg = cg, .st = st, .os = os,
-			    .inline_files = !info->no_inline };
+	struct writer w = { .cg = cg, .map = map, .os = os };
 	int rc = 0;
 
-	w.home_file = calloc(cg->nfuncs, sizeof *w.home_file);
-	w.entry_line = calloc(cg->nfuncs, sizeof *w.entry_line);
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
 	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
-	if (!w.home_file || !w.entry_line || !w.label || !w.fn_id ||
-	    prepare_functions(&w) < 0) {
+	if (!w.label || !w.fn_id || label_clashing_names(&w) < 0) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
@@ -512,9 +526,8 @@ out:
 	for (size_t f = 0; w.label && f < cg->nfuncs; f++)
 		free(w.label[f]);
 	free(w.label);
-	free(w.home_file);
-	free(w.entry_line);
 	free(w.fn_id);
 	name_ids_release(&w.files);
+	name_ids_release(&w.objects);
 	return rc;
 }

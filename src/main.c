@@ -1,7 +1,8 @@
 /* main.c -- gmon2cg: convert gprof profiles to callgrind format.
  *
- * Parses the command line and wires the stages together:
- * reader (gmon) -> resolver (symtab) -> call graph -> writer (callgrind).
+ * Parses the command line and wires the stages together: the objects
+ * (object, symtab, code) and the profiles (gmon) -> call graph (callgraph)
+ * -> source positions (srcline) -> writer (callgrind) -> output (outstream).
  * The only place that prints diagnostics or decides the exit status.
  */
 #include <config.h>
@@ -17,9 +18,12 @@
 
 #include "callgraph.h"
 #include "callgrind.h"
+#include "code.h"
 #include "diag.h"
 #include "gmon.h"
+#include "object.h"
 #include "outstream.h"
+#include "srcline.h"
 #include "symtab.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -326,15 +330,34 @@ static void selection_release(struct selection *s, size_t narcs)
 	free(s->arcs);
 }
 
+/* One object of the program being converted, and what is derived from it. */
+struct loaded_object {
+	struct object obj;
+	struct symtab st;
+	struct code code;
+	struct source_lines lines;
+};
+
+/* The objects of the program being converted: the executable first. */
+struct program {
+	struct loaded_object *objs;
+	size_t nobjs;
+};
+
 /* Adds the functions named NAME (NAME_LEN bytes) to SET, allocated if
  * NULL; EXE names the executable in messages.  Returns the set, or NULL
  * (having freed a set it allocated) with ERR set. */
-static bool *mark_functions(const struct symtab *st, const char *exe,
+static bool *mark_functions(const struct program *prog, const char *exe,
 			    const char *name, size_t name_len, bool *set,
 			    struct g2c_error *err)
 {
 	char *copy = strndup(name, name_len);
-	bool *fresh = set ? NULL : calloc(st->nfuncs + 1, sizeof *set);
+	size_t nfuncs = 1, marked = 0;
+	bool *fresh;
+
+	for (size_t o = 0; o < prog->nobjs; o++)
+		nfuncs += prog->objs[o].st.nfuncs;
+	fresh = set ? NULL : calloc(nfuncs, sizeof *set);
 
 	if (!set)
 		set = fresh;
@@ -344,7 +367,10 @@ static bool *mark_functions(const struct symtab *st, const char *exe,
 		g2c_error_set(err, "out of memory");
 		return NULL;
 	}
-	if (symtab_mark(st, copy, set) == 0) {
+	for (size_t o = 0, first = 0; o < prog->nobjs;
+	     first += prog->objs[o++].st.nfuncs)
+		marked += symtab_mark(&prog->objs[o].st, copy, set + first);
+	if (marked == 0) {
 		g2c_error_set(err, "%s: no function named '%s'", exe, copy);
 		free(copy);
 		free(fresh);
@@ -354,7 +380,7 @@ static bool *mark_functions(const struct symtab *st, const char *exe,
 	return set;
 }
 
-static int build_selection(const struct options *o, const struct symtab *st,
+static int build_selection(const struct options *o, const struct program *prog,
 			   struct selection *s, struct g2c_error *err)
 {
 	const bool **fields[NSETS] = {
@@ -368,7 +394,7 @@ static int build_selection(const struct options *o, const struct symtab *st,
 	for (int i = 0; i < NSETS; i++) {
 		for (size_t j = 0; j < o->sets[i].n; j++) {
 			const char *name = o->sets[i].names[j];
-			bool *set = mark_functions(st, o->exe, name, strlen(name),
+			bool *set = mark_functions(prog, o->exe, name, strlen(name),
 						   s->sets[i], err);
 
 			if (!set)
@@ -387,11 +413,11 @@ static int build_selection(const struct options *o, const struct symtab *st,
 		const char *spec = o->drop_arcs.names[j];
 		const char *slash = strchr(spec, '/');
 
-		s->arc_ends[2 * j] = mark_functions(st, o->exe, spec,
+		s->arc_ends[2 * j] = mark_functions(prog, o->exe, spec,
 						    (size_t)(slash - spec), NULL, err);
 		if (!s->arc_ends[2 * j])
 			return -1;
-		s->arc_ends[2 * j + 1] = mark_functions(st, o->exe, slash + 1,
+		s->arc_ends[2 * j + 1] = mark_functions(prog, o->exe, slash + 1,
 							strlen(slash + 1), NULL, err);
 		if (!s->arc_ends[2 * j + 1])
 			return -1;
@@ -410,18 +436,45 @@ static int report(const struct g2c_error *err)
 	return EXIT_DATA;
 }
 
+/* Opens the object PATH and what is derived from it into LO.  Returns 0,
+ * or -1 with ERR set. */
+static int load_object(struct loaded_object *lo, const char *path,
+		       const struct options *o, struct g2c_error *err)
+{
+	memset(lo, 0, sizeof *lo);
+	if (object_open(&lo->obj, path, o->debug_dir, err) < 0)
+		return -1;
+	if (symtab_build(&lo->st, &lo->obj,
+			 &(struct symtab_options){ o->demangle, o->no_statics },
+			 err) < 0) {
+		object_close(&lo->obj);
+		return -1;
+	}
+	source_lines_init(&lo->lines, &lo->obj);
+	return 0;
+}
+
+static void unload_object(struct loaded_object *lo)
+{
+	source_lines_close(&lo->lines);
+	symtab_release(&lo->st);
+	object_close(&lo->obj);
+}
+
 /* Reads FILES[0..N) into one profile, builds its call graph and writes it
  * as PART (0: the only part). */
-static int convert(const struct options *o, struct symtab *st,
+static int convert(const struct options *o, struct program *prog,
 		   const struct cg_selection *sel, char **files, int n,
 		   unsigned part, struct outstream *os, struct g2c_error *err)
 {
+	struct loaded_object *exe = &prog->objs[0];
 	struct gmon_profile prof;
 	struct callgraph cg;
+	struct source_map map = { 0 };
+	struct cg_object objs[1];
 	struct callgrind_info info = { .dimen = "seconds", .part = part,
 				       .source = files[0],
-				       .nsources = (unsigned)n,
-				       .no_inline = o->no_inline };
+				       .nsources = (unsigned)n };
 	const char *misfit;
 	char dimen[sizeof prof.hists[0].dimen];
 	enum gmon_format format;
@@ -429,21 +482,26 @@ static int convert(const struct options *o, struct symtab *st,
 
 	gmon_profile_init(&prof);
 	for (int i = 0; i < n; i++)
-		if (gmon_profile_add_file(&prof, &st->target, files[i], err) < 0)
+		if (gmon_profile_add_file(&prof, &exe->obj.target, files[i], err) < 0)
 			goto out;
 	if (prof.nhists > 0)
 		info.dimen = strcpy(dimen, prof.hists[0].dimen);
 	format = prof.first_format;
 	info.rate_assumed = prof.nhists > 0 && prof.hists[0].rate == 0;
-	if (callgraph_build(&cg, &prof, st,
-			    gmon_profile_rate(&prof, o->rate ? o->rate
-							     : DEFAULT_RATE),
-			    sel, err) < 0)
+	if (code_open(&exe->code, &exe->obj, &exe->st, err) < 0)
 		goto out;
+	objs[0] = (struct cg_object){
+		.obj = &exe->obj, .st = &exe->st, .code = &exe->code,
+		.prof = &prof,
+		.hz = gmon_profile_rate(&prof, o->rate ? o->rate : DEFAULT_RATE) };
+	rc = callgraph_build(&cg, objs, 1, sel, err);
 	/* Neither the raw profile nor decoded code is needed for writing:
 	 * free them before the line lookups load the debug information. */
+	code_close(&exe->code);
 	gmon_profile_release(&prof);
-	symtab_forget_code(st);
+	if (rc < 0)
+		goto out;
+	rc = -1;
 	if (o->stats)
 		print_stats(&cg, files[0], format);
 	misfit = callgraph_misfit(&cg);
@@ -451,9 +509,10 @@ static int convert(const struct options *o, struct symtab *st,
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
 			      files[0], n > 1 ? " and the other profiles" : "",
 			      o->exe, misfit);
-	} else {
-		rc = callgrind_write(&cg, st, &info, os, err);
+	} else if (source_map_build(&map, &cg, &exe->lines, o->no_inline, err) == 0) {
+		rc = callgrind_write(&cg, &map, &info, os, err);
 	}
+	source_map_release(&map);
 	callgraph_release(&cg);
 out:
 	gmon_profile_release(&prof);
@@ -463,29 +522,27 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	struct symtab st;
+	struct loaded_object exe;
+	struct program prog = { &exe, 1 };
 	struct outstream os;
 	struct selection sel;
 	struct g2c_error err;
 	int rc = 0;
 
 	parse_options(argc, argv, &o);
-	if (symtab_open(&st, o.exe,
-			&(struct symtab_options){ o.demangle, o.no_statics,
-						  o.debug_dir },
-			&err) < 0)
+	if (load_object(&exe, o.exe, &o, &err) < 0)
 		return report(&err);
-	if (build_selection(&o, &st, &sel, &err) < 0 ||
+	if (build_selection(&o, &prog, &sel, &err) < 0 ||
 	    outstream_open(&os, o.output, o.gzip, &err) < 0) {
 		rc = -1;
 		goto out;
 	}
 	if (o.parts) {
 		for (int i = 0; i < o.ngmon && rc == 0; i++)
-			rc = convert(&o, &st, &sel.sel, &o.gmon_files[i], 1,
+			rc = convert(&o, &prog, &sel.sel, &o.gmon_files[i], 1,
 				     (unsigned)i + 1, &os, &err);
 	} else {
-		rc = convert(&o, &st, &sel.sel, o.gmon_files, o.ngmon, 0, &os,
+		rc = convert(&o, &prog, &sel.sel, o.gmon_files, o.ngmon, 0, &os,
 			     &err);
 	}
 	if (rc < 0)
@@ -494,7 +551,7 @@ int main(int argc, char **argv)
 		rc = outstream_close(&os, &err);
 out:
 	selection_release(&sel, o.drop_arcs.n);
-	symtab_close(&st);
+	unload_object(&exe);
 	for (int i = 0; i < NSETS; i++)
 		free(o.sets[i].names);
 	free(o.drop_arcs.names);

@@ -10,9 +10,14 @@
 #include "check.h"
 #include "diag.h"
 #include "gmon.h"
+#include "object.h"
 #include "symtab.h"
 
 #define TICK 10000000ull	/* ns per sample at 100 Hz */
+
+/* A 64-bit little-endian object whose code cannot be read: positions
+ * stay at histogram bins and call sites at hash buckets. */
+static struct object fake_object = { .path = "fake", .target = { 8, false } };
 
 /* A symbol table of N functions, each WIDTH bytes from BASE. */
 static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
@@ -21,7 +26,6 @@ static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 	memset(st, 0, sizeof *st);
 	st->funcs = calloc(n, sizeof *st->funcs);
 	st->nfuncs = n;
-	st->target = (struct gmon_target){ 8, false };
 	for (size_t i = 0; i < n; i++) {
 		st->funcs[i].addr = base + i * width;
 		st->funcs[i].end = base + (i + 1) * width;
@@ -29,6 +33,16 @@ static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 		st->funcs[i].is_func = true;
 		st->funcs[i].owner = i;
 	}
+}
+
+/* Builds the call graph of one object with symbols ST, profiled at HZ. */
+static int build(struct callgraph *cg, struct cg_object *obj,
+		 const struct gmon_profile *p, const struct symtab *st,
+		 uint32_t hz, struct g2c_error *err)
+{
+	*obj = (struct cg_object){ .obj = &fake_object, .st = st, .prof = p,
+				   .hz = hz };
+	return callgraph_build(cg, obj, 1, NULL, err);
 }
 
 /* A profile with one histogram of 2-byte bins over [LOW, HIGH). */
@@ -80,6 +94,7 @@ static void test_worked_example(void)
 		{ B, C, 2 }, { MAIN, D, 1 }, { D, D, 9 }, { D, C, 2 },
 	};
 	struct symtab st;
+	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
 	struct g2c_error err;
@@ -91,7 +106,7 @@ static void test_worked_example(void)
 	for (size_t i = 0; i < sizeof arcs / sizeof *arcs; i++)
 		add_arc(&p, 0x1000 + 16 * arcs[i].from + 6,
 			0x1000 + 16 * arcs[i].to + 4, arcs[i].count);
-	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
 
 	CHECK_U64(cg.total_ns, 85 * TICK);
 	CHECK_U64(cg.funcs[A].self_ns, 10 * TICK);
@@ -134,6 +149,7 @@ static void test_worked_example(void)
 static void test_straddling_bins(void)
 {
 	struct symtab st;
+	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
 	struct g2c_error err;
@@ -145,7 +161,7 @@ static void test_straddling_bins(void)
 	p.hists[0].nbins = 4;	/* scale 32768: each bin is 4 bytes */
 	p.hists[0].bins[0] = 4;	/* 3 bytes of X, 1 of Y */
 	p.hists[0].bins[3] = 2;	/* 2 bytes of Y, 2 in no function */
-	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
 	nosym = callgraph_no_symbol(&cg);
 	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
 	CHECK_NEAR(cg.funcs[1].self_ticks, 2.0, 1e-12);
@@ -166,6 +182,7 @@ static void test_straddling_bins(void)
 static void test_exact_sums(void)
 {
 	struct symtab st;
+	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
 	struct g2c_error err;
@@ -181,7 +198,7 @@ static void test_exact_sums(void)
 	add_arc(&p, 0x3014, 0x3034, 1);
 	add_arc(&p, 0x3024, 0x3034, 1);
 	add_arc(&p, 0x3028, 0x3034, 3);	/* a second site of 2 -> 3 */
-	CHECK(callgraph_build(&cg, &p, &st, 3, NULL, &err) == 0);	/* 1/3 s ticks */
+	CHECK(build(&cg, &obj, &p, &st, 3, &err) == 0);	/* 1/3 s ticks */
 	for (size_t i = 0; i < cg.ncosts; i++)
 		sum_self += cg.costs[i].ns;
 	CHECK_U64(sum_self, cg.total_ns);
@@ -210,6 +227,7 @@ static void test_deep_graph(bool ring)
 {
 	enum { N = 200000 };
 	struct symtab st;
+	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
 	struct g2c_error err;
@@ -223,7 +241,7 @@ static void test_deep_graph(bool ring)
 			add_arc(&p, 0x10000 + 4 * i + 2,
 				0x10000 + 4 * ((i + 1) % N), 1);
 	}
-	CHECK(callgraph_build(&cg, &p, &st, 100, NULL, &err) == 0);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
 	CHECK_U64(cg.total_ns, N * TICK);
 	if (ring) {
 		CHECK_U64(cg.ncycles, 1);

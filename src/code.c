@@ -1,0 +1,134 @@
+/* code.c -- the instructions of one object's functions, and the call
+ * instruction behind a return address that mcount recorded. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "code.h"
+#include "diag.h"
+#include "object.h"
+#include "symtab.h"
+
+struct func_code {
+	struct insn *insns;	/* NULL: not decodable here */
+	size_t count;
+	bool decoded;
+};
+
+int code_open(struct code *c, struct object *obj, const struct symtab *st,
+	      struct g2c_error *err)
+{
+	memset(c, 0, sizeof *c);
+	c->obj = obj;
+	c->st = st;
+	c->target = decode_target_of(obj);
+	c->funcs = calloc(st->nfuncs ? st->nfuncs : 1, sizeof *c->funcs);
+	if (!c->funcs)
+		return g2c_error_set(err, "%s: out of memory for code", obj->path);
+	return 0;
+}
+
+void code_close(struct code *c)
+{
+	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)
+		free(c->funcs[i].insns);
+	free(c->funcs);
+	decoder_close(c->decoder);
+	if (c->obj)
+		object_forget_code(c->obj);
+	memset(c, 0, sizeof *c);
+}
+
+/* The decoder, opened on first use: many profiles need none. */
+static int get_decoder(struct code *c, struct decoder **out,
+		       struct g2c_error *err)
+{
+	if (!c->decoder_tried) {
+		c->decoder_tried = true;
+		if (decoder_open(&c->decoder, &c->target, c->obj->abfd, err) < 0)
+			return -1;
+		c->no_decoder = !c->decoder;
+		if (c->decoder &&
+		    decoder_read_arm_modes(c->decoder, c->obj->syms, c->obj->nsyms,
+					   err) < 0)
+			return -1;
+	}
+	*out = c->decoder;
+	return 0;
+}
+
+int code_instructions(struct code *c, size_t f, const struct insn **insns,
+		      size_t *count, struct g2c_error *err)
+{
+	struct func_code *fc = &c->funcs[f];
+	const struct symtab_func *fn = &c->st->funcs[f];
+
+	if (!fc->decoded) {
+		struct code_bytes bytes;
+		struct decoder *d;
+		int found = object_code_at(c->obj, fn->addr, &bytes, err);
+
+		if (found < 0)
+			return -1;
+		if (found && get_decoder(c, &d, err) < 0)
+			return -1;
+		if (found && d &&
+		    decode_range(d, &bytes, fn->addr, fn->end, &fc->insns,
+				 &fc->count, err) < 0)
+			return -1;
+		fc->decoded = true;
+	}
+	*insns = fc->insns;
+	*count = fc->count;
+	return 0;
+}
+
+int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
+		   uint64_t callee, uint64_t *site, struct g2c_error *err)
+{
+	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
+	uint64_t direct = 0, indirect = 0;
+	struct code_bytes bytes;
+	int found;
+
+	*site = bucket;
+	if (f == SYMTAB_NONE)
+		return 0;
+	found = object_code_at(c->obj, bucket, &bytes, err);
+	if (found < 0)
+		return -1;
+	if (found && (direct = decode_direct_call(&c->target, &bytes, bucket,
+						  bucket + size, callee))) {
+		*site = direct;
+		return 0;
+	}
+	/* The call may be in the function the bucket starts in or, when a
+	 * function starts inside the bucket, in the next ones. */
+	for (; f < c->st->nfuncs && c->st->funcs[f].addr < bucket + size; f++) {
+		const struct insn *insns;
+		size_t n;
+
+		if (code_instructions(c, f, &insns, &n, err) < 0)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t ret = insns[i].pc + insns[i].len;
+
+			if (!insns[i].is_call || ret < bucket || ret >= bucket + size)
+				continue;
+			if (insns[i].target == callee) {
+				if (ndirect++ == 0)
+					direct = insns[i].pc;
+			} else if (insns[i].target == 0 && nindirect++ == 0) {
+				indirect = insns[i].pc;
+			}
+		}
+	}
+	/* Calls whose target is known and another function cannot have
+	 * made it; an indirect call can, when it is the only one. */
+	if (ndirect > 0)
+		*site = direct;
+	else if (nindirect == 1)
+		*site = indirect;
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* code.h -- the instructions of one object's functions, and the call
+ * instruction behind a return address that mcount recorded.
+ *
+ * Owns the decoded instructions, each function's decoded on first use
+ * (through decode.h, from the object's code sections), and the decoder.
+ * The call graph is its one user.
+ */
+#ifndef GMON2CG_CODE_H
+#define GMON2CG_CODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+struct g2c_error;
+struct object;
+struct symtab;
+
+struct code {
+	struct object *obj;
+	const struct symtab *st;
+	struct decode_target target;
+	bool no_decoder;	/* this libopcodes cannot decode the target */
+
+	/* private */
+	struct decoder *decoder;
+	bool decoder_tried;
+	struct func_code *funcs;	/* per function of st */
+};
+
+/* Prepares to decode the functions ST found in OBJ; nothing is decoded
+ * yet.  Returns 0, or -1 with ERR set. */
+int code_open(struct code *c, struct object *obj, const struct symtab *st,
+	      struct g2c_error *err);
+
+/* Frees all decoded instructions and the object's code bytes. */
+void code_close(struct code *c);
+
+/* Sets *INSNS and *COUNT to the instructions of function F, decoded on
+ * first use; NULL and 0 where they cannot be decoded here.  Returns 0, or
+ * -1 with ERR set when memory runs out. */
+int code_instructions(struct code *c, size_t f, const struct insn **insns,
+		      size_t *count, struct g2c_error *err);
+
+/* glibc's mcount records a call by the hash bucket of its return address,
+ * [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
+ * it: a call to CALLEE returning there, else the only indirect call
+ * returning there, else BUCKET itself.  Returns 0, or -1 with ERR set. */
+int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
+		   uint64_t callee, uint64_t *site, struct g2c_error *err);
+
+#endif

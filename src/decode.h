@@ -1,0 +1,68 @@
+/* decode.h -- machine instructions of one target, through libopcodes.
+ *
+ * Owns libopcodes' decoder state and, for ARM, the table of mapping
+ * symbols that says where code is Thumb.  It decodes code bytes handed to
+ * it (struct code_bytes), so it can be tested on code built in memory;
+ * it knows nothing of functions or profiles.
+ */
+#ifndef GMON2CG_DECODE_H
+#define GMON2CG_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object.h"
+
+struct g2c_error;
+
+/* The architecture as libbfd names it (an enum bfd_architecture and its
+ * machine number), and the byte order. */
+struct decode_target {
+	int arch;
+	unsigned long mach;
+	bool big_endian;
+};
+
+struct insn {
+	uint64_t pc;
+	uint32_t len;
+	bool is_call;
+	uint64_t target;	/* a direct call's target, else 0 */
+};
+
+struct decoder;
+
+/* The target of OBJ. */
+struct decode_target decode_target_of(const struct object *obj);
+
+/* Opens a decoder for TARGET; ABFD (may be NULL) is handed to libopcodes,
+ * which some targets consult.  Sets *OUT to NULL when this libopcodes
+ * cannot decode the target.  Returns 0, or -1 with ERR set. */
+int decoder_open(struct decoder **out, const struct decode_target *target,
+		 struct bfd *abfd, struct g2c_error *err);
+
+/* Tells an ARM decoder where Thumb code starts and ends: the mapping
+ * symbols "$t" (Thumb), "$a" (ARM) and "$d" (data) of code sections among
+ * SYMS.  Returns 0, or -1 with ERR set. */
+int decoder_read_arm_modes(struct decoder *d, struct bfd_symbol **syms,
+			   size_t nsyms, struct g2c_error *err);
+
+void decoder_close(struct decoder *d);
+
+/* Decodes the instructions starting in [LO, HI) of CODE, from LO on, into
+ * a new array *INSNS of *COUNT; undecodable bytes are taken one by one.
+ * Returns 0, or -1 with ERR set when memory runs out. */
+int decode_range(struct decoder *d, const struct code_bytes *code,
+		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
+		 struct g2c_error *err);
+
+/* Without libopcodes: the direct call to CALLEE that returns into
+ * [RET_LO, RET_HI) of CODE, on targets whose call instruction is simple
+ * to recognise from its bytes (x86 "call rel32", AArch64 "bl").  Returns
+ * its address, or 0. */
+uint64_t decode_direct_call(const struct decode_target *target,
+			    const struct code_bytes *code, uint64_t ret_lo,
+			    uint64_t ret_hi, uint64_t callee);
+
+#endif

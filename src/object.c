@@ -1,0 +1,251 @@
+/* object.c -- one object file of the profiled program, opened with libbfd. */
+#include <config.h>
+
+#include <bfd.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "object.h"
+
+struct loaded_section {
+	asection *sec;
+	bfd_byte *data;		/* NULL: the section has no contents */
+};
+
+static int bfd_failure(struct g2c_error *err, const char *path)
+{
+	if (bfd_get_error() == bfd_error_no_memory)
+		return g2c_error_set(err, "%s: out of memory", path);
+	return g2c_error_set(err, "%s: %s", path, bfd_errmsg(bfd_get_error()));
+}
+
+static int check_file(const char *path, struct g2c_error *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return g2c_error_set(err, "%s: is a directory, not an executable",
+				     path);
+	if (!S_ISREG(sb.st_mode))
+		return g2c_error_set(err, "%s: not a regular file", path);
+	return 0;
+}
+
+/* Opens PATH as an object file (not an archive) in *OUT. */
+static int open_bfd(const char *path, bfd **out, struct g2c_error *err)
+{
+	char **matching = NULL;
+
+	*out = bfd_openr(path, NULL);
+	if (!*out)
+		return bfd_failure(err, path);
+	(*out)->flags |= BFD_DECOMPRESS;
+	if (bfd_check_format(*out, bfd_archive))
+		return g2c_error_set(err, "%s: is an archive, not an executable",
+				     path);
+	if (!bfd_check_format_matches(*out, bfd_object, &matching)) {
+		if (bfd_get_error() == bfd_error_file_ambiguously_recognized) {
+			free(matching);
+			return g2c_error_set(err,
+					     "%s: file format is ambiguous",
+					     path);
+		}
+		return g2c_error_set(err, "%s: not an executable (%s)", path,
+				     bfd_errmsg(bfd_get_error()));
+	}
+	return 0;
+}
+
+static int read_target(struct object *obj, const char *path,
+		       struct g2c_error *err)
+{
+	int bits = bfd_get_arch_size(obj->abfd);
+
+	if (bits < 0)
+		bits = (int)bfd_arch_bits_per_address(obj->abfd);
+	if (bits != 32 && bits != 64)
+		return g2c_error_set(err, "%s: unsupported address size of %d bits",
+				     path, bits);
+	obj->target.addr_size = (unsigned)bits / 8;
+	obj->target.big_endian = bfd_big_endian(obj->abfd);
+	obj->symbol_leading_char = bfd_get_symbol_leading_char(obj->abfd);
+	return 0;
+}
+
+/* A stripped object's symbols and debug information may be in a separate
+ * file, named by its build-id or its .gnu_debuglink, looked for where gdb
+ * looks (beside it, in .debug/ beside it, and below DEBUG_DIR, by default
+ * /usr/lib/debug).  Uses that file, when the object has no debug
+ * information of its own and the file is found. */
+static int open_debug_file(struct object *obj, const char *debug_dir,
+			   struct g2c_error *err)
+{
+	const char *dir = debug_dir ? debug_dir : "/usr/lib/debug";
+	char *found;
+
+	obj->dbfd = obj->abfd;
+	if (bfd_get_section_by_name(obj->abfd, ".debug_info"))
+		return 0;
+	found = bfd_follow_build_id_debuglink(obj->abfd, dir);
+	if (!found)
+		found = bfd_follow_gnu_debuglink(obj->abfd, dir);
+	if (!found)
+		return 0;
+	obj->debug_path = found;
+	if (open_bfd(found, &obj->dbfd, err) < 0) {
+		if (obj->dbfd)
+			bfd_close(obj->dbfd);
+		obj->dbfd = obj->abfd;
+		return -1;
+	}
+	return 0;
+}
+
+static int no_symbols(const struct object *obj, const char *path,
+		      struct g2c_error *err)
+{
+	if (obj->debug_path)
+		return g2c_error_set(err, "%s: no symbols in it or in its debug file %s",
+				     path, obj->debug_path);
+	return g2c_error_set(err, "%s: no symbols (and no separate debug file found)",
+			     path);
+}
+
+/* The static symbols (of the debug file, if one is used), plus the
+ * synthetic "name@plt" symbols of the object's PLT. */
+static int read_symbols(struct object *obj, const char *path,
+			struct g2c_error *err)
+{
+	long size, count, dynsize, ndyn = 0, nsynth = 0;
+
+	if (!(bfd_get_file_flags(obj->dbfd) & HAS_SYMS))
+		return no_symbols(obj, path, err);
+	size = bfd_get_symtab_upper_bound(obj->dbfd);
+	if (size < 0)
+		return bfd_failure(err, path);
+	obj->syms = malloc(size > 0 ? (size_t)size : 1);
+	if (!obj->syms)
+		return g2c_error_set(err, "%s: out of memory for symbols", path);
+	count = bfd_canonicalize_symtab(obj->dbfd, obj->syms);
+	if (count < 0)
+		return bfd_failure(err, path);
+	if (count == 0)
+		return no_symbols(obj, path, err);
+	obj->nsyms = (size_t)count;
+	dynsize = bfd_get_dynamic_symtab_upper_bound(obj->abfd);
+	if (dynsize > 0) {
+		obj->dynsyms = malloc((size_t)dynsize);
+		if (!obj->dynsyms)
+			return g2c_error_set(err, "%s: out of memory for symbols",
+					     path);
+		ndyn = bfd_canonicalize_dynamic_symtab(obj->abfd, obj->dynsyms);
+	}
+	if (ndyn > 0)
+		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
+						  ndyn, obj->dynsyms, &obj->synth);
+	obj->nsynth = nsynth > 0 ? (size_t)nsynth : 0;
+	return 0;
+}
+
+int object_open(struct object *obj, const char *path, const char *debug_dir,
+		struct g2c_error *err)
+{
+	memset(obj, 0, sizeof *obj);
+	if (bfd_init() != BFD_INIT_MAGIC)
+		return g2c_error_set(err, "libbfd does not match the bfd.h gmon2cg was built with");
+	if (check_file(path, err) < 0)
+		return -1;
+	obj->path = realpath(path, NULL);
+	if (!obj->path)
+		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+	if (open_bfd(path, &obj->abfd, err) < 0 ||
+	    read_target(obj, path, err) < 0 ||
+	    open_debug_file(obj, debug_dir, err) < 0 ||
+	    read_symbols(obj, path, err) < 0) {
+		object_close(obj);
+		return -1;
+	}
+	return 0;
+}
+
+void object_forget_code(struct object *obj)
+{
+	for (size_t i = 0; i < obj->nloaded; i++)
+		free(obj->loaded[i].data);
+	free(obj->loaded);
+	obj->loaded = NULL;
+	obj->nloaded = 0;
+}
+
+void object_close(struct object *obj)
+{
+	object_forget_code(obj);
+	free(obj->syms);
+	free(obj->synth);
+	free(obj->dynsyms);
+	free(obj->path);
+	free(obj->debug_path);
+	if (obj->dbfd && obj->dbfd != obj->abfd)
+		bfd_close(obj->dbfd);
+	if (obj->abfd)
+		bfd_close(obj->abfd);
+	memset(obj, 0, sizeof *obj);
+}
+
+static uint64_t section_end(const asection *sec)
+{
+	return bfd_section_vma(sec) + bfd_section_size(sec);
+}
+
+asection *object_find_code_section(bfd *abfd, asection **cache, uint64_t pc)
+{
+	asection *sec = *cache;
+
+	if (sec && pc >= bfd_section_vma(sec) && pc < section_end(sec))
+		return sec;
+	for (sec = abfd->sections; sec; sec = sec->next) {
+		if ((sec->flags & (SEC_CODE | SEC_ALLOC)) != (SEC_CODE | SEC_ALLOC))
+			continue;
+		if (pc >= bfd_section_vma(sec) && pc < section_end(sec)) {
+			*cache = sec;
+			return sec;
+		}
+	}
+	return NULL;
+}
+
+int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
+		   struct g2c_error *err)
+{
+	asection *sec = object_find_code_section(obj->abfd, &obj->last_code, pc);
+	struct loaded_section *loaded;
+	bfd_byte *data = NULL;
+	size_t i;
+
+	if (!sec)
+		return 0;
+	for (i = 0; i < obj->nloaded && obj->loaded[i].sec != sec; i++)
+		;
+	if (i == obj->nloaded) {
+		loaded = realloc(obj->loaded, (obj->nloaded + 1) * sizeof *loaded);
+		if (!loaded)
+			return g2c_error_set(err, "%s: out of memory for code", obj->path);
+		obj->loaded = loaded;
+		if ((sec->flags & SEC_HAS_CONTENTS) &&
+		    !bfd_malloc_and_get_section(obj->abfd, sec, &data) &&
+		    bfd_get_error() == bfd_error_no_memory)
+			return g2c_error_set(err, "%s: out of memory for code", obj->path);
+		obj->loaded[obj->nloaded++] = (struct loaded_section){ sec, data };
+	}
+	if (!obj->loaded[i].data)
+		return 0;
+	*out = (struct code_bytes){ obj->loaded[i].data, bfd_section_vma(sec),
+				    bfd_section_size(sec) };
+	return 1;
+}

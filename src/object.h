@@ -1,0 +1,73 @@
+/* object.h -- one object file of the profiled program, opened with libbfd.
+ *
+ * Owns the open BFDs (the object itself and, for a stripped object, the
+ * separate debug file that holds its symbols and lines), the raw symbol
+ * arrays read from them, and the contents of code sections read so far.
+ * Everything else about an object is derived from this by its own stage:
+ * functions (symtab), instructions (decode, code), source lines (srcline).
+ * An executable and the shared libraries it loaded are objects alike.
+ */
+#ifndef GMON2CG_OBJECT_H
+#define GMON2CG_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gmon.h"
+
+struct g2c_error;
+struct bfd;
+struct bfd_section;
+struct bfd_symbol;
+
+/* The bytes of one code section, as loaded at VMA. */
+struct code_bytes {
+	const unsigned char *data;
+	uint64_t vma;
+	uint64_t size;
+};
+
+struct object {
+	char *path;			/* absolute, for ob= lines */
+	char *debug_path;		/* the separate debug file used, or NULL */
+	struct gmon_target target;	/* address width and byte order */
+	struct bfd *abfd;		/* the object: code and target */
+	struct bfd *dbfd;		/* symbols and lines: abfd or the debug file */
+	struct bfd_symbol **syms;	/* static symbols, from dbfd */
+	size_t nsyms;
+	struct bfd_symbol *synth;	/* synthetic symbols (name@plt) of abfd */
+	size_t nsynth;
+	char symbol_leading_char;	/* '_' on some targets, else 0 */
+
+	/* private */
+	struct bfd_symbol **dynsyms;
+	struct loaded_section *loaded;	/* code section contents read */
+	size_t nloaded;
+	struct bfd_section *last_code;	/* cache for object_code_at */
+};
+
+/* Opens PATH and reads its symbols (from its separate debug file when it
+ * has no debug information of its own and one is found below DEBUG_DIR,
+ * NULL for the default).  Returns 0, or -1 with ERR set. */
+int object_open(struct object *obj, const char *path, const char *debug_dir,
+		struct g2c_error *err);
+
+void object_close(struct object *obj);
+
+/* The code section of ABFD (the object or its debug file) holding PC,
+ * or NULL; *CACHE, the last one found, is tried first. */
+struct bfd_section *object_find_code_section(struct bfd *abfd,
+					     struct bfd_section **cache,
+					     uint64_t pc);
+
+/* Sets *OUT to the contents of the code section holding PC, read once.
+ * Returns 1, 0 when no code section holds PC or it has no contents, or -1
+ * with ERR set when memory runs out. */
+int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
+		   struct g2c_error *err);
+
+/* Frees the section contents read so far; they are read again if asked. */
+void object_forget_code(struct object *obj);
+
+#endif

@@ -1,0 +1,61 @@
+/* srcline.h -- the source file and line of every position written.
+ *
+ * The stage between the call graph and the writer: for every function
+ * the writer shows it finds the home file and entry line, and for every
+ * cost and call site the file and line, so that the writer writes a
+ * resolved model and reads no debug information.  Lines come from the
+ * DWARF line tables, read directly (lines.h), or from libbfd where those
+ * cannot be read and for the outermost line of inlined code.
+ *
+ * struct source_lines owns one object's line tables; file names handed
+ * out stay valid until it is closed (or its object is).
+ */
+#ifndef GMON2CG_SRCLINE_H
+#define GMON2CG_SRCLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "callgraph.h"
+
+struct g2c_error;
+struct object;
+
+/* One object's line information, read on first use. */
+struct source_lines {
+	struct object *obj;
+
+	/* private */
+	struct line_table *table;	/* NULL: ask libbfd */
+	bool tried;
+	struct bfd_section *last_section;
+};
+
+/* A resolved position: FILE is never NULL. */
+struct src_pos {
+	const char *file;
+	unsigned line;		/* 0: no line information */
+};
+
+struct source_map {
+	struct src_pos *home;	/* per function: its file and entry line */
+	struct src_pos *cost;	/* per cg->costs[i] */
+	struct src_pos *site;	/* per cg->sites[i] */
+};
+
+void source_lines_init(struct source_lines *sl, struct object *obj);
+void source_lines_close(struct source_lines *sl);
+
+/* Resolves every position of the shown functions of CG, whose object K
+ * has its line information in LINES[K].  Code inlined from elsewhere is
+ * at its own file and line, or with OUTERMOST at the line of the
+ * outermost call.  Where there is no line information a function's file
+ * is its object's path, and a position's file its function's file.
+ * Returns 0, or -1 with ERR set. */
+int source_map_build(struct source_map *map, const struct callgraph *cg,
+		     struct source_lines *lines, bool outermost,
+		     struct g2c_error *err);
+
+void source_map_release(struct source_map *map);
+
+#endif
