@@ -1,9 +1,18 @@
 # tests/local.mk -- the test suite, run by "make check".
-check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph
+check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
+	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
-tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c tests/unit/check.h
+tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
+	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
+tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
+	tests/unit/check.h tests/unit/fake.h
+tests_unit_test_writer_LDADD = libgmon2cg.a
+tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
+tests_unit_test_decode_LDADD = libgmon2cg.a
+tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h
+tests_unit_test_outstream_LDADD = libgmon2cg.a
 
 
 SHELL_TESTS = tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh

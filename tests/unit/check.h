@@ -15,6 +15,7 @@ static int check_failures, check_count;
 #define CHECK_U64(a, b) check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__)
 #define CHECK_NEAR(a, b, tol) check_near((double)(a), (double)(b), (tol), #a, #b, __FILE__, __LINE__)
 #define CHECK_STR_CONTAINS(s, part) check_contains((s), (part), __FILE__, __LINE__)
+#define CHECK_STR_EQ(s, expected) check_str_eq((s), (expected), __FILE__, __LINE__)
 
 static inline void check_true(int ok, const char *what, const char *file, int line)
 {
@@ -56,6 +57,27 @@ static inline void check_contains(const char *s, const char *part,
 		printf("FAIL %s:%d: \"%s\" does not contain \"%s\"\n", file,
 		       line, s, part);
 	}
+}
+
+/* Equal strings; on a difference, both from the first differing line. */
+static inline void check_str_eq(const char *s, const char *expected,
+				const char *file, int line)
+{
+	size_t at = 0, bol = 0;
+
+	check_count++;
+	if (s && strcmp(s, expected) == 0)
+		return;
+	check_failures++;
+	if (!s) {
+		printf("FAIL %s:%d: NULL instead of \"%s\"\n", file, line, expected);
+		return;
+	}
+	while (s[at] && s[at] == expected[at])
+		if (s[at++] == '\n')
+			bol = at;
+	printf("FAIL %s:%d: strings differ at offset %zu\n--- got:\n%s\n--- expected:\n%s\n",
+	       file, line, at, s + bol, expected + bol);
 }
 
 static inline int check_report(const char *suite)

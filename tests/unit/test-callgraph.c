@@ -10,62 +10,9 @@
 #include "check.h"
 #include "diag.h"
 #include "gmon.h"
+#include "fake.h"
 #include "object.h"
 #include "symtab.h"
-
-#define TICK 10000000ull	/* ns per sample at 100 Hz */
-
-/* A 64-bit little-endian object whose code cannot be read: positions
- * stay at histogram bins and call sites at hash buckets. */
-static struct object fake_object = { .path = "fake", .target = { 8, false } };
-
-/* A symbol table of N functions, each WIDTH bytes from BASE. */
-static void fake_symtab(struct symtab *st, size_t n, uint64_t base,
-			uint64_t width)
-{
-	memset(st, 0, sizeof *st);
-	st->funcs = calloc(n, sizeof *st->funcs);
-	st->nfuncs = n;
-	for (size_t i = 0; i < n; i++) {
-		st->funcs[i].addr = base + i * width;
-		st->funcs[i].end = base + (i + 1) * width;
-		st->funcs[i].name = st->funcs[i].raw_name = "f";
-		st->funcs[i].is_func = true;
-		st->funcs[i].owner = i;
-	}
-}
-
-/* Builds the call graph of one object with symbols ST, profiled at HZ. */
-static int build(struct callgraph *cg, struct cg_object *obj,
-		 const struct gmon_profile *p, const struct symtab *st,
-		 uint32_t hz, struct g2c_error *err)
-{
-	*obj = (struct cg_object){ .obj = &fake_object, .st = st, .prof = p,
-				   .hz = hz };
-	return callgraph_build(cg, obj, 1, NULL, err);
-}
-
-/* A profile with one histogram of 2-byte bins over [LOW, HIGH). */
-static void fake_profile(struct gmon_profile *p, uint64_t low, uint64_t high)
-{
-	gmon_profile_init(p);
-	p->hists = calloc(1, sizeof *p->hists);
-	p->nhists = 1;
-	p->hists[0] = (struct gmon_hist){ .low_pc = low, .high_pc = high,
-					  .nbins = (uint32_t)((high - low) / 2),
-					  .rate = 100, .dimen = "seconds" };
-	p->hists[0].bins = calloc(p->hists[0].nbins, sizeof *p->hists[0].bins);
-}
-
-static void add_arc(struct gmon_profile *p, uint64_t from, uint64_t self,
-		    uint64_t count)
-{
-	if (p->narcs == p->arcs_cap) {
-		p->arcs_cap = p->arcs_cap ? 2 * p->arcs_cap : 16;
-		p->arcs = realloc(p->arcs, p->arcs_cap * sizeof *p->arcs);
-	}
-	p->arcs[p->narcs++] = (struct gmon_arc){ from, self, count };
-}
 
 static const struct cg_arc *find_arc(const struct callgraph *cg, size_t from,
 				     size_t to)

@@ -1,0 +1,106 @@
+/* test-decode.c -- the instruction decoder on code built in memory: x86-64
+ * instruction boundaries and calls through libopcodes, calls recognised
+ * from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
+ * section, and AArch64 through libopcodes where this build has it. */
+#include <config.h>
+
+#include <bfd.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "decode.h"
+#include "diag.h"
+
+/* push %rbp; mov %rsp,%rbp; call 0x1010 (rel32 +1); nop; ret; at 0x1000 */
+static const unsigned char x86_code[] = {
+	0x55, 0x48, 0x89, 0xe5, 0xe8, 0x01, 0x00, 0x00, 0x00, 0x90, 0xc3,
+};
+
+static const struct decode_target x86_64 = { bfd_arch_i386, bfd_mach_x86_64, false };
+
+static void test_x86_instructions(void)
+{
+	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
+	struct decoder *d;
+	struct insn *insns = NULL;
+	struct g2c_error err;
+	size_t n = 0;
+
+	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK(decode_range(d, &code, 0x1000, 0x2000, &insns, &n, &err) == 0);
+	CHECK_U64(n, 5);
+	if (n == 5) {
+		CHECK_U64(insns[1].pc, 0x1001);
+		CHECK_U64(insns[1].len, 3);
+		CHECK(!insns[1].is_call);
+		CHECK(insns[2].is_call);
+		CHECK_U64(insns[2].pc, 0x1004);
+		CHECK_U64(insns[2].len, 5);
+		CHECK_U64(insns[2].target, 0x100a);
+		CHECK_U64(insns[4].pc, 0x100a);
+	}
+	free(insns);
+	/* A range that starts mid-way and ends before the code does. */
+	CHECK(decode_range(d, &code, 0x1004, 0x100a, &insns, &n, &err) == 0);
+	CHECK_U64(n, 2);
+	free(insns);
+	decoder_close(d);
+}
+
+static void test_calls_from_bytes(void)
+{
+	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
+	/* bl +8 at 0x4000: 0x94000002, little-endian */
+	static const unsigned char a64_code[] = { 0x1f, 0x20, 0x03, 0xd5,
+						  0x02, 0x00, 0x00, 0x94 };
+	struct code_bytes a64 = { a64_code, 0x4000, sizeof a64_code };
+	struct decode_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
+	struct decode_target ppc = { bfd_arch_powerpc, bfd_mach_ppc, true };
+
+	/* The call returns to 0x1009, in the bucket [0x1008, 0x1018). */
+	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x100a), 0x1004);
+	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x2000), 0);
+	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1000, 0x1008, 0x100a), 0);
+	CHECK_U64(decode_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x400c), 0x4004);
+	CHECK_U64(decode_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x4010), 0);
+	/* Other targets need libopcodes. */
+	CHECK_U64(decode_direct_call(&ppc, &a64, 0x4008, 0x4018, 0x400c), 0);
+}
+
+static void test_aarch64_instructions(void)
+{
+	static const unsigned char a64_code[] = { 0x1f, 0x20, 0x03, 0xd5,
+						  0x02, 0x00, 0x00, 0x94,
+						  0xc0, 0x03, 0x5f, 0xd6 };
+	struct code_bytes code = { a64_code, 0x4000, sizeof a64_code };
+	struct decode_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
+	struct decoder *d;
+	struct insn *insns = NULL;
+	struct g2c_error err;
+	size_t n = 0;
+
+	CHECK(decoder_open(&d, &aarch64, NULL, &err) == 0);
+	if (!d)		/* this libopcodes reads only the host's code */
+		return;
+	CHECK(decode_range(d, &code, 0x4000, 0x400c, &insns, &n, &err) == 0);
+	CHECK_U64(n, 3);
+	if (n == 3) {
+		CHECK(!insns[0].is_call);
+		CHECK(insns[1].is_call);
+		CHECK_U64(insns[1].target, 0x400c);
+		CHECK(!insns[2].is_call);	/* ret */
+	}
+	free(insns);
+	decoder_close(d);
+}
+
+int main(void)
+{
+	test_x86_instructions();
+	test_calls_from_bytes();
+	test_aarch64_instructions();
+	return check_report("test-decode");
+}

@@ -1,0 +1,119 @@
+/* test-outstream.c -- the output stream: a named file appears only when
+ * complete, a discarded one leaves the old file as it was, gzip output
+ * reads back, numbers are formatted as the writer needs, and a write
+ * error is reported once, naming the file. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "diag.h"
+#include "outstream.h"
+
+static char dir[] = "/tmp/test-outstream.XXXXXX";
+
+static char *read_file(const char *path)
+{
+	static char buf[4096];
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	if (!fp)
+		return NULL;
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static bool exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+static void test_complete_or_nothing(void)
+{
+	char path[64];
+	struct outstream os;
+	struct g2c_error err;
+
+	snprintf(path, sizeof path, "%s/out.cg", dir);
+	CHECK(outstream_open(&os, path, false, &err) == 0);
+	outstream_puts(&os, "a ");
+	outstream_u64(&os, 0, false);
+	outstream_puts(&os, " ");
+	outstream_u64(&os, UINT64_MAX, false);
+	outstream_puts(&os, " ");
+	outstream_u64(&os, 0x4005d0, true);
+	outstream_printf(&os, " %s\n", "end");
+	CHECK(!exists(path));	/* not before it is complete */
+	CHECK(outstream_close(&os, &err) == 0);
+	CHECK_STR_EQ(read_file(path), "a 0 18446744073709551615 0x4005d0 end\n");
+
+	/* A failed run leaves the old file untouched. */
+	CHECK(outstream_open(&os, path, false, &err) == 0);
+	outstream_puts(&os, "partial");
+	outstream_discard(&os);
+	CHECK_STR_EQ(read_file(path), "a 0 18446744073709551615 0x4005d0 end\n");
+	unlink(path);
+}
+
+static void test_gzip(void)
+{
+	char path[64], buf[256];
+	struct outstream os;
+	struct g2c_error err;
+	gzFile gz;
+	int n;
+
+	snprintf(path, sizeof path, "%s/out.cg.gz", dir);
+	CHECK(outstream_open(&os, path, true, &err) == 0);
+	for (int i = 0; i < 10; i++)
+		outstream_printf(&os, "line %d\n", i);
+	CHECK(outstream_close(&os, &err) == 0);
+	gz = gzopen(path, "rb");
+	CHECK(gz != NULL);
+	if (!gz)
+		return;
+	n = gzread(gz, buf, sizeof buf - 1);
+	CHECK(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK_STR_CONTAINS(buf, "line 0\nline 1\n");
+	CHECK_STR_CONTAINS(buf, "line 9\n");
+	CHECK(gzdirect(gz) == 0);	/* really compressed */
+	gzclose(gz);
+	unlink(path);
+}
+
+static void test_write_error(void)
+{
+	struct outstream os;
+	struct g2c_error err;
+
+	if (!exists("/dev/full"))
+		return;
+	CHECK(outstream_open(&os, "/dev/full", false, &err) == 0);
+	for (int i = 0; i < 100000; i++)
+		outstream_puts(&os, "0123456789");
+	CHECK(outstream_close(&os, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "/dev/full");
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	test_complete_or_nothing();
+	test_gzip();
+	test_write_error();
+	rmdir(dir);
+	return check_report("test-outstream");
+}

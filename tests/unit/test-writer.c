@@ -1,0 +1,178 @@
+/* test-writer.c -- the callgrind writer on call graphs made by hand,
+ * written to memory: header, name and position compression, calls with
+ * their inclusive cost, the pseudo caller, functions of two objects
+ * (ob=/cob=), names that KCachegrind would merge, and totals. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "callgrind.h"
+#include "check.h"
+#include "diag.h"
+#include "fake.h"
+#include "outstream.h"
+#include "srcline.h"
+
+/* Writes CG with MAP into a string (to free). */
+static char *write_to_memory(const struct callgraph *cg,
+			     const struct source_map *map)
+{
+	struct callgrind_info info = { .dimen = "seconds", .source = "gmon.out",
+				       .nsources = 1 };
+	struct outstream os;
+	struct g2c_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	CHECK(fp != NULL);
+	outstream_from_file(&os, fp, "memory");
+	CHECK(callgrind_write(cg, map, &info, &os, &err) == 0);
+	CHECK(outstream_close(&os, &err) == 0);
+	fclose(fp);
+	return text;
+}
+
+/* main (a.c:10) calls leaf (a.c:20) 5 times from two call sites; main
+ * has 1 sample, leaf 3, one of them at an instruction inlined from h.h. */
+static void test_one_object(void)
+{
+	enum { MAIN, LEAF, N };
+	struct symtab st;
+	struct cg_object obj;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct source_map map;
+	struct g2c_error err;
+	char *text;
+
+	fake_symtab(&st, N, 0x1000, 32);
+	st.funcs[MAIN].name = "main";
+	st.funcs[LEAF].name = "leaf";
+	fake_profile(&p, 0x1000, 0x1040);
+	p.hists[0].bins[2] = 1;		/* main, 0x1004 */
+	p.hists[0].bins[17] = 2;	/* leaf, 0x1022 */
+	p.hists[0].bins[18] = 1;	/* leaf, 0x1024 */
+	add_arc(&p, 0x1008, 0x1024, 3);
+	add_arc(&p, 0x1018, 0x1024, 2);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
+	CHECK_U64(cg.nsites, 2);
+	CHECK_U64(cg.ncosts, 3);
+
+	map.home = calloc(cg.nfuncs, sizeof *map.home);
+	map.cost = calloc(cg.ncosts, sizeof *map.cost);
+	map.site = calloc(cg.nsites, sizeof *map.site);
+	map.home[MAIN] = (struct src_pos){ "/src/a.c", 10 };
+	map.home[LEAF] = (struct src_pos){ "/src/a.c", 20 };
+	map.cost[0] = (struct src_pos){ "/src/a.c", 11 };
+	map.cost[1] = (struct src_pos){ "/src/h.h", 3 };
+	map.cost[2] = (struct src_pos){ "/src/a.c", 21 };
+	map.site[0] = (struct src_pos){ "/src/a.c", 12 };
+	map.site[1] = (struct src_pos){ "/src/a.c", 15 };
+	text = write_to_memory(&cg, &map);
+	CHECK_STR_EQ(text,
+		"# callgrind format\n"
+		"version: 1\n"
+		"creator: " PACKAGE_NAME " " PACKAGE_VERSION "\n"
+		"cmd: /fake/prog\n"
+		"desc: Trigger: profile gmon.out\n"
+		"desc: Sampling rate: 100 Hz (1 sample = 10000000 ns)\n"
+		"desc: Samples: 4\n"
+		"positions: instr line\n"
+		"event: ns : CPU time (ns)\n"
+		"events: ns\n"
+		"summary: 40000000\n"
+		"\n"
+		"ob=(1) /fake/prog\n"
+		"fl=(1) ???\n"
+		"fn=(1) <spontaneous>\n"
+		"cfi=(2) /src/a.c\n"
+		"cfn=(2) main\n"
+		"calls=1 0x1000 10\n"
+		"0x0 0 40000000\n"
+		"fl=(2)\n"
+		"fn=(2)\n"
+		"+4100 +11 10000000\n"
+		"cfi=(2)\n"
+		"cfn=(3) leaf\n"
+		"calls=3 0x1020 20\n"
+		"+4 +1 18000000\n"
+		"cfi=(2)\n"
+		"cfn=(3)\n"
+		"calls=2 0x1020 20\n"
+		"+16 +3 12000000\n"
+		"fn=(3)\n"
+		"fi=(3) /src/h.h\n"
+		"+10 -12 20000000\n"
+		"fe=(2)\n"
+		"+2 +18 10000000\n"
+		"\n"
+		"totals: 40000000\n");
+	free(text);
+	source_map_release(&map);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
+/* A call graph of two objects made by hand: the program's "main" and
+ * two static "init"s of one library (in files of one name, so that
+ * KCachegrind would take them for one function), called from outside. */
+static void test_two_objects(void)
+{
+	struct symtab prog_st, lib_st;
+	struct object lib = { .path = "/lib/libx.so.1", .target = { 8, false } };
+	struct cg_object objs[2] = {
+		{ .obj = &fake_object, .st = &prog_st, .first_func = 0 },
+		{ .obj = &lib, .st = &lib_st, .first_func = 1 },
+	};
+	struct cg_func funcs[4] = {
+		[0] = { .used = true, .shown = true, .first_cost = 0, .ncosts = 1 },
+		[1] = { .used = true, .shown = true, .first_cost = 1, .ncosts = 1 },
+		[2] = { .used = true, .shown = true, .first_cost = 2, .ncosts = 1 },
+	};
+	struct cg_cost costs[3] = {
+		{ .func = 0, .pc = 0x1000, .ns = 5 },
+		{ .func = 1, .pc = 0x500, .ns = 7 },
+		{ .func = 2, .pc = 0x600, .ns = 11 },
+	};
+	struct cg_root roots[3] = { { 0, 5 }, { 1, 7 }, { 2, 11 } };
+	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 4,
+				.funcs = funcs, .costs = costs, .ncosts = 3,
+				.roots = roots, .nroots = 3, .hz = 100,
+				.total_ns = 23 };
+	struct src_pos home[4] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
+				   { "/x/b/util.c", 3 }, { "???", 0 } };
+	struct src_pos cost_pos[3] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
+				       { "/x/b/util.c", 3 } };
+	struct source_map map = { home, cost_pos, NULL };
+	char *text;
+
+	fake_symtab(&prog_st, 1, 0x1000, 16);
+	prog_st.funcs[0].name = "main";
+	fake_symtab(&lib_st, 2, 0x500, 0x100);
+	lib_st.funcs[0].name = lib_st.funcs[1].name = "init";
+	text = write_to_memory(&cg, &map);
+	/* The pseudo caller calls into the library with cob=. */
+	CHECK_STR_CONTAINS(text, "ob=(1) /fake/prog\nfl=(1) ???\nfn=(1) <spontaneous>\n"
+			   "cfi=(2) /src/main.c\ncfn=(2) main\ncalls=1 0x1000 1\n");
+	CHECK_STR_CONTAINS(text, "cob=(2) /lib/libx.so.1\ncfi=(3) /x/a/util.c\n"
+			   "cfn=(3) init [/x/a/util.c]\ncalls=1 0x500 2\n");
+	CHECK_STR_CONTAINS(text, "cob=(2)\ncfi=(4) /x/b/util.c\n"
+			   "cfn=(4) init [/x/b/util.c]\ncalls=1 0x600 3\n");
+	/* The library's functions follow under their own ob=. */
+	CHECK_STR_CONTAINS(text, "fn=(2)\n+4096 +1 5\nob=(2)\nfl=(3)\nfn=(3)\n-2816 +1 7\n"
+			   "fl=(4)\nfn=(4)\n+256 +1 11\n");
+	CHECK_STR_CONTAINS(text, "\ntotals: 23\n");
+	free(text);
+	free(prog_st.funcs);
+	free(lib_st.funcs);
+}
+
+int main(void)
+{
+	test_one_object();
+	test_two_objects();
+	return check_report("test-writer");
+}
