@@ -1,5 +1,5 @@
 /* test-callgraph.c -- attribution and propagation on hand-made profiles:
- * gprof's worked example with a cycle and self-recursion (gmon notes 4.7),
+ * gprof's worked example with a cycle and self-recursion (doc/internals.md, section 4),
  * a bin straddling two functions and a gap, exact integer sums, and graphs
  * deep enough to overflow any recursive walk. */
 #include <config.h>

@@ -249,7 +249,7 @@ static uint64_t profil_bin(uint64_t pc, uint64_t low, uint32_t scale)
 
 static void test_bin_to_pc(void)
 {
-	/* glibc's numbers for a real non-PIE program (gmon notes, 2.1). */
+	/* glibc's numbers for a real non-PIE program (glibc's gmon.c and profil.c). */
 	struct gmon_hist glibc = { .low_pc = 0x400000, .high_pc = 0x401338,
 				   .nbins = 1232 };
 	struct gmon_hist two_byte = { .low_pc = 0x1000, .high_pc = 0x1010,
