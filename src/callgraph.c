@@ -756,6 +756,19 @@ const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
 	return &obj->st->funcs[f - obj->first_func];
 }
 
+/* gprof -z: every function is in the graph, sampled and called or not;
+ * not the mcount family, and not cold parts, which are their parents'. */
+static void use_every_function(struct callgraph *cg)
+{
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		const struct symtab *st = cg->objs[o].st;
+
+		for (size_t f = 0; f < st->nfuncs; f++)
+			if (st->funcs[f].owner == f && !st->funcs[f].excluded)
+				cg->funcs[cg->objs[o].first_func + f].used = true;
+	}
+}
+
 /* Credits every object's samples and basic-block counts. */
 static int attribute_profiles(struct build *b)
 {
@@ -796,6 +809,8 @@ int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		goto fail;
 	for (size_t i = 0; i < cg->ncosts; i++)
 		cg->funcs[cg->costs[i].func].used = true;
+	if (sel && sel->show_unused)
+		use_every_function(cg);
 	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
 	if (!uncalled || find_components(cg, &comps) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");

@@ -48,6 +48,7 @@ struct cg_selection {
 	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
 	const struct cg_arc_filter *excl_arcs;	/* -k: arcs left out */
 	size_t nexcl_arcs;
+	bool show_unused;	/* -z: functions never called or sampled too */
 };
 
 /* Self cost at one position of one function. */

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <bfd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,83 @@ static void find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	*line = l;
 }
 
+const char *source_lines_file(struct source_lines *sl, uint64_t pc)
+{
+	const char *file;
+	unsigned line;
+
+	find_line(sl, pc, false, &file, &line);
+	return file;
+}
+
+/* A file name and what a prefix map made of it. */
+struct mapped_name {
+	const char *from;
+	char *to;
+};
+
+static size_t pointer_slot(const void *p, size_t cap)
+{
+	return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15u) & (cap - 1);
+}
+
+/* Makes room for one more rewritten name in the table. */
+static int grow_mapped(struct source_map *map)
+{
+	struct mapped_name *old = map->mapped, *table;
+	size_t cap = map->mapped_cap ? 2 * map->mapped_cap : 64;
+
+	if ((map->nmapped + 1) * 2 <= map->mapped_cap)
+		return 0;
+	table = calloc(cap, sizeof *table);
+	if (!table)
+		return -1;
+	for (size_t i = 0; i < map->mapped_cap; i++) {
+		size_t slot;
+
+		if (!old[i].from)
+			continue;
+		for (slot = pointer_slot(old[i].from, cap); table[slot].from;
+		     slot = (slot + 1) & (cap - 1))
+			;
+		table[slot] = old[i];
+	}
+	free(old);
+	map->mapped = table;
+	map->mapped_cap = cap;
+	return 0;
+}
+
+/* FILE rewritten by the longest matching OLD of MAPS, each name rewritten
+ * once; FILE itself where none matches.  NULL when memory runs out. */
+static const char *map_file(struct source_map *map, const char *file,
+			    const struct prefix_map *maps, size_t nmaps)
+{
+	const struct prefix_map *best = NULL;
+	size_t slot;
+	char *to;
+
+	for (size_t i = 0; i < nmaps; i++)
+		if (strncmp(file, maps[i].old, maps[i].old_len) == 0 &&
+		    (!best || maps[i].old_len > best->old_len))
+			best = &maps[i];
+	if (!best)
+		return file;
+	if (grow_mapped(map) < 0)
+		return NULL;
+	for (slot = pointer_slot(file, map->mapped_cap); map->mapped[slot].from;
+	     slot = (slot + 1) & (map->mapped_cap - 1))
+		if (map->mapped[slot].from == file)
+			return map->mapped[slot].to;
+	to = malloc(strlen(best->new) + strlen(file + best->old_len) + 1);
+	if (!to)
+		return NULL;
+	strcpy(stpcpy(to, best->new), file + best->old_len);
+	map->mapped[slot] = (struct mapped_name){ file, to };
+	map->nmapped++;
+	return to;
+}
+
 /* The position of PC in function F, whose home is HOME. */
 static struct src_pos position_in(struct source_lines *sl, uint64_t pc,
 				  bool outermost, const struct src_pos *home)
@@ -86,19 +164,40 @@ static struct src_pos position_in(struct source_lines *sl, uint64_t pc,
 	return pos;
 }
 
+/* Rewrites the file names of function F's positions by the prefix maps. */
+static int map_positions(struct source_map *map, const struct callgraph *cg,
+			 size_t f, const struct prefix_map *maps, size_t nmaps)
+{
+	const struct cg_func *fn = &cg->funcs[f];
+	if (!(map->home[f].file = map_file(map, map->home[f].file, maps, nmaps)))
+		return -1;
+	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
+		if (!(map->cost[i].file = map_file(map, map->cost[i].file, maps, nmaps)))
+			return -1;
+	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+
+		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
+			if (!(map->site[s].file = map_file(map, map->site[s].file,
+							   maps, nmaps)))
+				return -1;
+	}
+	return 0;
+}
+
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct source_lines *lines, bool outermost,
+		     const struct prefix_map *maps, size_t nmaps,
 		     struct g2c_error *err)
 {
 	size_t none = callgraph_no_symbol(cg);
 
+	memset(map, 0, sizeof *map);
 	map->home = calloc(cg->nfuncs, sizeof *map->home);
 	map->cost = calloc(cg->ncosts ? cg->ncosts : 1, sizeof *map->cost);
 	map->site = calloc(cg->nsites ? cg->nsites : 1, sizeof *map->site);
-	if (!map->home || !map->cost || !map->site) {
-		source_map_release(map);
-		return g2c_error_set(err, "out of memory for source lines");
-	}
+	if (!map->home || !map->cost || !map->site)
+		goto oom;
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
 		size_t o = callgraph_object_of(cg, f);
@@ -125,8 +224,13 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 				map->site[s] = position_in(sl, cg->sites[s].pc,
 							   outermost, home);
 		}
+		if (nmaps > 0 && f != none && map_positions(map, cg, f, maps, nmaps) < 0)
+			goto oom;
 	}
 	return 0;
+oom:
+	source_map_release(map);
+	return g2c_error_set(err, "out of memory for source lines");
 }
 
 void source_map_release(struct source_map *map)
@@ -134,5 +238,8 @@ void source_map_release(struct source_map *map)
 	free(map->home);
 	free(map->cost);
 	free(map->site);
+	for (size_t i = 0; i < map->mapped_cap; i++)
+		free(map->mapped[i].to);
+	free(map->mapped);
 	memset(map, 0, sizeof *map);
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "callgraph.h"
 
@@ -41,19 +42,36 @@ struct source_map {
 	struct src_pos *home;	/* per function: its file and entry line */
 	struct src_pos *cost;	/* per cg->costs[i] */
 	struct src_pos *site;	/* per cg->sites[i] */
+
+	/* private: file names rewritten by a prefix map */
+	struct mapped_name *mapped;	/* open addressing by pointer */
+	size_t mapped_cap, nmapped;
+};
+
+/* Source file names as gcc's -ffile-prefix-map=OLD=NEW rewrites them: a
+ * name that starts with OLD starts with NEW instead; where several OLDs
+ * match, the longest wins. */
+struct prefix_map {
+	const char *old, *new;
+	size_t old_len;
 };
 
 void source_lines_init(struct source_lines *sl, struct object *obj);
 void source_lines_close(struct source_lines *sl);
 
+/* The source file of the code at PC, as the debug information names it,
+ * or NULL. */
+const char *source_lines_file(struct source_lines *sl, uint64_t pc);
+
 /* Resolves every position of the shown functions of CG, whose object K
  * has its line information in LINES[K].  Code inlined from elsewhere is
  * at its own file and line, or with OUTERMOST at the line of the
  * outermost call.  Where there is no line information a function's file
- * is its object's path, and a position's file its function's file.
- * Returns 0, or -1 with ERR set. */
+ * is its object's path, and a position's file its function's file.  File
+ * names are rewritten by MAPS[0..NMAPS).  Returns 0, or -1 with ERR set. */
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct source_lines *lines, bool outermost,
+		     const struct prefix_map *maps, size_t nmaps,
 		     struct g2c_error *err);
 
 void source_map_release(struct source_map *map);

@@ -330,6 +330,88 @@ void symtab_release(struct symtab *st)
 	memset(st, 0, sizeof *st);
 }
 
+/* The length of NAME without its parameter list and the qualifiers
+ * after it ("f(int) const" -> "f"); all of it when it has none. */
+static size_t without_parameters(const char *name)
+{
+	size_t len = strlen(name), end = len;
+	int depth = 0;
+
+	while (end > 0 && strchr(" &constvlai", name[end - 1]))
+		end--;		/* " const", " volatile", "&", "&&" */
+	if (end == 0 || name[end - 1] != ')')
+		return len;
+	while (end-- > 0) {
+		if (name[end] == ')')
+			depth++;
+		else if (name[end] == '(' && --depth == 0)
+			return end;
+	}
+	return len;
+}
+
+/* Skips a return type written before the name ("int f<int>"): the part
+ * after the last space outside template arguments. */
+static size_t name_start(const char *name, size_t len)
+{
+	size_t start = 0;
+	int depth = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '<')
+			depth++;
+		else if (name[i] == '>')
+			depth--;
+		else if (name[i] == ' ' && depth == 0 &&
+			 (i < 8 || strncmp(name + i - 8, "operator", 8) != 0))
+			start = i + 1;
+	}
+	return start;
+}
+
+/* The length of NAME[0..LEN) without trailing template arguments. */
+static size_t without_template(const char *name, size_t len)
+{
+	int depth = 0;
+
+	if (len == 0 || name[len - 1] != '>')
+		return len;
+	for (size_t i = len; i-- > 0;) {
+		if (name[i] == '>')
+			depth++;
+		else if (name[i] == '<' && --depth == 0)
+			return i;
+	}
+	return len;
+}
+
+void symtab_short_name(const char *name, size_t *start, size_t *len)
+{
+	size_t end = without_parameters(name);
+
+	*start = name_start(name, end);
+	*len = without_template(name + *start, end - *start);
+}
+
+/* Whether NAME (as shown) is what people call QUERY: the whole name, or
+ * for C++ the name without its parameter list, return type or template
+ * arguments. */
+static bool names_function(const char *name, const char *query)
+{
+	size_t qlen = strlen(query), len, start;
+
+	if (strcmp(name, query) == 0)
+		return true;
+	len = without_parameters(name);
+	if (len == qlen && memcmp(name, query, qlen) == 0)
+		return true;
+	start = name_start(name, len);
+	if (len - start == qlen && memcmp(name + start, query, qlen) == 0)
+		return true;
+	len = without_template(name + start, len - start);
+	return len == qlen && memcmp(name + start, query, qlen) == 0;
+}
+
 size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
 {
 	size_t n = 0;
@@ -339,7 +421,7 @@ size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
 
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
-		if (strcmp(raw, name) == 0 || strcmp(st->funcs[i].name, name) == 0) {
+		if (strcmp(raw, name) == 0 || names_function(st->funcs[i].name, name)) {
 			set[i] = true;
 			n++;
 		}

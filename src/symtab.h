@@ -55,9 +55,14 @@ int symtab_build(struct symtab *st, struct object *obj,
 
 void symtab_release(struct symtab *st);
 
-/* Sets SET[i] for every function named NAME (as in the symbol table, or
- * as displayed); returns how many there are. */
+/* Sets SET[i] for every function named NAME: as in the symbol table, as
+ * displayed, or for a C++ name without its parameter list, return type or
+ * template arguments (so every overload); returns how many there are. */
 size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
+
+/* The part of a displayed NAME that people type: [*START, *START + *LEN),
+ * without a C++ parameter list, return type or template arguments. */
+void symtab_short_name(const char *name, size_t *start, size_t *len);
 
 /* The index of the symbol range containing PC, or SYMTAB_NONE; the
  * function it belongs to is funcs[index].owner. */

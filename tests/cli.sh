@@ -58,12 +58,12 @@ cmp -s "$tmp/explicit.cg" "$tmp/o.cg" || not_ok "-o output differs from stdout"
 "$GMON2CG" --output="$tmp/o2.cg" "$exe" "$gmon" && cmp -s "$tmp/o.cg" "$tmp/o2.cg" ||
 	not_ok "--output=FILE"
 
-# gzip output: -z, or a name ending in .gz; it decompresses to the plain file.
-"$GMON2CG" -z -o "$tmp/z.cg" "$exe" "$gmon" && gzip -dc "$tmp/z.cg" | cmp -s - "$tmp/o.cg" ||
-	not_ok "-z output does not decompress to the plain output"
+# gzip output: --gzip, or a name ending in .gz; it decompresses to the plain file.
+"$GMON2CG" --gzip -o "$tmp/z.cg" "$exe" "$gmon" && gzip -dc "$tmp/z.cg" | cmp -s - "$tmp/o.cg" ||
+	not_ok "--gzip output does not decompress to the plain output"
 "$GMON2CG" -o "$tmp/o.cg.gz" "$exe" "$gmon" && gzip -dc "$tmp/o.cg.gz" | cmp -s - "$tmp/o.cg" ||
 	not_ok ".gz output does not decompress to the plain output"
-"$GMON2CG" -z "$exe" "$gmon" | gzip -dc | cmp -s - "$tmp/o.cg" || not_ok "-z on stdout"
+"$GMON2CG" --gzip "$exe" "$gmon" | gzip -dc | cmp -s - "$tmp/o.cg" || not_ok "--gzip on stdout"
 
 # --stats: a summary on stderr, nothing else changed.
 "$GMON2CG" --stats "$exe" "$gmon" >"$tmp/stats.cg" 2>"$tmp/stats" || not_ok "--stats failed"

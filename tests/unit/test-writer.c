@@ -43,7 +43,7 @@ static void test_one_object(void)
 	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
-	struct source_map map;
+	struct source_map map = { 0 };
 	struct g2c_error err;
 	char *text;
 

@@ -1,0 +1,55 @@
+/* options.h -- gmon2cg's command line.
+ *
+ * Part of the command-line layer (with main.c and report.c): parses the
+ * options into struct options, prints --help and --version, and refuses
+ * gprof's report options with a pointer to what does the job here.
+ * Usage errors end the program with exit status 2.
+ */
+#ifndef GMON2CG_OPTIONS_H
+#define GMON2CG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* gprof's fallback when a profile records no rate (old BSD layout). */
+#define DEFAULT_RATE 100
+
+/* gprof's function sets, filled from -e -E -f -F -n -N (and -q, -Q). */
+enum { SET_EXCL_TIME, SET_INCL_TIME, SET_EXCL_GRAPH, SET_INCL_GRAPH, NSETS };
+
+struct name_list {
+	const char **names;
+	size_t n;
+};
+
+struct options {
+	const char *output;	/* NULL: stdout */
+	const char *exe;
+	char **gmon_files;
+	int ngmon;
+	bool demangle;
+	const char *debug_dir;
+	bool no_inline;
+	bool gzip;
+	bool force;
+	bool parts;
+	bool stats;
+	bool show_unused;	/* gprof -z */
+	unsigned summary;	/* rows of the flat profile on stderr; 0: none */
+	uint32_t rate;		/* 0: from the profile */
+	bool no_statics;
+	struct name_list sets[NSETS];
+	struct name_list drop_arcs;	/* "FROM/TO" */
+	struct name_list prefix_maps;	/* "OLD=NEW" */
+};
+
+/* Parses ARGV into O; prints help or version and exits, or exits with a
+ * usage error. */
+void options_parse(int argc, char **argv, struct options *o);
+
+void options_release(struct options *o);
+
+#endif

@@ -1,0 +1,129 @@
+/* report.c -- --stats and --summary on stderr. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+void report_stats(FILE *fp, const struct callgraph *cg, char **files, int n,
+		  enum gmon_format format)
+{
+	static const char *const format_names[] = {
+		[GMON_FORMAT_TAGGED] = "GNU tagged",
+		[GMON_FORMAT_BSD_OLD] = "old BSD",
+		[GMON_FORMAT_BSD44] = "4.4BSD",
+	};
+	const struct cg_stats *s = &cg->stats;
+	size_t written = 0;
+
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		written += cg->funcs[f].shown;
+	fprintf(fp, "%s: stats: %s (%s format)", PACKAGE_NAME, files[0],
+		format_names[format]);
+	for (int i = 1; i < n; i++)
+		fprintf(fp, "%s%s", i == 1 ? ", summed with " : ", ", files[i]);
+	fputc('\n', fp);
+	fprintf(fp, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
+		" in functions %.3f, in no function %.3f, in the mcount family"
+		" (left out) %.3f\n", PACKAGE_NAME, s->samples, cg->hz,
+		(double)s->samples - s->unattributed_ticks - s->excluded_ticks,
+		s->unattributed_ticks, s->excluded_ticks);
+	fprintf(fp, "%s: stats: functions: %zu in the executable, %zu"
+		" written; cycles: %u\n", PACKAGE_NAME, cg->nfuncs - 1, written,
+		cg->ncycles);
+	fprintf(fp, "%s: stats: call arcs: %" PRIu64 " records; %zu arcs"
+		" at %zu call sites; dropped: %" PRIu64 " with an end in no"
+		" function, %" PRIu64 " into or out of the mcount family, %" PRIu64
+		" by -k\n", PACKAGE_NAME, s->arcs_read, cg->narcs, cg->nsites,
+		s->arcs_unresolved, s->arcs_excluded, s->arcs_deselected);
+	if (cg->has_executions || s->blocks_unresolved)
+		fprintf(fp, "%s: stats: basic blocks: %" PRIu64 " executions;"
+			" dropped: %" PRIu64 " blocks in no function\n",
+			PACKAGE_NAME, cg->total_executions, s->blocks_unresolved);
+}
+
+/* A row of the flat profile. */
+struct flat_row {
+	const char *name;
+	uint64_t self_ns, incl_ns, calls;
+};
+
+/* gprof's order: most self time first, then most calls, then by name. */
+static int compare_rows(const void *x, const void *y)
+{
+	const struct flat_row *a = x, *b = y;
+
+	if (a->self_ns != b->self_ns)
+		return a->self_ns > b->self_ns ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+#define COLUMNS 80
+#define NAME_COLUMN 56		/* where the name starts */
+
+void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
+{
+	static const struct { const char *unit; double per_second; } units[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	struct flat_row *flat = malloc(cg->nfuncs * sizeof *flat);
+	size_t n = 0, unit = 0;
+	double max_per_call = 0, cumulative = 0;
+
+	if (!flat) {
+		fprintf(fp, "%s: summary: out of memory\n", PACKAGE_NAME);
+		return;
+	}
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct cg_func *fn = &cg->funcs[f];
+		const struct symtab_func *sym = callgraph_symbol(cg, f);
+
+		if (!fn->shown || !sym || (fn->self_ns == 0 && fn->ncalls == 0))
+			continue;
+		flat[n++] = (struct flat_row){ sym->name, fn->self_ns, fn->incl_ns,
+					       fn->ncalls };
+	}
+	qsort(flat, n, sizeof *flat, compare_rows);
+	if (rows > n)
+		rows = (unsigned)n;
+	/* Like gprof, the finest unit in which every function's time per
+	 * call stays below 1000. */
+	for (size_t i = 0; i < n; i++)
+		if (flat[i].calls && (double)flat[i].incl_ns / 1e9 / (double)flat[i].calls > max_per_call)
+			max_per_call = (double)flat[i].incl_ns / 1e9 / (double)flat[i].calls;
+	while (unit + 1 < sizeof units / sizeof *units &&
+	       max_per_call * units[unit + 1].per_second < 1000)
+		unit++;
+	fprintf(fp, "%s: flat profile, %u of %zu functions (each sample counts as %g seconds):\n",
+		PACKAGE_NAME, rows, n, cg->hz ? 1.0 / cg->hz : 0.0);
+	fprintf(fp, "  %%   cumulative   self              self     total\n"
+		    " time   seconds   seconds    calls %3s/call %3s/call  name\n",
+		units[unit].unit, units[unit].unit);
+	for (size_t i = 0; i < rows; i++) {
+		const struct flat_row *r = &flat[i];
+		double self = (double)r->self_ns / 1e9;
+		int len = (int)strlen(r->name);
+
+		cumulative += self;
+		fprintf(fp, "%6.2f %9.2f %8.2f ", cg->total_ns ?
+			100.0 * (double)r->self_ns / (double)cg->total_ns : 0.0,
+			cumulative, self);
+		if (r->calls)
+			fprintf(fp, "%8" PRIu64 " %8.2f %8.2f  ", r->calls,
+				self * units[unit].per_second / (double)r->calls,
+				(double)r->incl_ns / 1e9 * units[unit].per_second /
+				(double)r->calls);
+		else
+			fprintf(fp, "%8s %8s %8s  ", "", "", "");
+		/* Long names end in "..." within the 80 columns. */
+		if (len > COLUMNS - NAME_COLUMN)
+			fprintf(fp, "%.*s...\n", COLUMNS - NAME_COLUMN - 3, r->name);
+		else
+			fprintf(fp, "%s\n", r->name);
+	}
+	free(flat);
+}

@@ -1,0 +1,48 @@
+/* select.h -- gprof's selection options resolved to sets of functions.
+ *
+ * Part of the command-line layer: turns the names given to -E -e -F -f -N
+ * -n -k (and -q, -Q) into the function sets the call graph applies.  A
+ * name matches as gprof users expect: the symbol's own name, the name
+ * shown, a C++ name without its parameter list (every overload), and
+ * gprof's FILE:NAME, NAME defined in source file FILE.  A name that
+ * matches nothing is an error that suggests the nearest names.
+ */
+#ifndef GMON2CG_SELECT_H
+#define GMON2CG_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "callgraph.h"
+#include "options.h"
+
+struct g2c_error;
+struct source_lines;
+struct symtab;
+
+/* One object's functions, and its lines for FILE:NAME. */
+struct select_object {
+	const struct symtab *st;
+	struct source_lines *lines;
+};
+
+struct selection {
+	struct cg_selection sel;
+
+	/* private */
+	bool *sets[NSETS];
+	struct cg_arc_filter *arcs;
+	bool **arc_ends;	/* two sets per dropped arc */
+	size_t narcs;
+};
+
+/* Resolves O's selections against the functions of OBJS[0..N).  Returns
+ * 0, or -1 with ERR set (a name that matches no function, out of
+ * memory). */
+int selection_build(struct selection *s, const struct options *o,
+		    const struct select_object *objs, size_t n,
+		    struct g2c_error *err);
+
+void selection_release(struct selection *s);
+
+#endif
