@@ -412,14 +412,11 @@ static int prepare_functions(struct writer *w)
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const char *file = NULL;
 
-		w->home_file[f] = w->st->path;
-		if (!cg->funcs[f].shown)
+		/* Without line information the file is unknown, as
+		 * callgrind writes it. */
+		w->home_file[f] = UNKNOWN_FILE;
+		if (!cg->funcs[f].shown || f == callgraph_no_symbol(cg))
 			continue;
-		if (f == callgraph_no_symbol(cg)) {
-			w->home_file[f] = UNKNOWN_FILE;
-			continue;
-		}
-		/* Without line information the object stands for the file. */
 		/* A function's entry is its own code, never inlined code. */
 		symtab_source_line(w->st, w->st->funcs[f].addr, false, &file,
 				   &w->entry_line[f]);

@@ -942,8 +942,8 @@ static asection *code_section_of(struct symtab *st, uint64_t pc)
 	return section_in(st->abfd, &st->last_section, pc);
 }
 
-void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
-			const char **file, unsigned *line)
+static void find_source_line(struct symtab *st, uint64_t pc, bool outermost,
+			     const char **file, unsigned *line)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
 	unsigned l = 0, outer_line;
@@ -981,4 +981,15 @@ void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
 	}
 	*file = f;
 	*line = l;
+}
+
+void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
+			const char **file, unsigned *line)
+{
+	find_source_line(st, pc, outermost, file, line);
+	/* Debug info can name no file (an empty name): no line either. */
+	if (*file && !**file) {
+		*file = NULL;
+		*line = 0;
+	}
 }
