@@ -254,6 +254,7 @@ static void write_function(struct writer *w, size_t f)
 	const struct cg_func *fn = &w->cg->funcs[f];
 	const char *file;
 	unsigned line;
+	bool wrote_cost = false;
 
 	if (!w->last_fl || strcmp(w->last_fl, w->home_file[f]) != 0) {
 		write_file(w, "fl", w->home_file[f]);
@@ -269,6 +270,14 @@ static void write_function(struct writer *w, size_t f)
 		line = source_of(w, f, c->pc, &file);
 		switch_file(w, f, file);
 		write_cost(w, c, line);
+		wrote_cost = true;
+	}
+	/* callgrind_annotate --inclusive=yes annotates the file of every
+	 * costly function and warns when that file has no cost line at all:
+	 * a function without self cost gets a cost of 0 at its entry. */
+	if (!wrote_cost && f != callgraph_no_symbol(w->cg)) {
+		write_position(w, w->st->funcs[f].addr, w->entry_line[f]);
+		write_value(w, 0);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
