@@ -93,6 +93,7 @@ struct writer {
 	unsigned last_line;
 	bool have_last;
 	bool inline_files;	/* inlined code at its own file and line */
+	bool instr;		/* positions are "instr line", else "line" */
 	bool failed;		/* out of memory */
 };
 
@@ -155,9 +156,8 @@ static void write_fn(struct writer *w, const char *key, size_t f)
 	write_name(w, key, w->fn_id[f], is_new, func_name(w, f));
 }
 
-/* Writes "ADDR LINE" compressed against the previous position line, as
- * both consumers resolve "+N", "-N" and "*" against it. */
-static void write_position(struct writer *w, uint64_t pc, unsigned line)
+/* Writes ADDR of a position line compressed against the previous one. */
+static void write_address(struct writer *w, uint64_t pc)
 {
 	struct outstream *os = w->os;
 
@@ -172,16 +172,27 @@ static void write_position(struct writer *w, uint64_t pc, unsigned line)
 	} else {
 		outstream_u64(os, pc, true);
 	}
+	outstream_write(os, " ", 1);
+}
+
+/* Writes "ADDR LINE", or "LINE" without addresses, compressed against
+ * the previous position line, as both consumers resolve "+N", "-N" and
+ * "*" against it. */
+static void write_position(struct writer *w, uint64_t pc, unsigned line)
+{
+	struct outstream *os = w->os;
+
+	if (w->instr)
+		write_address(w, pc);
 	if (w->have_last && line == w->last_line) {
-		outstream_write(os, " *", 2);
+		outstream_write(os, "*", 1);
 	} else if (w->have_last && line > w->last_line) {
-		outstream_write(os, " +", 2);
+		outstream_write(os, "+", 1);
 		outstream_u64(os, line - w->last_line, false);
 	} else if (w->have_last && line < w->last_line) {
-		outstream_write(os, " -", 2);
+		outstream_write(os, "-", 1);
 		outstream_u64(os, w->last_line - line, false);
 	} else {
-		outstream_write(os, " ", 1);
 		outstream_u64(os, line, false);
 	}
 	w->last_pc = pc;
@@ -226,9 +237,11 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 	write_fn(w, "cfn", callee);
 	outstream_write(w->os, "calls=", 6);
 	outstream_u64(w->os, count, false);
-	outstream_write(w->os, " ", 1);
-	outstream_u64(w->os, callee == callgraph_no_symbol(w->cg) ? 0 :
-		      w->st->funcs[callee].addr, true);
+	if (w->instr) {
+		outstream_write(w->os, " ", 1);
+		outstream_u64(w->os, callee == callgraph_no_symbol(w->cg) ? 0 :
+			      w->st->funcs[callee].addr, true);
+	}
 	write_value(w, w->entry_line[callee]);
 }
 
@@ -472,7 +485,7 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	} else {
 		outstream_printf(w->os, "desc: Samples: none (the profile has no histogram, so all costs are 0)\n");
 	}
-	outstream_printf(w->os, "positions: instr line\n");
+	outstream_printf(w->os, "positions: %s\n", w->instr ? "instr line" : "line");
 	if (strcmp(info->dimen, "seconds") == 0)
 		outstream_printf(w->os, "event: ns : CPU time (ns)\n");
 	else
@@ -492,7 +505,8 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 		    struct g2c_error *err)
 {
 	struct writer w = { .cg = cg, .st = st, .os = os,
-			    .inline_files = !info->no_inline };
+			    .inline_files = !info->no_inline,
+			    .instr = !info->no_instr };
 	int rc = 0;
 
 	w.home_file = calloc(cg->nfuncs, sizeof *w.home_file);

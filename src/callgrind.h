@@ -24,6 +24,7 @@ struct callgrind_info {
 	unsigned nsources;	/* how many gmon files were summed */
 	unsigned part;		/* 0: the only part; else its number, from 1 */
 	bool no_inline;		/* inlined code at the line that inlined it */
+	bool no_instr;		/* "positions: line": no addresses */
 };
 
 /* Writes CG to OS, as a whole file or as one of its parts (the file's

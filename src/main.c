@@ -43,6 +43,7 @@ struct options {
 	bool demangle;
 	const char *debug_dir;
 	bool no_inline;
+	bool no_instr;
 	bool gzip;
 	bool force;
 	bool parts;
@@ -72,6 +73,10 @@ static void usage(FILE *fp)
 "      --no-demangle   show C++ names as they are in the symbol table\n"
 "      --no-inline     show code inlined from other files at the line that\n"
 "                      inlined it, not at its own file and line\n"
+"      --no-instr      write source lines only, no instruction addresses\n"
+"                      (\"positions: line\"), for viewers that read no more,\n"
+"                      such as speedscope; KCachegrind then has no Machine\n"
+"                      Code view\n"
 "\n"
 "Input:\n"
 "      --rate=HZ       samples per second for profiles that do not record it\n"
@@ -165,7 +170,7 @@ static void add_name(struct name_list *list, const char *name)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
+	enum { OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_NO_INSTR, OPT_DEBUG_DIR, OPT_FORCE,
 	       OPT_PARTS, OPT_RATE, OPT_STATS };
 	/* Which sets each selection option adds its NAME to. */
 	static const struct { char opt; int set1, set2; } selections[] = {
@@ -182,6 +187,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "parts", no_argument, NULL, OPT_PARTS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+		{ "no-instr", no_argument, NULL, OPT_NO_INSTR },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -241,6 +247,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_INLINE:
 			o->no_inline = true;
+			break;
+		case OPT_NO_INSTR:
+			o->no_instr = true;
 			break;
 		case OPT_DEBUG_DIR:
 			o->debug_dir = optarg;
@@ -421,7 +430,8 @@ static int convert(const struct options *o, struct symtab *st,
 	struct callgrind_info info = { .dimen = "seconds", .part = part,
 				       .source = files[0],
 				       .nsources = (unsigned)n,
-				       .no_inline = o->no_inline };
+				       .no_inline = o->no_inline,
+				       .no_instr = o->no_instr };
 	const char *misfit;
 	char dimen[sizeof prof.hists[0].dimen];
 	enum gmon_format format;
