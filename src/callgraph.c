@@ -607,6 +607,39 @@ static int inherit_selection(struct callgraph *cg, const struct components *comp
 	return 0;
 }
 
+/* The calls between members of cycle C carry what gprof's proportional
+ * model gives them: the callee's own time (its self cost plus its calls
+ * leaving the cycle, gprof's "self + children" of a member) in proportion
+ * to their share of all its calls.  gprof leaves these arcs blank; with
+ * these costs, a viewer that does not group the cycle shows every member
+ * called with its own time, never below its self cost, while grouping
+ * viewers ignore them.  Direct recursion stays at 0: no viewer adds it to
+ * gprof's figures then. */
+static void cost_calls_within_cycle(struct callgraph *cg,
+				    const struct components *comps, size_t c)
+{
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+		size_t callee = comps->members[m];
+		const struct cg_func *f = &cg->funcs[callee];
+		struct splitter split = { .total = f->incl_ns,
+					  .sum = (double)f->ncalls };
+
+		for (size_t j = comps->in_first[callee]; j < comps->in_first[callee + 1]; j++) {
+			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+
+			if (arc->caller == callee)
+				continue;
+			/* every caller advances the running sum, so that
+			 * the shares of all calls add up to the whole */
+			uint64_t share = split_next(&split, (double)arc->count,
+						    false);
+
+			if (comps->of[arc->caller] == c)
+				arc->ns = share;
+		}
+	}
+}
+
 /* gprof's propagate_time, bottom-up, in integer ns: a component's
  * inclusive cost (its self cost plus the calls leaving it) goes to the
  * calls entering it in proportion to their counts, each scaled by its
@@ -635,9 +668,7 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
 				struct cg_arc *out = &cg->arcs[a];
 
-				if (comps->of[out->callee] == c)
-					out->ns = 0;	/* recursion carries no time */
-				else
+				if (comps->of[out->callee] != c)
 					own = add_saturating(own, out->ns);
 			}
 			f->incl_ns = own;
@@ -646,6 +677,8 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 		}
 		if (k == 1)
 			cg->funcs[mem[0]].incl_ns = incl;
+		else
+			cost_calls_within_cycle(cg, comps, c);
 		for_each_entering_arc(comps, cg, c, m, j, arc) {
 			ncalls = add_saturating(ncalls, arc->count);
 			entering++;
@@ -715,15 +748,29 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 	return 0;
 }
 
+/* KCachegrind lists a call only when its cost is above zero, and most
+ * calls get no time from gprof: calls into code that was never sampled,
+ * and direct recursion.  Such a call site carries this much, far below
+ * one sample, so that every call gprof counts is shown. */
+#define MIN_CALL_NS 1
+
+/* Splits each arc's cost over its call sites in proportion to their
+ * counts; the arc's cost is then the sum of its sites'. */
 static void split_arcs_over_sites(struct callgraph *cg)
 {
 	for (size_t i = 0; i < cg->narcs; i++) {
 		struct cg_arc *arc = &cg->arcs[i];
 		struct splitter split = { .total = arc->ns, .sum = (double)arc->count };
+		uint64_t sum = 0;
 
-		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-			cg->sites[s].ns = split_next(&split, (double)cg->sites[s].count,
-						     s + 1 == arc->first_site + arc->nsites);
+		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
+			uint64_t ns = split_next(&split, (double)cg->sites[s].count,
+						 s + 1 == arc->first_site + arc->nsites);
+
+			cg->sites[s].ns = ns > MIN_CALL_NS ? ns : MIN_CALL_NS;
+			sum = add_saturating(sum, cg->sites[s].ns);
+		}
+		arc->ns = sum;
 	}
 }
 

@@ -71,7 +71,9 @@ struct cg_site {
 struct cg_arc {
 	size_t caller, callee;
 	uint64_t count;
-	uint64_t ns;		/* inclusive cost carried: gprof's time + child time */
+	/* Inclusive cost carried: gprof's time + child time; between members
+	 * of a cycle the callee's own share; at least 1 ns per site. */
+	uint64_t ns;
 	size_t first_site, nsites;	/* in callgraph.sites */
 };
 

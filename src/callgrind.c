@@ -92,6 +92,7 @@ struct writer {
 	uint64_t last_pc;
 	unsigned last_line;
 	bool have_last;
+	bool instr;		/* positions are "instr line", else "line" */
 	bool failed;		/* out of memory */
 };
 
@@ -178,9 +179,8 @@ static void write_fn(struct writer *w, const char *key, size_t f)
 	write_name(w, key, w->fn_id[f], is_new, func_name(w, f));
 }
 
-/* Writes "ADDR LINE" compressed against the previous position line, as
- * both consumers resolve "+N", "-N" and "*" against it. */
-static void write_position(struct writer *w, uint64_t pc, unsigned line)
+/* Writes ADDR of a position line compressed against the previous one. */
+static void write_address(struct writer *w, uint64_t pc)
 {
 	struct outstream *os = w->os;
 
@@ -195,16 +195,27 @@ static void write_position(struct writer *w, uint64_t pc, unsigned line)
 	} else {
 		outstream_u64(os, pc, true);
 	}
+	outstream_write(os, " ", 1);
+}
+
+/* Writes "ADDR LINE", or "LINE" without addresses, compressed against
+ * the previous position line, as both consumers resolve "+N", "-N" and
+ * "*" against it. */
+static void write_position(struct writer *w, uint64_t pc, unsigned line)
+{
+	struct outstream *os = w->os;
+
+	if (w->instr)
+		write_address(w, pc);
 	if (w->have_last && line == w->last_line) {
-		outstream_write(os, " *", 2);
+		outstream_write(os, "*", 1);
 	} else if (w->have_last && line > w->last_line) {
-		outstream_write(os, " +", 2);
+		outstream_write(os, "+", 1);
 		outstream_u64(os, line - w->last_line, false);
 	} else if (w->have_last && line < w->last_line) {
-		outstream_write(os, " -", 2);
+		outstream_write(os, "-", 1);
 		outstream_u64(os, w->last_line - line, false);
 	} else {
-		outstream_write(os, " ", 1);
 		outstream_u64(os, line, false);
 	}
 	w->last_pc = pc;
@@ -254,8 +265,10 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 	write_fn(w, "cfn", callee);
 	outstream_write(w->os, "calls=", 6);
 	outstream_u64(w->os, count, false);
-	outstream_write(w->os, " ", 1);
-	outstream_u64(w->os, sym ? sym->addr : 0, true);
+	if (w->instr) {
+		outstream_write(w->os, " ", 1);
+		outstream_u64(w->os, sym ? sym->addr : 0, true);
+	}
 	write_value(w, w->map->home[callee].line);
 }
 
@@ -272,6 +285,7 @@ static void write_function(struct writer *w, size_t f)
 {
 	const struct cg_func *fn = &w->cg->funcs[f];
 	const struct src_pos *pos;
+	bool wrote_cost = false;
 
 	switch_object(w, callgraph_object_of(w->cg, f));
 	if (!w->last_fl || strcmp(w->last_fl, home_file(w, f)) != 0) {
@@ -288,6 +302,15 @@ static void write_function(struct writer *w, size_t f)
 		pos = &w->map->cost[i];
 		switch_file(w, f, pos->file);
 		write_cost(w, c, pos->line);
+		wrote_cost = true;
+	}
+	/* callgrind_annotate --inclusive=yes annotates the file of every
+	 * costly function and warns when that file has no cost line at all:
+	 * a function without self cost gets a cost of 0 at its entry. */
+	if (!wrote_cost && f != callgraph_no_symbol(w->cg)) {
+		write_position(w, callgraph_symbol(w->cg, f)->addr,
+			       w->map->home[f].line);
+		write_value(w, 0);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -484,7 +507,7 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	} else {
 		outstream_printf(w->os, "desc: Samples: none (the profile has no histogram, so all costs are 0)\n");
 	}
-	outstream_printf(w->os, "positions: instr line\n");
+	outstream_printf(w->os, "positions: %s\n", w->instr ? "instr line" : "line");
 	if (strcmp(info->dimen, "seconds") == 0)
 		outstream_printf(w->os, "event: ns : CPU time (ns)\n");
 	else
@@ -503,7 +526,8 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		    const struct callgrind_info *info, struct outstream *os,
 		    struct g2c_error *err)
 {
-	struct writer w = { .cg = cg, .map = map, .os = os };
+	struct writer w = { .cg = cg, .map = map, .os = os,
+			    .instr = !info->no_instr };
 	int rc = 0;
 
 	w.label = calloc(cg->nfuncs, sizeof *w.label);

@@ -25,6 +25,7 @@ struct callgrind_info {
 	const char *source;	/* the (first) gmon file, for a desc: line */
 	unsigned nsources;	/* how many gmon files were summed */
 	unsigned part;		/* 0: the only part; else its number, from 1 */
+	bool no_instr;		/* "positions: line": no addresses */
 };
 
 /* Writes CG to OS, as a whole file or as one of its parts (the file's

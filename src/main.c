@@ -111,7 +111,8 @@ static int convert(const struct options *o, struct program *prog,
 	struct cg_object objs[1];
 	struct callgrind_info info = { .dimen = "seconds", .part = part,
 				       .source = files[0],
-				       .nsources = (unsigned)n };
+				       .nsources = (unsigned)n,
+				       .no_instr = o->no_instr };
 	const char *misfit;
 	char dimen[sizeof prof.hists[0].dimen];
 	enum gmon_format format;

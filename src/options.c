@@ -29,6 +29,10 @@ static void usage(FILE *fp)
 "      --no-demangle   show C++ names as they are in the symbol table\n"
 "      --no-inline     show code inlined from other files at the line that\n"
 "                      inlined it, not at its own file and line\n"
+"      --no-instr      write source lines only, no instruction addresses\n"
+"                      (\"positions: line\"), for viewers that read no more,\n"
+"                      such as speedscope; KCachegrind then has no Machine\n"
+"                      Code view\n"
 "      --prefix-map=OLD=NEW  write source file names that start with OLD\n"
 "                      as starting with NEW (as gcc's -ffile-prefix-map;\n"
 "                      repeatable, the longest OLD that matches wins)\n"
@@ -206,7 +210,7 @@ static const struct refused {
 enum {
 	OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
-	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH,
+	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -217,6 +221,7 @@ static const struct option own_options[] = {
 	{ "demangle", optional_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "no-instr", no_argument, NULL, OPT_NO_INSTR },
 	{ "prefix-map", required_argument, NULL, OPT_PREFIX_MAP },
 	{ "display-unused-functions", no_argument, NULL, 'z' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -372,6 +377,9 @@ void options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_INLINE:
 			o->no_inline = true;
+			break;
+		case OPT_NO_INSTR:
+			o->no_instr = true;
 			break;
 		case OPT_PREFIX_MAP:
 			if (!strchr(optarg, '=') || optarg[0] == '=')

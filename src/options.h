@@ -33,6 +33,7 @@ struct options {
 	bool demangle;
 	const char *debug_dir;
 	bool no_inline;
+	bool no_instr;		/* "positions: line" */
 	bool gzip;
 	bool force;
 	bool parts;

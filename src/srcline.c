@@ -75,12 +75,24 @@ static void find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	*line = l;
 }
 
+/* The file and line of PC, where debug information that names no file
+ * (an empty name) counts as none. */
+static void find_named_line(struct source_lines *sl, uint64_t pc,
+			    bool outermost, const char **file, unsigned *line)
+{
+	find_line(sl, pc, outermost, file, line);
+	if (*file && !**file) {
+		*file = NULL;
+		*line = 0;
+	}
+}
+
 const char *source_lines_file(struct source_lines *sl, uint64_t pc)
 {
 	const char *file;
 	unsigned line;
 
-	find_line(sl, pc, false, &file, &line);
+	find_named_line(sl, pc, false, &file, &line);
 	return file;
 }
 
@@ -158,7 +170,7 @@ static struct src_pos position_in(struct source_lines *sl, uint64_t pc,
 {
 	struct src_pos pos;
 
-	find_line(sl, pc, outermost, &pos.file, &pos.line);
+	find_named_line(sl, pc, outermost, &pos.file, &pos.line);
 	if (!pos.file)
 		pos.file = home->file;
 	return pos;
@@ -204,11 +216,12 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		struct source_lines *sl = &lines[o];
 		struct src_pos *home = &map->home[f];
 
-		*home = (struct src_pos){ sl->obj->path, 0 };
+		/* Without line information the file is unknown, as callgrind
+		 * writes it. */
+		*home = (struct src_pos){ UNKNOWN_FILE, 0 };
 		if (!fn->shown)
 			continue;
 		if (f == none) {
-			home->file = UNKNOWN_FILE;
 			for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
 				map->cost[i] = *home;
 			continue;

@@ -155,8 +155,11 @@ grep -q "nearest: 'main'" "$tmp/err" && ok "mian -> main" || not_ok "mian: $(cat
 
 # --summary: gprof's flat profile, same order and seconds, within one
 # sample (gprof's bin model moves single samples), at most 80 columns.
+# (Not fixtures/interp: its small -O2 functions share histogram bins,
+# where gprof's 2-byte bin model moves several samples; tests/gprof.sh
+# checks those against the exact histogram instead.)
 if [ -n "$GPROF" ]; then
-	for name in calltree recursion cycle cxx interp; do
+	for name in calltree recursion cycle cxx; do
 		[ -f "$FIXTURES/$name/prog" ] || continue
 		fx=$FIXTURES/$name/prog fg=$FIXTURES/$name/gmon.out
 		"$GMON2CG" --summary=50 -o "$tmp/s.cg" "$fx" "$fg" 2>"$tmp/summary" ||

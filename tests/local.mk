@@ -15,7 +15,7 @@ tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check
 tests_unit_test_outstream_LDADD = libgmon2cg.a
 
 
-SHELL_TESTS = tests/gprof-options.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh
+SHELL_TESTS = tests/gprof-options.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)
@@ -34,7 +34,7 @@ EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/golden tests/unit/gmon-byte
 	tests/valgrind.supp tests/lsan.supp
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
-	tests/lib/check_positions.py
+	tests/lib/check_positions.py tests/lib/check_viewers.py
 
 # "make golden": rewrite the golden outputs from the current build.
 golden: gmon2cg
