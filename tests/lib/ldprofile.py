@@ -30,6 +30,8 @@ the callee's entry, from the return address in the caller, and from = 0
 stands for a caller outside the library.  Slots past min(narcs, slots in
 the file) are unused (ld.so sizes the table generously and never writes
 past its limit); slots with a zero count carry nothing and are skipped.
+A file with fewer slots than narcs and than ld.so's smallest table is
+refused as truncated.
 
 Samples follow the profil(2) relation with ld.so's integer scale:
 bin = ((pc - low_pc) // 2) * scale // 65536.
@@ -44,7 +46,8 @@ a line, addresses in lower-case hex as link-time addresses of the library
   hist LOW HIGH NBINS RATE DIMEN ABBREV
   bin LO HI COUNT          for each non-empty bin, its pcs [LO, HI)
   arc FROM SELF COUNT      FROM is 0x0 for a caller outside the library
-  narcs N slots S calls_lost L
+  calls_lost L             calls ld.so could not count (table full)
+  narcs N slots S          slots taken, slots in the file
 With --symbols LIB, also (from `nm -n --defined-only LIB`, or `nm -D` when
 LIB has no symbol table) lines
   samples NAME COUNT       per function, a bin split by bytes of overlap
@@ -118,6 +121,11 @@ def parse(data, addr_size):
     if (len(data) - pos) % rec:
         raise FormatError("arc table is not whole records")
     slots = (len(data) - pos) // rec
+    # ld.so's table has room for at least max(50, min(3% of the text
+    # size, 65534)) arcs (MINARCS, ARCDENSITY, the older MAXARCS).
+    if narcs > slots and slots < max(50, min((high - low) * 3 // 100, 65534)):
+        raise FormatError("arc table truncated: %d slots taken, %d present"
+                          % (narcs, slots))
     arcs = []
     for _ in range(min(narcs, slots)):
         frm, slf, count = take(word + word + "I")
@@ -211,8 +219,8 @@ def main(argv):
             print("bin %#x %#x %d" % (lo, hi, count))
     for frm, slf, count in prof["arcs"]:
         print("arc %#x %#x %d" % (frm, slf, count))
-    print("narcs %d slots %d calls_lost %d" % (prof["narcs"], prof["slots"],
-                                               prof["calls_lost"]))
+    print("calls_lost %d" % prof["calls_lost"])
+    print("narcs %d slots %d" % (prof["narcs"], prof["slots"]))
     if lib is None:
         return
     syms = functions(lib)
