@@ -26,3 +26,13 @@ EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py
+
+# dump-gmon prints what the gmon reader read; tests/ldprofile.sh compares
+# that with tests/lib/ldprofile.py.  Built only for that test.
+EXTRA_PROGRAMS = tests/unit/dump-gmon
+tests_unit_dump_gmon_SOURCES = tests/unit/dump-gmon.c
+tests_unit_dump_gmon_LDADD = libgmon2cg.a
+tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
+SHELL_TESTS += tests/ldprofile.sh
+EXTRA_DIST += tests/lib/ldprofile.py
+MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
