@@ -36,3 +36,4 @@ tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
 SHELL_TESTS += tests/ldprofile.sh
 EXTRA_DIST += tests/lib/ldprofile.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
+EXTRA_DIST += tests/fuzz/seeds
