@@ -1,6 +1,7 @@
 #!/bin/bash
 # ldprofile.sh -- the gmon reader on glibc's LD_PROFILE files
-# (fixtures/ldprofile): what it reads (tests/unit/dump-gmon) is exactly
+# (fixtures/ldprofile, and one made now by this machine's ld.so when the
+# fixture program runs here): what it reads (tests/unit/dump-gmon) is exactly
 # what the independent reader tests/lib/ldprofile.py reads, bins, arcs and
 # all; the call counts are the calls the fixture program makes; several
 # runs are summed; gzip input, recognition by header, and the refusals
@@ -84,6 +85,24 @@ while read -r run size lib; do
 		fi
 	done
 done <<<"$cases"
+
+# A profile written now by this machine's ld.so, when the fixture runs
+# here: the format has not changed.
+if (cd "$tmp" && LD_PROFILE=libmix.so.1 LD_PROFILE_OUTPUT="$tmp" "$fix/prog" >/dev/null 2>&1) &&
+	[ -s "$tmp/libmix.so.1.profile" ]; then
+	$oracle "$tmp/libmix.so.1.profile" --addr-size 8 --symbols "$fix/libmix.so.1" >"$tmp/live.sym" ||
+		not_ok "live: the oracle cannot read this machine's profile"
+	[ "$(grep '^call ' "$tmp/live.sym")" = "$expected_calls" ] ||
+		not_ok "live: the call counts are not the calls made"
+	$oracle "$tmp/libmix.so.1.profile" --addr-size 8 | grep -v '^narcs ' >"$tmp/live.oracle"
+	if "$dump" 8 little "$tmp/libmix.so.1.profile" | cmp -s - "$tmp/live.oracle"; then
+		ok "live: the reader agrees with the oracle on this machine's profile"
+	else
+		not_ok "live: the reader differs from the oracle on this machine's profile"
+	fi
+else
+	echo "note: the fixture program wrote no LD_PROFILE file here; live check skipped"
+fi
 
 # Two runs of the same library are summed: counts add up, and the run
 # without samples adds none.
