@@ -3,10 +3,10 @@
  * Owns the on-disk formats: the GNU tagged format (histogram, call-arc and
  * basic-block records), the old and 4.4BSD layouts, and the profile glibc's
  * dynamic loader writes for one shared library under LD_PROFILE (see
- * GMON_FORMAT_LD_PROFILE).  Nothing here knows
- * about symbols: the address width and byte order of the profiled program
- * arrive in a struct gmon_target filled by the resolver, so this module can
- * be tested on hand-made byte buffers.
+ * GMON_FORMAT_LD_PROFILE).  Nothing here knows about symbols: the address
+ * width and byte order of the profiled object arrive in a struct
+ * gmon_target filled by the resolver, so this module can be tested on
+ * hand-made byte buffers.
  *
  * Several files may be added to one profile; they are summed as gprof sums
  * them: histograms with identical ranges are added bin by bin, disjoint ones
@@ -63,7 +63,8 @@ struct gmon_hist {
 struct gmon_arc {
 	uint64_t from_pc;	/* in the caller (glibc: a hash-bucket start);
 				 * GMON_FROM_OUTSIDE: see GMON_FORMAT_LD_PROFILE */
-	uint64_t self_pc;	/* just inside the callee */
+	uint64_t self_pc;	/* just inside the callee (LD_PROFILE: its
+				 * entry point) */
 	uint64_t count;
 };
 
@@ -82,8 +83,7 @@ struct gmon_profile {
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
 	/* LD_PROFILE: calls ld.so did not count because its arc table was
-	 * full, summed over files (a lower bound: the file's counter wraps
-	 * at 2^32) */
+	 * full, summed over files (each file's count is modulo 2^32) */
 	uint64_t calls_lost;
 
 	/* private: lookup tables that keep arcs and blocks unique */
