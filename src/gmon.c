@@ -19,6 +19,27 @@ enum { TAG_TIME_HIST = 0, TAG_CG_ARC = 1, TAG_BB_COUNT = 2 };
 /* 4.4BSD header version word (sys/gmon.h GMONVERSION). */
 #define BSD44_VERSION 0x00051879u
 
+/* glibc's LD_PROFILE file (elf/dl-profile.c): the tagged header with
+ * version GMON_SHOBJ_VERSION, then 4-byte tags, a histogram with one 16-bit
+ * bin per 4 bytes (HISTFRACTION * sizeof (HISTCOUNTER)) of the library's
+ * executable pages, and a fixed table of packed arc slots. */
+#define LD_PROFILE_VERSION 0x0001ffffu
+#define LD_PROFILE_BYTES_PER_BIN 4
+
+/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code:
+ * 3% of them (ARCDENSITY), at least 50 (MINARCS), at most MAXARCS, which
+ * was 65534 in older glibc and is 1 << 20 now.  The table's slots are more
+ * than that, so a file with fewer slots than this and than its count of
+ * slots taken has been cut short. */
+static uint64_t ld_profile_min_arcs(uint64_t textsize)
+{
+	uint64_t limit = textsize / 100 * 3 + textsize % 100 * 3 / 100;
+
+	if (limit > 65534)
+		limit = 65534;
+	return limit < 50 ? 50 : limit;
+}
+
 /* A cursor over one file's bytes, decoding in the target's byte order. */
 struct reader {
 	const unsigned char *data;
@@ -406,6 +427,88 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 	return 0;
 }
 
+/* The LD_PROFILE layout, past the header.  ld.so maps the file and updates
+ * it in place, so its sizes come from the library's program headers: the
+ * arc table fills the rest of the file and is preceded by the number of
+ * slots taken, which goes on growing (one per call not counted) once the
+ * table is full. */
+static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
+{
+	unsigned P = r->target->addr_size;
+	size_t slot_size = 2 * P + 4, start = TAGGED_HEADER_SIZE;
+	struct gmon_hist h = { 0 };
+	uint64_t textsize, nslots, in_use, counted = 0;
+	uint32_t narcs;
+
+	r->pos = start;
+	if (need(r, 4 + 2 * P + 8 + HIST_DIMEN_SIZE + 1, "histogram record", start))
+		return -1;
+	if (take(r, 4) != TAG_TIME_HIST)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE file without its histogram record at offset %zu",
+				     r->name, start);
+	h.low_pc = take_addr(r);
+	h.high_pc = take_addr(r);
+	h.nbins = (uint32_t)take(r, 4);
+	h.rate = (uint32_t)take(r, 4);
+	memcpy(h.dimen, r->data + r->pos, HIST_DIMEN_SIZE);
+	r->pos += HIST_DIMEN_SIZE;
+	h.dimen_abbrev = (char)r->data[r->pos++];
+	textsize = h.high_pc - h.low_pc;
+	if (h.high_pc <= h.low_pc ||
+	    textsize / LD_PROFILE_BYTES_PER_BIN != h.nbins ||
+	    textsize % LD_PROFILE_BYTES_PER_BIN != 0)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE histogram has %u bins for 0x%llx-0x%llx; ld.so writes one bin per %d bytes",
+				     r->name, h.nbins,
+				     (unsigned long long)h.low_pc,
+				     (unsigned long long)h.high_pc,
+				     LD_PROFILE_BYTES_PER_BIN);
+	if (need(r, (uint64_t)h.nbins * 2, "histogram record", start) < 0 ||
+	    add_hist(prof, r, &h, start) < 0)
+		return -1;
+
+	start = r->pos;
+	if (need(r, 8, "call-arc table", start))
+		return -1;
+	if (take(r, 4) != TAG_CG_ARC)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE file without its call-arc table at offset %zu",
+				     r->name, start);
+	narcs = (uint32_t)take(r, 4);
+	if (remaining(r) % slot_size != 0)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE call-arc table at offset %zu is not a whole number of %zu-byte slots (%zu bytes; truncated?)",
+				     r->name, start, slot_size, remaining(r));
+	nslots = remaining(r) / slot_size;
+	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
+		return g2c_error_set(r->err,
+				     "%s: truncated LD_PROFILE call-arc table at offset %zu (%u slots taken, %llu present)",
+				     r->name, start, narcs,
+				     (unsigned long long)nslots);
+	in_use = narcs < nslots ? narcs : nslots;
+	for (uint64_t i = 0; i < in_use; i++) {
+		size_t at = r->pos;
+		uint64_t from_off = take_addr(r);
+		uint64_t self_off = take_addr(r);
+		uint64_t count = take(r, 4);
+
+		if (count == 0)
+			continue;	/* a slot taken but never counted */
+		if (from_off >= textsize || self_off >= textsize)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE arc at offset %zu lies outside the profiled range (file corrupted?)",
+					     r->name, at);
+		if (add_arc(prof, r,
+			    from_off ? h.low_pc + from_off : GMON_FROM_OUTSIDE,
+			    h.low_pc + self_off, count) < 0)
+			return -1;
+		counted++;
+	}
+	prof->calls_lost += narcs - counted;
+	return 0;
+}
+
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
  * recognised by its version word and everything else is the old header. */
 static int read_bsd(struct gmon_profile *prof, struct reader *r,
@@ -470,6 +573,7 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 {
 	struct reader r = { data, len, 0, target, name, err };
 	enum gmon_format format = GMON_FORMAT_TAGGED;
+	bool tagged;
 	int rc;
 
 	if (target->addr_size != 4 && target->addr_size != 8)
@@ -477,9 +581,26 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 				     name, target->addr_size);
 	if (len == 0)
 		return g2c_error_set(err, "%s: empty file", name);
-	if (len >= 4 && memcmp(data, "gmon", 4) == 0) {
-		if (need(&r, TAGGED_HEADER_SIZE, "file header", 0))
-			return -1;
+	tagged = len >= 4 && memcmp(data, "gmon", 4) == 0;
+	if (gmon_is_ld_profile(data, len)) {
+		format = GMON_FORMAT_LD_PROFILE;
+		if (decode(&r, 4, 4) != LD_PROFILE_VERSION)
+			return g2c_error_set(err,
+					     "%s: LD_PROFILE file in %s-endian byte order, for a %s-endian object",
+					     name, target->big_endian ? "little" : "big",
+					     target->big_endian ? "big" : "little");
+	}
+	if (prof->nfiles > 0 &&
+	    (format == GMON_FORMAT_LD_PROFILE) !=
+	    (prof->first_format == GMON_FORMAT_LD_PROFILE))
+		return g2c_error_set(err,
+				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
+				     name);
+	if (tagged && need(&r, TAGGED_HEADER_SIZE, "file header", 0))
+		return -1;
+	if (format == GMON_FORMAT_LD_PROFILE) {
+		rc = read_ld_profile(prof, &r);
+	} else if (tagged) {
 		rc = read_tagged(prof, &r);
 	} else {
 		rc = read_bsd(prof, &r, &format);
@@ -489,6 +610,28 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 	if (prof->nfiles++ == 0)
 		prof->first_format = format;
 	return 0;
+}
+
+bool gmon_is_ld_profile(const unsigned char *data, size_t len)
+{
+	static const unsigned char little[4] = { 0xff, 0xff, 0x01, 0x00 };
+	static const unsigned char big[4] = { 0x00, 0x01, 0xff, 0xff };
+
+	return len >= 8 && memcmp(data, "gmon", 4) == 0 &&
+	       (memcmp(data + 4, little, 4) == 0 ||
+		memcmp(data + 4, big, 4) == 0);
+}
+
+/* Sets ERR from a failed read of GZ, closes it and returns -1. */
+static int gz_fail(gzFile gz, const char *path, struct g2c_error *err)
+{
+	int zerr;
+	const char *msg = gzerror(gz, &zerr);
+
+	g2c_error_set(err, "%s: %s", path,
+		      zerr == Z_ERRNO ? strerror(errno) : msg);
+	gzclose(gz);
+	return -1;
 }
 
 /* Reads a whole file through zlib, which passes uncompressed data through
@@ -521,18 +664,32 @@ static int slurp(const char *path, unsigned char **out, size_t *out_len,
 			len += (size_t)n;
 	} while (n > 0);
 	if (n < 0) {
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-
-		g2c_error_set(err, "%s: %s", path,
-			      zerr == Z_ERRNO ? strerror(errno) : msg);
 		free(buf);
-		gzclose(gz);
-		return -1;
+		return gz_fail(gz, path, err);
 	}
 	gzclose(gz);
 	*out = buf;
 	*out_len = len;
+	return 0;
+}
+
+int gmon_file_is_ld_profile(const char *path, bool *yes,
+			    struct g2c_error *err)
+{
+	unsigned char head[8];
+	gzFile gz;
+	int n;
+
+	errno = 0;
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return g2c_error_set(err, "%s: %s", path,
+				     errno ? strerror(errno) : "cannot open");
+	n = gzread(gz, head, sizeof head);
+	if (n < 0)
+		return gz_fail(gz, path, err);
+	gzclose(gz);
+	*yes = gmon_is_ld_profile(head, (size_t)n);
 	return 0;
 }
 

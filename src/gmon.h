@@ -1,14 +1,18 @@
 /* gmon.h -- read gprof gmon.out files into one summed profile.
  *
  * Owns the on-disk formats: the GNU tagged format (histogram, call-arc and
- * basic-block records) and the old and 4.4BSD layouts.  Nothing here knows
- * about symbols: the address width and byte order of the profiled program
- * arrive in a struct gmon_target filled by the resolver, so this module can
- * be tested on hand-made byte buffers.
+ * basic-block records), the old and 4.4BSD layouts, and the profile glibc's
+ * dynamic loader writes for one shared library under LD_PROFILE (see
+ * GMON_FORMAT_LD_PROFILE).  Nothing here knows about symbols: the address
+ * width and byte order of the profiled object arrive in a struct
+ * gmon_target filled by the resolver, so this module can be tested on
+ * hand-made byte buffers.
  *
  * Several files may be added to one profile; they are summed as gprof sums
  * them: histograms with identical ranges are added bin by bin, disjoint ones
  * are kept side by side, arcs with the same (from_pc, self_pc) are added.
+ * LD_PROFILE files are summed only with each other (they should all profile
+ * the same build of one library).
  * Every size read from a file is checked against the bytes that are actually
  * there before anything is allocated.
  */
@@ -31,6 +35,16 @@ enum gmon_format {
 	GMON_FORMAT_TAGGED,	/* "gmon" cookie, version 1 */
 	GMON_FORMAT_BSD_OLD,	/* low_pc, high_pc, ncnt; no rate */
 	GMON_FORMAT_BSD44,	/* 4.4BSD: adds version and profrate */
+	/* glibc's LD_PROFILE=SONAME file, SONAME.profile: "gmon" cookie,
+	 * version 0x1ffff.  Its pcs belong to that shared library, not to
+	 * the program, so such files are never summed with the others.  The
+	 * reader makes them link-time addresses of the library: the
+	 * histogram covers its executable pages, and an arc's pcs (offsets
+	 * in the file) get the histogram's low_pc added.  Two differences
+	 * from gmon.out remain in struct gmon_arc: self_pc is the callee's
+	 * entry point, and from_pc is 0 for any caller outside the library
+	 * (GMON_FROM_OUTSIDE).  Only calls through a PLT are counted. */
+	GMON_FORMAT_LD_PROFILE,
 };
 
 struct gmon_hist {
@@ -43,9 +57,14 @@ struct gmon_hist {
 	uint64_t *bins;		/* nbins counts, summed over files */
 };
 
+/* The from_pc of an LD_PROFILE arc whose caller is outside the library. */
+#define GMON_FROM_OUTSIDE 0
+
 struct gmon_arc {
-	uint64_t from_pc;	/* in the caller (glibc: a hash-bucket start) */
-	uint64_t self_pc;	/* just inside the callee */
+	uint64_t from_pc;	/* in the caller (glibc: a hash-bucket start);
+				 * GMON_FROM_OUTSIDE: see GMON_FORMAT_LD_PROFILE */
+	uint64_t self_pc;	/* just inside the callee (LD_PROFILE: its
+				 * entry point) */
 	uint64_t count;
 };
 
@@ -63,6 +82,9 @@ struct gmon_profile {
 	size_t nbbs;
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
+	/* LD_PROFILE: calls ld.so did not count because its arc table was
+	 * full, summed over files (each file's count is modulo 2^32) */
+	uint64_t calls_lost;
 
 	/* private: lookup tables that keep arcs and blocks unique */
 	size_t arcs_cap, bbs_cap;
@@ -80,6 +102,16 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 			    const struct gmon_target *target,
 			    const unsigned char *data, size_t len,
 			    const char *name, struct g2c_error *err);
+
+/* Whether DATA[0..LEN) begins like an LD_PROFILE file, in either byte
+ * order.  Lets a caller send such a file to the library it profiles before
+ * it knows that library's address size and byte order. */
+bool gmon_is_ld_profile(const unsigned char *data, size_t len);
+
+/* Sets *YES to whether PATH (plain or gzip-compressed) is an LD_PROFILE
+ * file.  Returns 0, or -1 with ERR set when PATH cannot be read. */
+int gmon_file_is_ld_profile(const char *path, bool *yes,
+			    struct g2c_error *err);
 
 /* Reads PATH (plain or gzip-compressed) and adds it as above. */
 int gmon_profile_add_file(struct gmon_profile *prof,

@@ -14,6 +14,7 @@ void report_stats(FILE *fp, const struct callgraph *cg, char **files, int n,
 		[GMON_FORMAT_TAGGED] = "GNU tagged",
 		[GMON_FORMAT_BSD_OLD] = "old BSD",
 		[GMON_FORMAT_BSD44] = "4.4BSD",
+		[GMON_FORMAT_LD_PROFILE] = "glibc LD_PROFILE",
 	};
 	const struct cg_stats *s = &cg->stats;
 	size_t written = 0;

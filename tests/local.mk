@@ -42,3 +42,14 @@ golden: gmon2cg
 	FIXTURES='$(abs_top_srcdir)/fixtures' BFD_MULTIARCH='$(BFD_MULTIARCH)' \
 	$(BASH) $(srcdir)/tests/golden.sh
 .PHONY: golden
+
+# dump-gmon prints what the gmon reader read; tests/ldprofile.sh compares
+# that with tests/lib/ldprofile.py.  Built only for that test.
+EXTRA_PROGRAMS = tests/unit/dump-gmon
+tests_unit_dump_gmon_SOURCES = tests/unit/dump-gmon.c
+tests_unit_dump_gmon_LDADD = libgmon2cg.a
+tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
+SHELL_TESTS += tests/ldprofile.sh
+EXTRA_DIST += tests/lib/ldprofile.py
+MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
+EXTRA_DIST += tests/fuzz/seeds

@@ -1,7 +1,8 @@
 #!/bin/bash
 # run.sh -- run the libFuzzer harnesses built by "make fuzz".
 #   tests/fuzz/run.sh [SECONDS_PER_HARNESS] [BUILD_DIR]
-# Seeds come from the fixtures' gmon.out files and tests/fuzz/regressions;
+# Seeds come from the fixtures' gmon.out and LD_PROFILE files,
+# tests/fuzz/seeds (hand-made hostile inputs) and tests/fuzz/regressions;
 # the growing corpus stays in BUILD_DIR/tests/fuzz/corpus-*; any crash,
 # leak or timeout is saved as BUILD_DIR/tests/fuzz/found-* and makes the
 # script fail.  Each input that ever failed belongs in tests/fuzz/regressions.
@@ -12,17 +13,31 @@ seconds=${1:-60}
 build=$(cd "${2:-$top}" && pwd)
 status=0
 
+# The fuzz-gmon target byte for a seed (0 64-bit little-endian, 1 64-bit
+# big-endian, 2 32-bit little-endian, 3 32-bit big-endian), from "le32"
+# etc. in its seed name DIR-FILE, or DIR "i386".
+target_byte() {
+	case $1 in
+	*be64*) echo 1 ;;
+	*le32* | i386-*) echo 2 ;;
+	*be32*) echo 3 ;;
+	*) echo 0 ;;
+	esac
+}
+
 for harness in fuzz-gmon fuzz-pipeline; do
 	bin=$build/tests/fuzz/$harness
 	corpus=$build/tests/fuzz/corpus-$harness
 	mkdir -p "$corpus"
-	for gmon in "$top"/fixtures/*/gmon.out "$top"/tests/fuzz/regressions/*; do
+	for gmon in "$top"/fixtures/*/gmon.out "$top"/fixtures/ldprofile/*/*.profile \
+		"$top"/tests/fuzz/seeds/* "$top"/tests/fuzz/regressions/*; do
 		[ -f "$gmon" ] || continue
+		name=$(basename "$(dirname "$gmon")")-$(basename "$gmon")
 		if [ "$harness" = fuzz-gmon ]; then
-			# first byte: target (0 = 64-bit little-endian)
-			{ printf '\0'; cat "$gmon"; } >"$corpus/seed-$(basename "$(dirname "$gmon")")-$(basename "$gmon")"
+			# first byte: target
+			{ printf "\\$(target_byte "$name")"; cat "$gmon"; } >"$corpus/seed-$name"
 		else
-			cp "$gmon" "$corpus/seed-$(basename "$(dirname "$gmon")")-$(basename "$gmon")"
+			cp "$gmon" "$corpus/seed-$name"
 		fi
 	done
 	echo "== $harness: $seconds s"

@@ -284,6 +284,253 @@ static void test_bin_to_pc(void)
 	}
 }
 
+/* A small LD_PROFILE file: 64 bins over 0x10000-0x10100, three arcs (one
+ * from outside the library) in a table of 50 slots, as ld.so sizes it. */
+static struct bytes *ld_sample(struct gmon_target t, uint32_t narcs)
+{
+	static struct bytes b;
+	static const struct ld_arc arcs[] = {
+		{ 0, 0x40, 7 }, { 0x44, 0x80, 9 }, { 0x84, 0xc0, 11 },
+	};
+	uint16_t counts[64] = { 0 };
+
+	counts[3] = 5;
+	counts[48] = 65535;
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_ld_profile(&b, 0x10000, 0x10100, 100, counts, narcs, arcs, 3, 50);
+	return &b;
+}
+
+/* Byte offset of the first arc slot in ld_sample's file. */
+static size_t ld_first_slot(struct gmon_target t)
+{
+	return 20 + 4 + 2 * t.addr_size + 24 + 64 * 2 + 8;
+}
+
+static void check_ld_sample(const struct gmon_profile *p, uint64_t times)
+{
+	CHECK_U64(p->first_format, GMON_FORMAT_LD_PROFILE);
+	CHECK_U64(p->nhists, 1);
+	CHECK_U64(p->hists[0].low_pc, 0x10000);
+	CHECK_U64(p->hists[0].high_pc, 0x10100);
+	CHECK_U64(p->hists[0].nbins, 64);
+	CHECK_U64(p->hists[0].rate, 100);
+	CHECK(strcmp(p->hists[0].dimen, "seconds") == 0);
+	CHECK_U64(p->hists[0].dimen_abbrev, 's');
+	CHECK_U64(p->hists[0].bins[3], 5 * times);
+	CHECK_U64(p->hists[0].bins[48], 65535 * times);
+	CHECK_U64(p->narcs, 3);
+	/* pcs are link-time addresses; a caller outside stays 0 */
+	CHECK_U64(p->arcs[0].from_pc, GMON_FROM_OUTSIDE);
+	CHECK_U64(p->arcs[0].self_pc, 0x10040);
+	CHECK_U64(p->arcs[0].count, 7 * times);
+	CHECK_U64(p->arcs[1].from_pc, 0x10044);
+	CHECK_U64(p->arcs[1].self_pc, 0x10080);
+	CHECK_U64(p->arcs[1].count, 9 * times);
+	CHECK_U64(p->arcs[2].from_pc, 0x10084);
+	CHECK_U64(p->arcs[2].self_pc, 0x100c0);
+	CHECK_U64(p->arcs[2].count, 11 * times);
+	CHECK_U64(p->nbbs, 0);
+}
+
+static void test_ld_profile(void)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		struct bytes *b = ld_sample(targets[i], 3);
+		struct gmon_profile p;
+		struct g2c_error err = { "" };
+		uint64_t lo, hi;
+
+		CHECK(gmon_is_ld_profile(b->data, b->len));
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &b->t, b->data, b->len, "l", &err) == 0);
+		check_ld_sample(&p, 1);
+		CHECK_U64(p.calls_lost, 0);
+		/* profil's relation with ld.so's scale: 4 bytes a bin */
+		CHECK_U64(gmon_hist_scale(&p.hists[0]), 32768);
+		gmon_hist_bin_to_pc(&p.hists[0], 32768, 3, &lo, &hi);
+		CHECK_U64(lo, 0x1000c);
+		CHECK_U64(hi, 0x10010);
+		/* Profiles of several runs are summed. */
+		CHECK(gmon_profile_add_buffer(&p, &b->t, b->data, b->len, "l", &err) == 0);
+		check_ld_sample(&p, 2);
+		gmon_profile_release(&p);
+	}
+}
+
+/* The layout spelled out byte by byte for a 32-bit big-endian process, so
+ * that it does not rest on the builder alone: 8 bytes of text at 0x400
+ * (2 bins), one slot in use: from outside to offset 4, 258 calls. */
+static void test_ld_profile_bytes(void)
+{
+	static const unsigned char file[] = {
+		'g', 'm', 'o', 'n', 0x00, 0x01, 0xff, 0xff,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0,			/* tag: histogram */
+		0, 0, 0x04, 0x00,		/* low_pc */
+		0, 0, 0x04, 0x08,		/* high_pc */
+		0, 0, 0, 2,			/* bins */
+		0, 0, 0, 100,			/* rate */
+		's', 'e', 'c', 'o', 'n', 'd', 's', 0, 0, 0, 0, 0, 0, 0, 0,
+		's',
+		0x00, 0x07, 0x01, 0x00,		/* bins: 7, 256 */
+		0, 0, 0, 1,			/* tag: arcs */
+		0, 0, 0, 1,			/* slots taken */
+		0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0x01, 0x02,
+	};
+	const struct gmon_target be32 = { 4, true }, le32 = { 4, false },
+				 be64 = { 8, true };
+	struct gmon_profile p;
+	struct g2c_error err = { "" };
+
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &be32, file, sizeof file, "b", &err) == 0);
+	CHECK_U64(p.nhists, 1);
+	CHECK_U64(p.hists[0].low_pc, 0x400);
+	CHECK_U64(p.hists[0].high_pc, 0x408);
+	CHECK_U64(p.hists[0].bins[0], 7);
+	CHECK_U64(p.hists[0].bins[1], 256);
+	CHECK_U64(p.narcs, 1);
+	CHECK_U64(p.arcs[0].from_pc, GMON_FROM_OUTSIDE);
+	CHECK_U64(p.arcs[0].self_pc, 0x404);
+	CHECK_U64(p.arcs[0].count, 258);
+	gmon_profile_release(&p);
+
+	/* Read as little-endian: refused for its byte order. */
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &le32, file, sizeof file, "b", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "b: LD_PROFILE file in big-endian byte order, for a little-endian object");
+	gmon_profile_release(&p);
+
+	/* Read as 64-bit: the histogram does not fit. */
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &be64, file, sizeof file, "b", &err) < 0);
+	gmon_profile_release(&p);
+}
+
+/* Cut short anywhere before the last slot in use: refused.  Past it, the
+ * cut only drops unused slots and the arcs are all there. */
+static void test_ld_profile_truncation(void)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		struct bytes *b = ld_sample(targets[i], 3);
+		size_t slot = 2 * b->t.addr_size + 4;
+		size_t used_end = ld_first_slot(b->t) + 3 * slot;
+
+		for (size_t len = 0; len < b->len; len++) {
+			struct gmon_profile p;
+			struct g2c_error err = { "" };
+			int rc;
+
+			gmon_profile_init(&p);
+			rc = gmon_profile_add_buffer(&p, &b->t, b->data, len, "cut", &err);
+			if (len >= used_end && (len - used_end) % slot == 0) {
+				CHECK(rc == 0);
+				if (rc == 0)
+					check_ld_sample(&p, 1);
+			} else {
+				CHECK(rc < 0);
+				CHECK(len == 0 || strncmp(err.msg, "cut: ", 5) == 0);
+			}
+			gmon_profile_release(&p);
+		}
+	}
+}
+
+static void test_ld_profile_hostile(void)
+{
+	static struct bytes b;
+	const struct gmon_target t = targets[0];
+	struct gmon_profile p;
+	struct g2c_error err = { "" };
+	struct bytes *s;
+
+	/* More slots taken than the table holds: what ld.so leaves once the
+	 * table is full, one more per call it could not count.  All slots
+	 * are read, and the calls not counted are reported. */
+	s = ld_sample(t, 0xffffffffu);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &s->t, s->data, s->len, "h", &err) == 0);
+	check_ld_sample(&p, 1);
+	CHECK_U64(p.calls_lost, 0xffffffffu - 3);
+	gmon_profile_release(&p);
+
+	/* ... but not when the table is smaller than ld.so ever makes it. */
+	s = ld_sample(t, 60);
+	s->len = ld_first_slot(t) + 49 * 20;
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &s->t, s->data, s->len, "h", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "truncated LD_PROFILE call-arc table");
+	gmon_profile_release(&p);
+
+	/* 2^30 bins for a 4 GiB range in a short file: refused before
+	 * anything is allocated for them. */
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_ld_profile(&b, 0, 0x100, 100, NULL, 0, NULL, 0, 0);
+	memcpy(b.data + 24 + 8, "\0\0\0\0\x01\0\0\0", 8);	/* high_pc */
+	memcpy(b.data + 24 + 16, "\0\0\0\x40", 4);		/* bins */
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &b.t, b.data, b.len, "h", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "h: truncated histogram record at offset 20");
+	gmon_profile_release(&p);
+
+	/* A bin count that does not match the range. */
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_ld_profile(&b, 0x1000, 0x1100, 100, NULL, 0, NULL, 0, 50);
+	b.data[24 + 16] = 0x41;
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &b.t, b.data, b.len, "h", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "LD_PROFILE histogram has 65 bins for 0x1000-0x1100");
+	gmon_profile_release(&p);
+
+	/* An arc beyond the profiled range. */
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_ld_profile(&b, 0x1000, 0x1100, 100, NULL, 1,
+		       &(struct ld_arc){ 0, 0x100, 1 }, 1, 50);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &b.t, b.data, b.len, "h", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "lies outside the profiled range");
+	gmon_profile_release(&p);
+
+	/* A wrong tag where the arc table belongs. */
+	s = ld_sample(t, 3);
+	s->data[ld_first_slot(t) - 8] = 2;
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &s->t, s->data, s->len, "h", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "without its call-arc table");
+	gmon_profile_release(&p);
+}
+
+/* A program's gmon.out and a library's profile are never summed. */
+static void test_ld_profile_mixing(void)
+{
+	const struct gmon_target t = targets[0];
+	struct bytes *s;
+	struct gmon_profile p;
+	struct g2c_error err = { "" };
+	static struct bytes lib;
+
+	s = ld_sample(t, 3);
+	lib = *s;
+	s = tagged_sample(t);
+	CHECK(!gmon_is_ld_profile(s->data, s->len));
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, s->data, s->len, "prog", &err) == 0);
+	CHECK(gmon_profile_add_buffer(&p, &t, lib.data, lib.len, "lib", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "lib: a shared-library profile (LD_PROFILE) and a program profile cannot be summed");
+	gmon_profile_release(&p);
+
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, lib.data, lib.len, "lib", &err) == 0);
+	CHECK(gmon_profile_add_buffer(&p, &t, s->data, s->len, "prog", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "prog: a shared-library profile");
+	gmon_profile_release(&p);
+}
+
 int main(void)
 {
 	test_tagged();
@@ -292,5 +539,10 @@ int main(void)
 	test_hist_merging();
 	test_bsd();
 	test_bin_to_pc();
+	test_ld_profile();
+	test_ld_profile_bytes();
+	test_ld_profile_truncation();
+	test_ld_profile_hostile();
+	test_ld_profile_mixing();
 	return check_report("test-gmon");
 }
