@@ -309,6 +309,10 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	/* glibc records a call by the hash bucket of its return address:
 	 * HASHFRACTION (2) times the size of a long. */
 	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
+	/* ld.so records a callee by its entry point, mcount by a return
+	 * address in the prologue. */
+	uint64_t max_offset = prof->first_format == GMON_FORMAT_LD_PROFILE ?
+			      0 : MCOUNT_MAX_OFFSET;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
@@ -319,6 +323,21 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			continue;
 		stats->arcs_read++;
 		callee = symtab_lookup(b->st, arc->self_pc);
+		if (prof->first_format == GMON_FORMAT_LD_PROFILE &&
+		    arc->from_pc == GMON_FROM_OUTSIDE) {
+			if (callee == SYMTAB_NONE || b->st->funcs[callee].excluded) {
+				stats->arcs_unresolved += callee == SYMTAB_NONE;
+				stats->arcs_excluded += callee != SYMTAB_NONE;
+				continue;
+			}
+			if (arc->self_pc != b->st->funcs[callee].addr)
+				stats->arcs_far_from_entry++;
+			calls[n++] = (struct raw_call){
+				callgraph_outside(b->cg, (size_t)(b->obj - b->cg->objs)),
+				func_number(b, b->st->funcs[callee].owner), 0,
+				arc->count };
+			continue;
+		}
 		site = arc->from_pc;
 		if (callee != SYMTAB_NONE && b->obj->code &&
 		    code_call_site(b->obj->code, arc->from_pc, bucket,
@@ -329,7 +348,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			stats->arcs_unresolved++;
 			continue;
 		}
-		if (arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+		if (arc->self_pc - b->st->funcs[callee].addr > max_offset)
 			stats->arcs_far_from_entry++;
 		caller = b->st->funcs[caller].owner;
 		callee = b->st->funcs[callee].owner;
@@ -778,7 +797,7 @@ static const struct cg_selection no_selection;
 
 size_t callgraph_count_funcs(const struct cg_object *objs, size_t n)
 {
-	size_t count = 1;
+	size_t count = 1 + n;
 
 	for (size_t o = 0; o < n; o++)
 		count += objs[o].st->nfuncs;
@@ -789,6 +808,10 @@ size_t callgraph_object_of(const struct callgraph *cg, size_t f)
 {
 	size_t o = cg->nobjs;
 
+	if (f > callgraph_no_symbol(cg))
+		return f - callgraph_outside(cg, 0);
+	if (f == callgraph_no_symbol(cg))
+		return 0;
 	while (o > 1 && f < cg->objs[o - 1].first_func)
 		o--;
 	return o - 1;
@@ -798,7 +821,7 @@ const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
 {
 	const struct cg_object *obj = &cg->objs[callgraph_object_of(cg, f)];
 
-	if (f == callgraph_no_symbol(cg))
+	if (callgraph_is_pseudo(cg, f))
 		return NULL;
 	return &obj->st->funcs[f - obj->first_func];
 }
@@ -848,6 +871,7 @@ int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 	cg->nfuncs = callgraph_count_funcs(objs, nobjs);
 	for (size_t o = 0, first = 0; o < nobjs; first += objs[o++].st->nfuncs)
 		objs[o].first_func = first;
+	cg->first_pseudo = cg->nfuncs - 1 - nobjs;
 	cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs);
 	if (!cg->funcs)
 		return g2c_error_set(err, "out of memory for the call graph");

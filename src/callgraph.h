@@ -7,8 +7,9 @@
  * inclusive cost of every call, all in integer nanoseconds that add up
  * exactly (see callgraph_build()).  Owns all arrays below.  Functions are
  * numbered across the objects: object 0's functions first, then object
- * 1's, and so on, then one pseudo function for samples that fall outside
- * every function.
+ * 1's, and so on, then the pseudo functions: one for samples that fall
+ * outside every function, then per object one for the callers outside
+ * it that an LD_PROFILE profile records.
  */
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
@@ -118,7 +119,8 @@ struct cg_stats {
 struct callgraph {
 	struct cg_object *objs;	/* the objects, as given */
 	size_t nobjs;
-	size_t nfuncs;		/* the objects' functions + the pseudo function */
+	size_t nfuncs;		/* the objects' functions + the pseudo functions */
+	size_t first_pseudo;	/* the number of the first pseudo function */
 	struct cg_func *funcs;
 	struct cg_cost *costs;
 	size_t ncosts;
@@ -139,14 +141,25 @@ struct callgraph {
 /* The pseudo function that holds samples outside every function. */
 static inline size_t callgraph_no_symbol(const struct callgraph *cg)
 {
-	return cg->nfuncs - 1;
+	return cg->first_pseudo;
 }
 
-/* The number of the functions of OBJS[0..N) and the pseudo function. */
+/* The pseudo function that stands for every caller outside object O. */
+static inline size_t callgraph_outside(const struct callgraph *cg, size_t o)
+{
+	return cg->first_pseudo + 1 + o;
+}
+
+static inline bool callgraph_is_pseudo(const struct callgraph *cg, size_t f)
+{
+	return f >= cg->first_pseudo;
+}
+
+/* The number of the functions of OBJS[0..N) and the pseudo functions. */
 size_t callgraph_count_funcs(const struct cg_object *objs, size_t n);
 
-/* The object function F is in (the pseudo function: object 0), and its
- * symbol (NULL for the pseudo function). */
+/* The object function F is in (for "<no symbol>": object 0), and its
+ * symbol (NULL for a pseudo function). */
 size_t callgraph_object_of(const struct callgraph *cg, size_t f);
 const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
 

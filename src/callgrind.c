@@ -307,7 +307,7 @@ static void write_function(struct writer *w, size_t f)
 	/* callgrind_annotate --inclusive=yes annotates the file of every
 	 * costly function and warns when that file has no cost line at all:
 	 * a function without self cost gets a cost of 0 at its entry. */
-	if (!wrote_cost && f != callgraph_no_symbol(w->cg)) {
+	if (!wrote_cost && !callgraph_is_pseudo(w->cg, f)) {
 		write_position(w, callgraph_symbol(w->cg, f)->addr,
 			       w->map->home[f].line);
 		write_value(w, 0);
@@ -455,7 +455,7 @@ static int label_clashing_names(struct writer *w)
 	if (!ids)
 		return -1;
 	for (size_t f = 0; f < cg->nfuncs; f++)
-		if (cg->funcs[f].shown && f != callgraph_no_symbol(cg))
+		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f))
 			ids[n++] = (struct identity){
 				func_name(w, f), base_name(home_file(w, f)),
 				base_name(object_path(w, callgraph_object_of(cg, f))), f };
@@ -470,6 +470,24 @@ static int label_clashing_names(struct writer *w)
 			}
 	}
 	free(ids);
+	return 0;
+}
+
+/* The pseudo caller of each object's functions from outside it (an
+ * LD_PROFILE profile knows no more of them) is "<outside NAME>". */
+static int name_outside_callers(struct writer *w)
+{
+	for (size_t o = 0; o < w->cg->nobjs; o++) {
+		size_t f = callgraph_outside(w->cg, o);
+		const char *name = base_name(object_path(w, o));
+
+		if (!w->cg->funcs[f].shown)
+			continue;
+		w->label[f] = malloc(strlen(name) + sizeof "<outside >");
+		if (!w->label[f])
+			return -1;
+		sprintf(w->label[f], "<outside %s>", name);
+	}
 	return 0;
 }
 
@@ -498,6 +516,8 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 				 info->source, info->nsources - 1);
 	else
 		outstream_printf(w->os, "desc: Trigger: profile %s\n", info->source);
+	for (size_t i = 0; i < info->ndesc; i++)
+		outstream_printf(w->os, "desc: %s\n", info->desc[i]);
 	if (cg->hz) {
 		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)%s\n",
 				 cg->hz, 1e9 / cg->hz,
@@ -532,7 +552,8 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
 	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
-	if (!w.label || !w.fn_id || label_clashing_names(&w) < 0) {
+	if (!w.label || !w.fn_id || label_clashing_names(&w) < 0 ||
+	    name_outside_callers(&w) < 0) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}

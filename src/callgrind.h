@@ -26,6 +26,8 @@ struct callgrind_info {
 	unsigned nsources;	/* how many gmon files were summed */
 	unsigned part;		/* 0: the only part; else its number, from 1 */
 	bool no_instr;		/* "positions: line": no addresses */
+	const char *const *desc;	/* more "desc:" lines (on the objects) */
+	size_t ndesc;
 };
 
 /* Writes CG to OS, as a whole file or as one of its parts (the file's

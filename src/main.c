@@ -7,10 +7,7 @@
  */
 #include <config.h>
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,46 +21,33 @@
 #include "object.h"
 #include "options.h"
 #include "outstream.h"
+#include "program.h"
 #include "report.h"
 #include "select.h"
 #include "srcline.h"
 #include "symtab.h"
 
-/* One object of the program being converted, and what is derived from it. */
-struct loaded_object {
-	struct object obj;
-	struct symtab st;
-	struct code code;
-	struct source_lines lines;
-};
-
-/* The objects of the program being converted: the executable first. */
-struct program {
-	struct loaded_object *objs;
-	size_t nobjs;
-	struct prefix_map *maps;	/* from --prefix-map */
-	size_t nmaps;
-};
-
-/* The --prefix-map options, OLD=NEW each, into PROG.  Returns 0, or -1
- * with ERR set. */
-static int read_prefix_maps(struct program *prog, const struct options *o,
-			    struct g2c_error *err)
+/* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
+ * there are none), or NULL with ERR set. */
+static struct prefix_map *read_prefix_maps(const struct options *o,
+					   struct g2c_error *err)
 {
+	struct prefix_map *maps;
+
 	if (o->prefix_maps.n == 0)
-		return 0;
-	prog->maps = calloc(o->prefix_maps.n, sizeof *prog->maps);
-	if (!prog->maps)
-		return g2c_error_set(err, "out of memory");
+		return NULL;
+	maps = calloc(o->prefix_maps.n, sizeof *maps);
+	if (!maps) {
+		g2c_error_set(err, "out of memory");
+		return NULL;
+	}
 	for (size_t i = 0; i < o->prefix_maps.n; i++) {
 		const char *spec = o->prefix_maps.names[i];
 		const char *eq = strchr(spec, '=');
 
-		prog->maps[i] = (struct prefix_map){ spec, eq + 1,
-						     (size_t)(eq - spec) };
+		maps[i] = (struct prefix_map){ spec, eq + 1, (size_t)(eq - spec) };
 	}
-	prog->nmaps = o->prefix_maps.n;
-	return 0;
+	return maps;
 }
 
 static int report(const struct g2c_error *err)
@@ -73,84 +57,147 @@ static int report(const struct g2c_error *err)
 	return EXIT_DATA;
 }
 
-/* Opens the object PATH and what is derived from it into LO.  Returns 0,
- * or -1 with ERR set. */
-static int load_object(struct loaded_object *lo, const char *path,
-		       const struct options *o, struct g2c_error *err)
+/* What is converted at once: every object's profile (or, with --parts,
+ * one gmon.out of the executable), and what the writer says of them. */
+struct conversion {
+	struct gmon_profile *profs;	/* per object */
+	struct cg_object *cgo;		/* per object */
+	char **desc;			/* desc: lines on the objects */
+	size_t ndesc;
+};
+
+static void conversion_release(struct conversion *c, size_t nobjs)
 {
-	memset(lo, 0, sizeof *lo);
-	if (object_open(&lo->obj, path, o->debug_dir, err) < 0)
-		return -1;
-	if (symtab_build(&lo->st, &lo->obj,
-			 &(struct symtab_options){ o->demangle, o->no_statics },
-			 err) < 0) {
-		object_close(&lo->obj);
-		return -1;
-	}
-	source_lines_init(&lo->lines, &lo->obj);
+	for (size_t o = 0; c->profs && o < nobjs; o++)
+		gmon_profile_release(&c->profs[o]);
+	for (size_t i = 0; i < c->ndesc; i++)
+		free(c->desc[i]);
+	free(c->desc);
+	free(c->profs);
+	free(c->cgo);
+}
+
+/* A desc: line saying what was profiled in object PO, from what, and
+ * whether its static functions are missing. */
+static int describe_object(struct conversion *c, const struct program_object *po,
+			   const struct gmon_profile *prof, struct g2c_error *err)
+{
+	const char *symbols = po->obj.dynamic_symbols_only ?
+		"; exported functions only (stripped, no debug file found)" : "";
+	uint64_t samples = 0;
+	int n;
+
+	for (size_t h = 0; h < prof->nhists; h++)
+		for (uint32_t i = 0; i < prof->hists[h].nbins; i++)
+			samples += prof->hists[h].bins[i];
+	if (po->nfiles == 0)
+		n = asprintf(&c->desc[c->ndesc], "Object: %s: not profiled%s",
+			     po->obj.path, symbols);
+	else
+		n = asprintf(&c->desc[c->ndesc], "Object: %s: %s from %s%s%s",
+			     po->obj.path,
+			     samples ? "samples and calls" : "calls only, no samples",
+			     po->files[0], po->ld_profile ? " (LD_PROFILE)" : "",
+			     symbols);
+	if (n < 0)
+		return g2c_error_set(err, "out of memory");
+	c->ndesc++;
 	return 0;
 }
 
-static void unload_object(struct loaded_object *lo)
+/* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
+ * instead when PART is not 0), and prepares their call-graph inputs. */
+static int read_profiles(struct conversion *c, const struct options *o,
+			 struct program *prog, const char **files, size_t n,
+			 unsigned part, struct g2c_error *err)
 {
-	source_lines_close(&lo->lines);
-	symtab_release(&lo->st);
-	object_close(&lo->obj);
+	memset(c, 0, sizeof *c);
+	c->profs = calloc(prog->nobjs, sizeof *c->profs);
+	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
+	c->desc = calloc(prog->nobjs, sizeof *c->desc);
+	if (!c->profs || !c->cgo || !c->desc)
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		struct program_object *po = prog->objs[i];
+		const char **own = i == 0 && part ? files : po->files;
+		size_t nown = i == 0 && part ? n : po->nfiles;
+
+		gmon_profile_init(&c->profs[i]);
+		for (size_t k = 0; k < nown; k++)
+			if (gmon_profile_add_file(&c->profs[i], &po->obj.target,
+						  own[k], err) < 0)
+				return -1;
+		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
+			return -1;
+		c->cgo[i] = (struct cg_object){
+			.obj = &po->obj, .st = &po->st, .code = &po->code,
+			.prof = nown ? &c->profs[i] : NULL,
+			.hz = gmon_profile_rate(&c->profs[i],
+						o->rate ? o->rate : DEFAULT_RATE) };
+		if ((prog->nobjs > 1 || po->ld_profile) &&
+		    describe_object(c, po, &c->profs[i], err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
-/* Reads FILES[0..N) into one profile, builds its call graph and writes it
- * as PART (0: the only part). */
+/* Converts the profiles of PROG's objects into the output OS, as PART
+ * (0: the only part) made of the executable's FILES[0..N). */
 static int convert(const struct options *o, struct program *prog,
-		   const struct cg_selection *sel, char **files, int n,
-		   unsigned part, struct outstream *os, struct g2c_error *err)
+		   const struct prefix_map *maps, const struct cg_selection *sel,
+		   const char **files, size_t n, unsigned part,
+		   struct outstream *os, struct g2c_error *err)
 {
-	struct loaded_object *exe = &prog->objs[0];
-	struct gmon_profile prof;
+	struct conversion c;
 	struct callgraph cg;
 	struct source_map map = { 0 };
-	struct cg_object objs[1];
+	struct source_lines **lines = calloc(prog->nobjs, sizeof *lines);
+	const struct gmon_profile *first;
 	struct callgrind_info info = { .dimen = "seconds", .part = part,
-				       .source = files[0],
-				       .nsources = (unsigned)n,
 				       .no_instr = o->no_instr };
 	const char *misfit;
-	char dimen[sizeof prof.hists[0].dimen];
-	enum gmon_format format;
+	char dimen[sizeof first->hists[0].dimen];
 	int rc = -1;
 
-	gmon_profile_init(&prof);
-	for (int i = 0; i < n; i++)
-		if (gmon_profile_add_file(&prof, &exe->obj.target, files[i], err) < 0)
-			goto out;
-	if (prof.nhists > 0)
-		info.dimen = strcpy(dimen, prof.hists[0].dimen);
-	format = prof.first_format;
-	info.rate_assumed = prof.nhists > 0 && prof.hists[0].rate == 0;
-	if (code_open(&exe->code, &exe->obj, &exe->st, err) < 0)
+	if (!lines)
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < prog->nobjs; i++)
+		lines[i] = &prog->objs[i]->lines;
+	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
 		goto out;
-	objs[0] = (struct cg_object){
-		.obj = &exe->obj, .st = &exe->st, .code = &exe->code,
-		.prof = &prof,
-		.hz = gmon_profile_rate(&prof, o->rate ? o->rate : DEFAULT_RATE) };
-	rc = callgraph_build(&cg, objs, 1, sel, err);
-	/* Neither the raw profile nor decoded code is needed for writing:
+	/* The header speaks of the first object that was profiled. */
+	for (size_t i = 0; i < prog->nobjs && !info.source; i++) {
+		if (!c.cgo[i].prof)
+			continue;
+		first = c.cgo[i].prof;
+		info.source = i == 0 && part ? files[0] : prog->objs[i]->files[0];
+		if (first->nhists > 0)
+			info.dimen = strcpy(dimen, first->hists[0].dimen);
+		info.rate_assumed = first->nhists > 0 && first->hists[0].rate == 0;
+	}
+	for (size_t i = 0; i < prog->nobjs; i++)
+		info.nsources += (unsigned)(i == 0 && part ? n : prog->objs[i]->nfiles);
+	info.desc = (const char *const *)c.desc;
+	info.ndesc = c.ndesc;
+	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
+	/* Neither the raw profiles nor decoded code are needed for writing:
 	 * free them before the line lookups load the debug information. */
-	code_close(&exe->code);
-	gmon_profile_release(&prof);
+	for (size_t i = 0; i < prog->nobjs; i++)
+		code_close(&prog->objs[i]->code);
 	if (rc < 0)
 		goto out;
 	rc = -1;
 	if (o->stats) {
 		fflush(stdout);
-		report_stats(stderr, &cg, files, n, format);
+		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
 	misfit = callgraph_misfit(&cg);
 	if (misfit && !o->force) {
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
-			      files[0], n > 1 ? " and the other profiles" : "",
+			      info.source, info.nsources > 1 ? " and the other profiles" : "",
 			      o->exe, misfit);
-	} else if (source_map_build(&map, &cg, &exe->lines, o->no_inline,
-				    prog->maps, prog->nmaps, err) == 0) {
+	} else if (source_map_build(&map, &cg, lines, o->no_inline, maps,
+				    o->prefix_maps.n, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {
 			fflush(stdout);
@@ -160,39 +207,63 @@ static int convert(const struct options *o, struct program *prog,
 	source_map_release(&map);
 	callgraph_release(&cg);
 out:
-	gmon_profile_release(&prof);
+	for (size_t i = 0; i < prog->nobjs; i++)
+		code_close(&prog->objs[i]->code);
+	conversion_release(&c, prog->nobjs);
+	free(lines);
 	return rc;
+}
+
+/* The objects of the program, each with its profile files. */
+static int open_program(struct program *prog, const struct options *o,
+			struct g2c_error *err)
+{
+	struct program_options popts = {
+		.debug_dir = o->debug_dir,
+		.symbols = { o->demangle, o->no_statics },
+		.libraries = o->libraries.names, .nlibraries = o->libraries.n,
+	};
+
+	if (program_open(prog, o->exe, o->gmon_files, (size_t)o->ngmon, &popts,
+			 err) < 0)
+		return -1;
+	if (o->parts && prog->nobjs > 1)
+		return g2c_error_set(err, "--parts keeps the gmon.out files of the executable apart; it cannot be combined with LD_PROFILE files");
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct loaded_object exe;
-	struct program prog = { &exe, 1, NULL, 0 };
+	struct program prog = { 0 };
+	struct prefix_map *maps = NULL;
+	struct select_object *sobjs = NULL;
 	struct outstream os;
 	struct selection sel = { 0 };
 	struct g2c_error err;
-	int rc = 0;
+	int rc = -1;
 
 	options_parse(argc, argv, &o);
-	if (load_object(&exe, o.exe, &o, &err) < 0) {
-		options_release(&o);
-		return report(&err);
-	}
-	if (read_prefix_maps(&prog, &o, &err) < 0 ||
-	    selection_build(&sel, &o, &(struct select_object){ &exe.st, &exe.lines },
-			    1, &err) < 0 ||
-	    outstream_open(&os, o.output, o.gzip, &err) < 0) {
-		rc = -1;
+	if (open_program(&prog, &o, &err) < 0 ||
+	    (!(maps = read_prefix_maps(&o, &err)) && o.prefix_maps.n))
+		goto out;
+	sobjs = calloc(prog.nobjs, sizeof *sobjs);
+	if (!sobjs) {
+		g2c_error_set(&err, "out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < prog.nobjs; i++)
+		sobjs[i] = (struct select_object){ &prog.objs[i]->st, &prog.objs[i]->lines };
+	if (selection_build(&sel, &o, sobjs, prog.nobjs, &err) < 0 ||
+	    outstream_open(&os, o.output, o.gzip, &err) < 0)
+		goto out;
+	rc = 0;
 	if (o.parts) {
-		for (int i = 0; i < o.ngmon && rc == 0; i++)
-			rc = convert(&o, &prog, &sel.sel, &o.gmon_files[i], 1,
-				     (unsigned)i + 1, &os, &err);
+		for (size_t i = 0; i < prog.objs[0]->nfiles && rc == 0; i++)
+			rc = convert(&o, &prog, maps, &sel.sel, &prog.objs[0]->files[i],
+				     1, (unsigned)i + 1, &os, &err);
 	} else {
-		rc = convert(&o, &prog, &sel.sel, o.gmon_files, o.ngmon, 0, &os,
-			     &err);
+		rc = convert(&o, &prog, maps, &sel.sel, NULL, 0, 0, &os, &err);
 	}
 	if (rc < 0)
 		outstream_discard(&os);
@@ -200,8 +271,9 @@ int main(int argc, char **argv)
 		rc = outstream_close(&os, &err);
 out:
 	selection_release(&sel);
-	free(prog.maps);
-	unload_object(&exe);
+	free(sobjs);
+	free(maps);
+	program_close(&prog);
 	options_release(&o);
 	return rc < 0 ? report(&err) : EXIT_SUCCESS;
 }

@@ -117,35 +117,66 @@ static int no_symbols(const struct object *obj, const char *path,
 			     path);
 }
 
-/* The static symbols (of the debug file, if one is used), plus the
+/* The object's dynamic symbols, into obj->dynsyms; returns how many. */
+static long read_dynamic_symbols(struct object *obj, const char *path,
+				 struct g2c_error *err)
+{
+	long size = bfd_get_dynamic_symtab_upper_bound(obj->abfd), n;
+
+	if (size <= 0)
+		return 0;
+	obj->dynsyms = malloc((size_t)size);
+	if (!obj->dynsyms)
+		return g2c_error_set(err, "%s: out of memory for symbols", path);
+	n = bfd_canonicalize_dynamic_symtab(obj->abfd, obj->dynsyms);
+	return n > 0 ? n : 0;
+}
+
+/* Whether any of SYMS[0..N) is a function defined in a code section. */
+static bool defines_functions(asymbol **syms, long n)
+{
+	for (long i = 0; i < n; i++)
+		if ((syms[i]->flags & BSF_FUNCTION) && syms[i]->section &&
+		    (syms[i]->section->flags & SEC_CODE))
+			return true;
+	return false;
+}
+
+/* The static symbols (of the debug file, if one is used) or, in a
+ * stripped object without a debug file, its dynamic symbols; plus the
  * synthetic "name@plt" symbols of the object's PLT. */
 static int read_symbols(struct object *obj, const char *path,
 			struct g2c_error *err)
 {
-	long size, count, dynsize, ndyn = 0, nsynth = 0;
+	long size, count = 0, ndyn, nsynth = 0;
 
-	if (!(bfd_get_file_flags(obj->dbfd) & HAS_SYMS))
-		return no_symbols(obj, path, err);
-	size = bfd_get_symtab_upper_bound(obj->dbfd);
-	if (size < 0)
-		return bfd_failure(err, path);
-	obj->syms = malloc(size > 0 ? (size_t)size : 1);
-	if (!obj->syms)
-		return g2c_error_set(err, "%s: out of memory for symbols", path);
-	count = bfd_canonicalize_symtab(obj->dbfd, obj->syms);
-	if (count < 0)
-		return bfd_failure(err, path);
+	ndyn = read_dynamic_symbols(obj, path, err);
+	if (ndyn < 0)
+		return -1;
+	if (bfd_get_file_flags(obj->dbfd) & HAS_SYMS) {
+		size = bfd_get_symtab_upper_bound(obj->dbfd);
+		if (size < 0)
+			return bfd_failure(err, path);
+		obj->syms = malloc(size > 0 ? (size_t)size : 1);
+		if (!obj->syms)
+			return g2c_error_set(err, "%s: out of memory for symbols", path);
+		count = bfd_canonicalize_symtab(obj->dbfd, obj->syms);
+		if (count < 0)
+			return bfd_failure(err, path);
+	}
+	if (count == 0 && defines_functions(obj->dynsyms, ndyn)) {
+		/* The exported functions are all a stripped library has. */
+		free(obj->syms);
+		obj->syms = malloc((size_t)ndyn * sizeof *obj->syms);
+		if (!obj->syms)
+			return g2c_error_set(err, "%s: out of memory for symbols", path);
+		memcpy(obj->syms, obj->dynsyms, (size_t)ndyn * sizeof *obj->syms);
+		count = ndyn;
+		obj->dynamic_symbols_only = true;
+	}
 	if (count == 0)
 		return no_symbols(obj, path, err);
 	obj->nsyms = (size_t)count;
-	dynsize = bfd_get_dynamic_symtab_upper_bound(obj->abfd);
-	if (dynsize > 0) {
-		obj->dynsyms = malloc((size_t)dynsize);
-		if (!obj->dynsyms)
-			return g2c_error_set(err, "%s: out of memory for symbols",
-					     path);
-		ndyn = bfd_canonicalize_dynamic_symtab(obj->abfd, obj->dynsyms);
-	}
 	if (ndyn > 0)
 		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
 						  ndyn, obj->dynsyms, &obj->synth);
@@ -248,4 +279,79 @@ int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 	*out = (struct code_bytes){ obj->loaded[i].data, bfd_section_vma(sec),
 				    bfd_section_size(sec) };
 	return 1;
+}
+
+/* An address-sized word of the object at P. */
+static uint64_t dynamic_word(const struct object *obj, const bfd_byte *p)
+{
+	return obj->target.addr_size == 8 ? bfd_get_64(obj->abfd, p)
+					  : bfd_get_32(obj->abfd, p);
+}
+
+/* A copy of the string at OFFSET of STRTAB[0..SIZE), or NULL. */
+static char *dynamic_string(const bfd_byte *strtab, bfd_size_type size,
+			    uint64_t offset, bool *oom)
+{
+	char *s;
+
+	if (!strtab || offset >= size || !memchr(strtab + offset, '\0', size - offset))
+		return NULL;
+	s = strdup((const char *)strtab + offset);
+	*oom = *oom || !s;
+	return s;
+}
+
+int object_read_dynamic(struct object *obj, struct object_dynamic *dyn,
+			struct g2c_error *err)
+{
+	enum { DT_NULL = 0, DT_SONAME = 14, DT_RPATH = 15, DT_RUNPATH = 29 };
+	asection *dynamic = bfd_get_section_by_name(obj->abfd, ".dynamic");
+	asection *dynstr = bfd_get_section_by_name(obj->abfd, ".dynstr");
+	bfd_byte *d = NULL, *str = NULL;
+	size_t entry = 2 * obj->target.addr_size;
+	bool oom = false;
+
+	memset(dyn, 0, sizeof *dyn);
+	if (!dynamic || !dynstr ||
+	    !bfd_malloc_and_get_section(obj->abfd, dynamic, &d) ||
+	    !bfd_malloc_and_get_section(obj->abfd, dynstr, &str)) {
+		free(d);
+		if (bfd_get_error() == bfd_error_no_memory)
+			return g2c_error_set(err, "%s: out of memory", obj->path);
+		return 0;	/* not dynamically linked */
+	}
+	for (bfd_size_type at = 0; d && at + entry <= bfd_section_size(dynamic); at += entry) {
+		uint64_t tag = dynamic_word(obj, d + at);
+		uint64_t val = dynamic_word(obj, d + at + obj->target.addr_size);
+		char **slot = tag == DT_SONAME ? &dyn->soname :
+			      tag == DT_RPATH ? &dyn->rpath :
+			      tag == DT_RUNPATH ? &dyn->runpath : NULL;
+
+		if (tag == DT_NULL)
+			break;
+		if (slot && !*slot)
+			*slot = dynamic_string(str, bfd_section_size(dynstr), val, &oom);
+	}
+	free(d);
+	free(str);
+	if (oom) {
+		object_dynamic_release(dyn);
+		return g2c_error_set(err, "%s: out of memory", obj->path);
+	}
+	return 0;
+}
+
+void object_dynamic_release(struct object_dynamic *dyn)
+{
+	free(dyn->soname);
+	free(dyn->rpath);
+	free(dyn->runpath);
+	memset(dyn, 0, sizeof *dyn);
+}
+
+bool object_same_machine(const struct object *a, const struct object *b)
+{
+	return bfd_get_arch(a->abfd) == bfd_get_arch(b->abfd) &&
+	       a->target.addr_size == b->target.addr_size &&
+	       a->target.big_endian == b->target.big_endian;
 }

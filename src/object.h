@@ -39,6 +39,7 @@ struct object {
 	struct bfd_symbol *synth;	/* synthetic symbols (name@plt) of abfd */
 	size_t nsynth;
 	char symbol_leading_char;	/* '_' on some targets, else 0 */
+	bool dynamic_symbols_only;	/* stripped: only exported functions */
 
 	/* private */
 	struct bfd_symbol **dynsyms;
@@ -66,6 +67,23 @@ struct bfd_section *object_find_code_section(struct bfd *abfd,
  * with ERR set when memory runs out. */
 int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 		   struct g2c_error *err);
+
+/* What the dynamic section says about loading: each NULL when absent. */
+struct object_dynamic {
+	char *soname;		/* DT_SONAME */
+	char *rpath;		/* DT_RPATH */
+	char *runpath;		/* DT_RUNPATH */
+};
+
+/* Reads OBJ's dynamic section into *DYN (strings to free with
+ * object_dynamic_release).  Returns 0, or -1 with ERR set. */
+int object_read_dynamic(struct object *obj, struct object_dynamic *dyn,
+			struct g2c_error *err);
+void object_dynamic_release(struct object_dynamic *dyn);
+
+/* Whether A and B are code of one architecture, address size and byte
+ * order (so that one process can load both). */
+bool object_same_machine(const struct object *a, const struct object *b);
 
 /* Frees the section contents read so far; they are read again if asked. */
 void object_forget_code(struct object *obj);

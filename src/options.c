@@ -17,7 +17,10 @@ static void usage(FILE *fp)
 "Convert the gprof profile GMON_FILE (default gmon.out) of EXECUTABLE into a\n"
 "callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate.\n"
 "Several GMON_FILEs are summed, as gprof sums them.  GMON_FILEs may be\n"
-"gzip-compressed.\n"
+"gzip-compressed.  A GMON_FILE may also be a shared library's profile\n"
+"written by glibc's dynamic loader (LD_PROFILE=SONAME: SONAME.profile): it\n"
+"is converted with that library, found as the dynamic loader finds it for\n"
+"EXECUTABLE, into the same profile (EXECUTABLE may be the library itself).\n"
 "\n"
 "Output:\n"
 "  -o, --output=FILE   write the profile to FILE instead of standard output;\n"
@@ -42,6 +45,8 @@ static void usage(FILE *fp)
 "Input:\n"
 "      --rate=HZ       samples per second for profiles that do not record it\n"
 "                      (old BSD layout; default %d)\n"
+"      --library=PATH  the shared library an LD_PROFILE GMON_FILE profiles,\n"
+"                      when it is not where the dynamic loader would look\n"
 "      --debug-dir=DIR where to look for a stripped EXECUTABLE's separate\n"
 "                      debug file (build-id or .gnu_debuglink; beside the\n"
 "                      executable first; default /usr/lib/debug)\n"
@@ -210,7 +215,7 @@ static const struct refused {
 enum {
 	OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
-	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR,
+	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -225,6 +230,7 @@ static const struct option own_options[] = {
 	{ "prefix-map", required_argument, NULL, OPT_PREFIX_MAP },
 	{ "display-unused-functions", no_argument, NULL, 'z' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "library", required_argument, NULL, OPT_LIBRARY },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -389,6 +395,9 @@ void options_parse(int argc, char **argv, struct options *o)
 		case OPT_DEBUG_DIR:
 			o->debug_dir = optarg;
 			break;
+		case OPT_LIBRARY:
+			add_name(&o->libraries, optarg);
+			break;
 		case OPT_RATE:
 			o->rate = (uint32_t)parse_count(optarg, UINT32_MAX, "rate");
 			break;
@@ -443,4 +452,5 @@ void options_release(struct options *o)
 		free(o->sets[i].names);
 	free(o->drop_arcs.names);
 	free(o->prefix_maps.names);
+	free(o->libraries.names);
 }

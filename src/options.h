@@ -45,6 +45,7 @@ struct options {
 	struct name_list sets[NSETS];
 	struct name_list drop_arcs;	/* "FROM/TO" */
 	struct name_list prefix_maps;	/* "OLD=NEW" */
+	struct name_list libraries;	/* --library: shared library paths */
 };
 
 /* Parses ARGV into O; prints help or version and exits, or exits with a

@@ -7,8 +7,9 @@
 
 #include "report.h"
 
-void report_stats(FILE *fp, const struct callgraph *cg, char **files, int n,
-		  enum gmon_format format)
+void report_stats(FILE *fp, const struct callgraph *cg,
+		  const struct program *prog, const struct gmon_profile *profs,
+		  const char **files, size_t n)
 {
 	static const char *const format_names[] = {
 		[GMON_FORMAT_TAGGED] = "GNU tagged",
@@ -21,18 +22,37 @@ void report_stats(FILE *fp, const struct callgraph *cg, char **files, int n,
 
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		written += cg->funcs[f].shown;
-	fprintf(fp, "%s: stats: %s (%s format)", PACKAGE_NAME, files[0],
-		format_names[format]);
-	for (int i = 1; i < n; i++)
-		fprintf(fp, "%s%s", i == 1 ? ", summed with " : ", ", files[i]);
-	fputc('\n', fp);
+	for (size_t o = 0; o < prog->nobjs; o++) {
+		const struct program_object *po = prog->objs[o];
+		const char **own = o == 0 && files ? files : po->files;
+		size_t nown = o == 0 && files ? n : po->nfiles;
+
+		if (nown == 0)
+			continue;
+		fprintf(fp, "%s: stats: %s (%s format", PACKAGE_NAME, own[0],
+			format_names[profs[o].first_format]);
+		if (prog->nobjs > 1 || po->ld_profile)
+			fprintf(fp, ", of %s", po->obj.path);
+		fputc(')', fp);
+		for (size_t i = 1; i < nown; i++)
+			fprintf(fp, "%s%s", i == 1 ? ", summed with " : ", ", own[i]);
+		fputc('\n', fp);
+		if (po->obj.dynamic_symbols_only)
+			fprintf(fp, "%s: stats: %s: stripped, no debug file found:"
+				" only its exported functions are known\n",
+				PACKAGE_NAME, po->obj.path);
+		if (profs[o].calls_lost)
+			fprintf(fp, "%s: stats: %s: %" PRIu64 " calls the dynamic"
+				" loader could not count (its arc table was full)\n",
+				PACKAGE_NAME, own[0], profs[o].calls_lost);
+	}
 	fprintf(fp, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
 		" in functions %.3f, in no function %.3f, in the mcount family"
 		" (left out) %.3f\n", PACKAGE_NAME, s->samples, cg->hz,
 		(double)s->samples - s->unattributed_ticks - s->excluded_ticks,
 		s->unattributed_ticks, s->excluded_ticks);
-	fprintf(fp, "%s: stats: functions: %zu in the executable, %zu"
-		" written; cycles: %u\n", PACKAGE_NAME, cg->nfuncs - 1, written,
+	fprintf(fp, "%s: stats: functions: %zu in the objects, %zu"
+		" written; cycles: %u\n", PACKAGE_NAME, cg->first_pseudo, written,
 		cg->ncycles);
 	fprintf(fp, "%s: stats: call arcs: %" PRIu64 " records; %zu arcs"
 		" at %zu call sites; dropped: %" PRIu64 " with an end in no"

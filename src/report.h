@@ -11,11 +11,14 @@
 
 #include "callgraph.h"
 #include "gmon.h"
+#include "program.h"
 
-/* --stats: what was read from the profiles FILES[0..N) (the first read in
- * FORMAT), attributed and dropped. */
-void report_stats(FILE *fp, const struct callgraph *cg, char **files, int n,
-		  enum gmon_format format);
+/* --stats: what was read from the profiles PROFS[k] of PROG's objects
+ * (the executable's: FILES[0..N) when FILES is not NULL), attributed and
+ * dropped. */
+void report_stats(FILE *fp, const struct callgraph *cg,
+		  const struct program *prog, const struct gmon_profile *profs,
+		  const char **files, size_t n);
 
 /* --summary: gprof's flat profile of the ROWS functions with the most
  * self time, ordered as gprof orders it, in at most 80 columns. */

@@ -155,9 +155,11 @@ static void suggest(const struct select_object *objs, size_t n,
 					k ? ", " : "; nearest: ", best[k]);
 }
 
+/* As the call graph numbers them: the objects' functions, then one
+ * pseudo function, then one per object. */
 static size_t count_functions(const struct select_object *objs, size_t n)
 {
-	size_t count = 1;
+	size_t count = 1 + n;
 
 	for (size_t o = 0; o < n; o++)
 		count += objs[o].st->nfuncs;

@@ -198,12 +198,10 @@ static int map_positions(struct source_map *map, const struct callgraph *cg,
 }
 
 int source_map_build(struct source_map *map, const struct callgraph *cg,
-		     struct source_lines *lines, bool outermost,
+		     struct source_lines *const *lines, bool outermost,
 		     const struct prefix_map *maps, size_t nmaps,
 		     struct g2c_error *err)
 {
-	size_t none = callgraph_no_symbol(cg);
-
 	memset(map, 0, sizeof *map);
 	map->home = calloc(cg->nfuncs, sizeof *map->home);
 	map->cost = calloc(cg->ncosts ? cg->ncosts : 1, sizeof *map->cost);
@@ -213,7 +211,7 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
 		size_t o = callgraph_object_of(cg, f);
-		struct source_lines *sl = &lines[o];
+		struct source_lines *sl = lines[o];
 		struct src_pos *home = &map->home[f];
 
 		/* Without line information the file is unknown, as callgrind
@@ -221,23 +219,23 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		*home = (struct src_pos){ UNKNOWN_FILE, 0 };
 		if (!fn->shown)
 			continue;
-		if (f == none) {
-			for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
-				map->cost[i] = *home;
-			continue;
-		}
-		/* A function's entry is its own code, never inlined code. */
-		*home = position_in(sl, callgraph_symbol(cg, f)->addr, false, home);
+		/* Pseudo functions have no code: all their positions are
+		 * unknown.  A function's entry is its own code, never inlined
+		 * code. */
+		if (!callgraph_is_pseudo(cg, f))
+			*home = position_in(sl, callgraph_symbol(cg, f)->addr, false, home);
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
-			map->cost[i] = position_in(sl, cg->costs[i].pc, outermost, home);
+			map->cost[i] = callgraph_is_pseudo(cg, f) ? *home :
+				       position_in(sl, cg->costs[i].pc, outermost, home);
 		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 			const struct cg_arc *arc = &cg->arcs[a];
 
 			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-				map->site[s] = position_in(sl, cg->sites[s].pc,
+				map->site[s] = callgraph_is_pseudo(cg, f) ? *home :
+					       position_in(sl, cg->sites[s].pc,
 							   outermost, home);
 		}
-		if (nmaps > 0 && f != none && map_positions(map, cg, f, maps, nmaps) < 0)
+		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
 			goto oom;
 	}
 	return 0;

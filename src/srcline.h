@@ -64,14 +64,14 @@ void source_lines_close(struct source_lines *sl);
 const char *source_lines_file(struct source_lines *sl, uint64_t pc);
 
 /* Resolves every position of the shown functions of CG, whose object K
- * has its line information in LINES[K].  Code inlined from elsewhere is
+ * has its line information in *LINES[K].  Code inlined from elsewhere is
  * at its own file and line, or with OUTERMOST at the line of the
  * outermost call.  Where there is no line information a function's file
  * is "???", as callgrind writes it, and a position's file its function's
  * file.  File
  * names are rewritten by MAPS[0..NMAPS).  Returns 0, or -1 with ERR set. */
 int source_map_build(struct source_map *map, const struct callgraph *cg,
-		     struct source_lines *lines, bool outermost,
+		     struct source_lines *const *lines, bool outermost,
 		     const struct prefix_map *maps, size_t nmaps,
 		     struct g2c_error *err);
 

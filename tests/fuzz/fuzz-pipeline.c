@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 					  .hz = gmon_profile_rate(&prof, 100) };
 		if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
 			outstream_from_file(&os, devnull, "/dev/null");
-			if (source_map_build(&map, &cg, &lines, false, NULL, 0, &err) == 0 &&
+			if (source_map_build(&map, &cg, &(struct source_lines *){ &lines }, false, NULL, 0, &err) == 0 &&
 			    callgrind_write(&cg, &map, &info, &os, &err) == 0)
 				outstream_close(&os, &err);
 			source_map_release(&map);

@@ -127,7 +127,7 @@ static void test_two_objects(void)
 		{ .obj = &fake_object, .st = &prog_st, .first_func = 0 },
 		{ .obj = &lib, .st = &lib_st, .first_func = 1 },
 	};
-	struct cg_func funcs[4] = {
+	struct cg_func funcs[6] = {
 		[0] = { .used = true, .shown = true, .first_cost = 0, .ncosts = 1 },
 		[1] = { .used = true, .shown = true, .first_cost = 1, .ncosts = 1 },
 		[2] = { .used = true, .shown = true, .first_cost = 2, .ncosts = 1 },
@@ -138,12 +138,13 @@ static void test_two_objects(void)
 		{ .func = 2, .pc = 0x600, .ns = 11 },
 	};
 	struct cg_root roots[3] = { { 0, 5 }, { 1, 7 }, { 2, 11 } };
-	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 4,
+	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 6, .first_pseudo = 3,
 				.funcs = funcs, .costs = costs, .ncosts = 3,
 				.roots = roots, .nroots = 3, .hz = 100,
 				.total_ns = 23 };
-	struct src_pos home[4] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
-				   { "/x/b/util.c", 3 }, { "???", 0 } };
+	struct src_pos home[6] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
+				   { "/x/b/util.c", 3 }, { "???", 0 }, { "???", 0 },
+				   { "???", 0 } };
 	struct src_pos cost_pos[3] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
 				       { "/x/b/util.c", 3 } };
 	struct source_map map = { home, cost_pos, NULL };

@@ -1,0 +1,23 @@
+/* libfind.h -- the shared library the dynamic loader would load.
+ *
+ * An LD_PROFILE profile names its library only by the soname it was
+ * given (LD_PROFILE=libz.so.1 writes libz.so.1.profile).  This module
+ * finds that library for a program as ld.so does: the program's DT_RPATH
+ * (when it has no DT_RUNPATH), LD_LIBRARY_PATH, its DT_RUNPATH ($ORIGIN
+ * expanded), /etc/ld.so.cache, then the default directories.  A file
+ * counts only when it is an object of the program's machine.
+ */
+#ifndef GMON2CG_LIBFIND_H
+#define GMON2CG_LIBFIND_H
+
+#include "object.h"
+
+struct g2c_error;
+
+/* Opens into LIB the library SONAME as EXE would load it, looking for
+ * separate debug files below DEBUG_DIR (NULL: the default).  Returns 1,
+ * 0 when no such library is found, or -1 with ERR set. */
+int libfind_open(struct object *lib, struct object *exe, const char *soname,
+		 const char *debug_dir, struct g2c_error *err);
+
+#endif

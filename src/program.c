@@ -1,0 +1,194 @@
+/* program.c -- the objects of the profiled program, and which profile
+ * files belong to which. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "gmon.h"
+#include "libfind.h"
+#include "program.h"
+#include "util.h"
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Derives symbols and lines of an opened object; reads its soname. */
+static int prepare_object(struct program_object *po,
+			  const struct program_options *opts,
+			  struct g2c_error *err)
+{
+	struct object_dynamic dyn;
+
+	if (symtab_build(&po->st, &po->obj, &opts->symbols, err) < 0)
+		return -1;
+	source_lines_init(&po->lines, &po->obj);
+	if (object_read_dynamic(&po->obj, &dyn, err) < 0)
+		return -1;
+	po->soname = dyn.soname;
+	dyn.soname = NULL;
+	object_dynamic_release(&dyn);
+	return 0;
+}
+
+static void close_object(struct program_object *po)
+{
+	source_lines_close(&po->lines);
+	symtab_release(&po->st);
+	object_close(&po->obj);
+	free(po->soname);
+	free(po->files);
+}
+
+/* Whether object PO is the library that ld.so calls SONAME. */
+static bool is_library(const struct program_object *po, const char *soname)
+{
+	return (po->soname && strcmp(po->soname, soname) == 0) ||
+	       strcmp(base_name(po->obj.path), soname) == 0;
+}
+
+/* The soname an LD_PROFILE file was written for: ld.so names the file
+ * SONAME.profile. */
+static char *profile_soname(const char *file)
+{
+	const char *base = base_name(file);
+	size_t len = strlen(base);
+
+	if (len > 11 && strcmp(base + len - 11, ".profile.gz") == 0)
+		len -= 11;
+	else if (len > 8 && strcmp(base + len - 8, ".profile") == 0)
+		len -= 8;
+	return strndup(base, len);
+}
+
+/* Opens the library SONAME of FILE as object *PO of PROG.  Returns 0, or
+ * -1 with ERR set. */
+static int open_library(struct program *prog, struct program_object *po,
+			const char *soname, const char *file,
+			const struct program_options *opts,
+			struct g2c_error *err)
+{
+	int found = 0;
+
+	memset(po, 0, sizeof *po);
+	for (size_t i = 0; i < opts->nlibraries && !found; i++) {
+		if (object_open(&po->obj, opts->libraries[i], opts->debug_dir, err) < 0)
+			return -1;
+		if (prepare_object(po, opts, err) < 0)
+			return -1;
+		found = is_library(po, soname);
+		if (!found) {
+			close_object(po);
+			memset(po, 0, sizeof *po);
+		}
+	}
+	if (!found) {
+		found = libfind_open(&po->obj, &prog->objs[0]->obj, soname,
+				     opts->debug_dir, err);
+		if (found < 0)
+			return -1;
+		if (found && prepare_object(po, opts, err) < 0)
+			return -1;
+	}
+	if (!found)
+		return g2c_error_set(err, "%s: a profile of %s, which %s does not load from where the dynamic loader looks (name it with --library=PATH)",
+				     file, soname, prog->objs[0]->obj.path);
+	return 0;
+}
+
+/* Adds FILE to the files of PO. */
+static int add_file(struct program_object *po, const char *file, bool ld_profile,
+		    struct g2c_error *err)
+{
+	const char **files = realloc(po->files, (po->nfiles + 1) * sizeof *files);
+
+	if (!files)
+		return g2c_error_set(err, "out of memory");
+	po->files = files;
+	files[po->nfiles++] = file;
+	if (po->nfiles > 1 && po->ld_profile != ld_profile)
+		return g2c_error_set(err, "%s: an LD_PROFILE profile cannot be summed with a gmon.out of the same object (%s)",
+				     file, po->files[0]);
+	po->ld_profile = ld_profile;
+	return 0;
+}
+
+/* Sends the LD_PROFILE file FILE to its object, opening it if needed. */
+static int add_ld_profile(struct program *prog, const char *file,
+			  const struct program_options *opts,
+			  struct g2c_error *err)
+{
+	char *soname = profile_soname(file);
+	struct program_object **objs, *lib;
+	size_t o;
+
+	if (!soname)
+		return g2c_error_set(err, "out of memory");
+	for (o = 0; o < prog->nobjs && !is_library(prog->objs[o], soname); o++)
+		;
+	if (o == prog->nobjs) {
+		objs = realloc(prog->objs, (prog->nobjs + 1) * sizeof *objs);
+		lib = calloc(1, sizeof *lib);
+		if (objs)
+			prog->objs = objs;
+		if (!objs || !lib) {
+			free(lib);
+			free(soname);
+			return g2c_error_set(err, "out of memory");
+		}
+		if (open_library(prog, lib, soname, file, opts, err) < 0) {
+			close_object(lib);
+			free(lib);
+			free(soname);
+			return -1;
+		}
+		prog->objs[prog->nobjs++] = lib;
+	}
+	free(soname);
+	return add_file(prog->objs[o], file, true, err);
+}
+
+int program_open(struct program *prog, const char *exe, char **files,
+		 size_t n, const struct program_options *opts,
+		 struct g2c_error *err)
+{
+	memset(prog, 0, sizeof *prog);
+	prog->objs = calloc(1, sizeof *prog->objs);
+	if (!prog->objs || !(prog->objs[0] = calloc(1, sizeof **prog->objs))) {
+		program_close(prog);
+		return g2c_error_set(err, "out of memory");
+	}
+	prog->nobjs = 1;
+	if (object_open(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0 ||
+	    prepare_object(prog->objs[0], opts, err) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		bool ld_profile;
+
+		if (gmon_file_is_ld_profile(files[i], &ld_profile, err) < 0)
+			goto fail;
+		if (ld_profile ? add_ld_profile(prog, files[i], opts, err) < 0
+			       : add_file(prog->objs[0], files[i], false, err) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	program_close(prog);
+	return -1;
+}
+
+void program_close(struct program *prog)
+{
+	for (size_t o = 0; o < prog->nobjs; o++) {
+		if (prog->objs[o])
+			close_object(prog->objs[o]);
+		free(prog->objs[o]);
+	}
+	free(prog->objs);
+	memset(prog, 0, sizeof *prog);
+}

@@ -1,0 +1,84 @@
+#!/bin/bash
+# ldprofile-convert.sh -- LD_PROFILE profiles converted: a library alone
+# (64- and 32-bit), and beside the program's own gmon.out with one ob= per
+# object, the library found as the dynamic loader finds it (RUNPATH
+# $ORIGIN), or named with --library; call counts exact and samples where
+# the independent reader puts them; callgrind_annotate reads the results;
+# a profile of another library is refused.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -n "$PYTHON3" ] || skip "python3 not found"
+fix=$FIXTURES/ldprofile
+oracle="$PYTHON3 $srcdir/tests/lib/ldprofile.py"
+compare="$PYTHON3 $srcdir/tests/lib/ldprofile_compare.py"
+
+# The library alone: gmon2cg LIB LIB.profile.
+for run in nopg pg i386; do
+	lib=$fix/libmix.so.1 size=8
+	[ "$run" = i386 ] && lib=$fix/i386/libmix.so.1 size=4
+	prof=$fix/$run/libmix.so.1.profile
+	$oracle "$prof" --addr-size "$size" --symbols "$lib" >"$tmp/$run.oracle" ||
+		{ not_ok "$run: oracle failed"; continue; }
+	if "$GMON2CG" -o "$tmp/$run.cg" "$lib" "$prof" && $compare "$tmp/$run.cg" "$tmp/$run.oracle"; then
+		ok "$run: the library alone, counts and samples as the oracle reads them"
+	else
+		not_ok "$run: the library alone differs from the oracle"
+	fi
+	grep -q "^desc: Object: .*libmix.so.1: .* (LD_PROFILE)$" "$tmp/$run.cg" ||
+		not_ok "$run: no desc: line on the object"
+done
+grep -q "calls only, no samples" "$tmp/pg.cg" && grep -q "samples and calls" "$tmp/nopg.cg" &&
+	ok "desc: says which profiles carry samples" || not_ok "desc: samples or counts only"
+
+# Program and library in one profile: the library found through the
+# program's RUNPATH ($ORIGIN), one ob= each, the calls from the program
+# under <outside libmix.so.1>.
+(cd "$tmp" && "$GMON2CG" -o both.cg "$fix/prog-pg" "$fix/pg/gmon.out" "$fix/pg/libmix.so.1.profile") &&
+	$compare "$tmp/both.cg" "$tmp/pg.oracle" &&
+	[ "$(grep -c '^ob=' "$tmp/both.cg")" -ge 2 ] &&
+	grep -q "^ob=([0-9]*) $fix/prog-pg$" "$tmp/both.cg" &&
+	grep -q "^cob=([0-9]*) $fix/libmix.so.1$\|^ob=([0-9]*) $fix/libmix.so.1$" "$tmp/both.cg" &&
+	grep -q "^fn=([0-9]*) main$\|^cfn=([0-9]*) main$" "$tmp/both.cg" &&
+	ok "program and library in one profile, one ob= each" || not_ok "program + library"
+
+# --library names the library when it is elsewhere.
+mkdir "$tmp/elsewhere" && cp "$fix/prog-pg" "$tmp/elsewhere/" &&
+	"$GMON2CG" -o "$tmp/lib.cg" --library="$fix/libmix.so.1" "$tmp/elsewhere/prog-pg" \
+		"$fix/pg/gmon.out" "$fix/pg/libmix.so.1.profile" &&
+	$compare "$tmp/lib.cg" "$tmp/pg.oracle" && ok "--library" || not_ok "--library"
+"$GMON2CG" -o "$tmp/none.cg" "$tmp/elsewhere/prog-pg" "$fix/pg/gmon.out" \
+	"$fix/pg/libmix.so.1.profile" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$tmp/none.cg" ] && grep -q -- "--library=PATH" "$tmp/err" &&
+	ok "a library that cannot be found is an error that names --library" ||
+	not_ok "library not found: $(cat "$tmp/err")"
+
+# callgrind_annotate reads them without a warning.
+if [ -n "$CALLGRIND_ANNOTATE" ]; then
+	for f in nopg i386 both; do
+		(cd / && "$CALLGRIND_ANNOTATE" --inclusive=yes "$tmp/$f.cg") >"$tmp/ann" 2>&1 &&
+			! grep -qi warning "$tmp/ann" && ok "$f: callgrind_annotate" ||
+			not_ok "$f: callgrind_annotate: $(grep -i warning "$tmp/ann" | head -2)"
+	done
+fi
+
+# A profile of another library does not belong to this one.
+cp "$fix/nopg/libmix.so.1.profile" "$tmp/libother.so.1.profile"
+cp "$fix/libmix.so.1" "$tmp/libother.so.1"
+"$PYTHON3" - "$tmp/libother.so.1.profile" <<'PY'
+import sys
+# Move every arc's callee 4 bytes on, off its entry point.
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+n = int.from_bytes(d[40:44], "little")
+arcs = 48 + 16 + 2 * n
+narcs = int.from_bytes(d[arcs + 4:arcs + 8], "little")
+for i in range(narcs):
+    at = arcs + 8 + 20 * i + 8
+    v = int.from_bytes(d[at:at + 8], "little")
+    d[at:at + 8] = (v + 0x4).to_bytes(8, "little")
+open(p, "wb").write(d)
+PY
+"$GMON2CG" -o "$tmp/other.cg" "$tmp/libother.so.1" "$tmp/libother.so.1.profile" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$tmp/other.cg" ] && grep -q "does not belong to" "$tmp/err" &&
+	ok "a profile of another build is refused" || not_ok "mismatch: $(cat "$tmp/err")"
+finish
