@@ -287,6 +287,36 @@ static int compare_raw_calls(const void *x, const void *y)
 	return 0;
 }
 
+/* Finds the call site of ARC, whose callee is symbol range CALLEE, into
+ * *SITE, and checks that the profile fits the code: self_pc must be the
+ * return address of the mcount call in the callee's prologue, and a call
+ * must return into from_pc's bucket.  A program rebuilt after profiling
+ * fails both.  LD_PROFILE records a return address in from_pc (BUCKET
+ * 1) and the callee's entry in self_pc.  Returns 0, or -1 with b->err
+ * set. */
+static int check_arc(struct build *b, const struct gmon_arc *arc,
+		     size_t callee, uint64_t bucket, bool ld_profile,
+		     uint64_t *site)
+{
+	struct cg_stats *stats = &b->cg->stats;
+	enum code_check at_site, at_self = CODE_AFTER_CALL;
+
+	if (code_call_site(b->obj->code, arc->from_pc, bucket,
+			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
+		return -1;
+	/* ld.so records the callee's entry, not a return address in it. */
+	if (!ld_profile &&
+	    code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
+			      b->err) < 0)
+		return -1;
+	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
+		return 0;
+	stats->arcs_checked++;
+	if (at_site == CODE_NOT_AFTER_CALL || at_self == CODE_NOT_AFTER_CALL)
+		stats->arcs_not_after_call++;
+	return 0;
+}
+
 /* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
@@ -311,8 +341,8 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
 	/* ld.so records a callee by its entry point, mcount by a return
 	 * address in the prologue. */
-	uint64_t max_offset = prof->first_format == GMON_FORMAT_LD_PROFILE ?
-			      0 : MCOUNT_MAX_OFFSET;
+	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
+	uint64_t max_offset = ld_profile ? 0 : MCOUNT_MAX_OFFSET;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
@@ -323,8 +353,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			continue;
 		stats->arcs_read++;
 		callee = symtab_lookup(b->st, arc->self_pc);
-		if (prof->first_format == GMON_FORMAT_LD_PROFILE &&
-		    arc->from_pc == GMON_FROM_OUTSIDE) {
+		if (ld_profile && arc->from_pc == GMON_FROM_OUTSIDE) {
 			if (callee == SYMTAB_NONE || b->st->funcs[callee].excluded) {
 				stats->arcs_unresolved += callee == SYMTAB_NONE;
 				stats->arcs_excluded += callee != SYMTAB_NONE;
@@ -340,8 +369,8 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		}
 		site = arc->from_pc;
 		if (callee != SYMTAB_NONE && b->obj->code &&
-		    code_call_site(b->obj->code, arc->from_pc, bucket,
-				   b->st->funcs[callee].addr, &site, b->err) < 0)
+		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
+			      &site) < 0)
 			return -1;
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
@@ -919,6 +948,8 @@ const char *callgraph_misfit(const struct callgraph *cg)
 		return "most call arcs point outside every function";
 	if (resolved > 0 && s->arcs_far_from_entry * 2 > resolved)
 		return "most call arcs do not point at the start of a function";
+	if (s->arcs_checked > 0 && s->arcs_not_after_call * 2 > s->arcs_checked)
+		return "most call arcs do not match its call instructions (was it rebuilt after profiling?)";
 	return NULL;
 }
 

@@ -113,6 +113,10 @@ struct cg_stats {
 	/* Resolved records whose callee address is far from the callee's
 	 * entry, where mcount is called from: a sign of the wrong executable. */
 	uint64_t arcs_far_from_entry;
+	/* Arcs checked against the decoded code, and those whose addresses
+	 * do not follow call instructions: a program rebuilt after
+	 * profiling, or another program's profile. */
+	uint64_t arcs_checked, arcs_not_after_call;
 	size_t hists, hists_outside;	/* histograms; those covering no function */
 };
 

@@ -85,14 +85,18 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 }
 
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, uint64_t *site, struct g2c_error *err)
+		   uint64_t callee, uint64_t *site, enum code_check *check,
+		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
+	size_t ncalls = 0;
 	uint64_t direct = 0, indirect = 0;
+	bool decoded = false;
 	struct code_bytes bytes;
 	int found;
 
 	*site = bucket;
+	*check = CODE_UNKNOWN;
 	if (f == SYMTAB_NONE)
 		return 0;
 	found = object_code_at(c->obj, bucket, &bytes, err);
@@ -101,6 +105,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	if (found && (direct = decode_direct_call(&c->target, &bytes, bucket,
 						  bucket + size, callee))) {
 		*site = direct;
+		*check = CODE_AFTER_CALL;
 		return 0;
 	}
 	/* The call may be in the function the bucket starts in or, when a
@@ -111,11 +116,13 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
+		decoded = decoded || insns;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t ret = insns[i].pc + insns[i].len;
 
 			if (!insns[i].is_call || ret < bucket || ret >= bucket + size)
 				continue;
+			ncalls++;
 			if (insns[i].target == callee) {
 				if (ndirect++ == 0)
 					direct = insns[i].pc;
@@ -125,10 +132,46 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		}
 	}
 	/* Calls whose target is known and another function cannot have
-	 * made it; an indirect call can, when it is the only one. */
+	 * made it; an indirect call can, when it is the only one.  A call
+	 * to another target returning there still makes the record
+	 * plausible (a call through a PLT stub). */
 	if (ndirect > 0)
 		*site = direct;
 	else if (nindirect == 1)
 		*site = indirect;
+	if (decoded)
+		*check = ncalls > 0 ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+	return 0;
+}
+
+int code_check_return(struct code *c, size_t f, uint64_t ret,
+		      enum code_check *check, struct g2c_error *err)
+{
+	const struct symtab_func *fn = &c->st->funcs[f];
+	struct code_bytes bytes;
+	struct decoder *d;
+	struct insn *insns = NULL;
+	size_t n = 0;
+	int found, quick;
+
+	*check = CODE_UNKNOWN;
+	found = object_code_at(c->obj, fn->addr, &bytes, err);
+	if (found <= 0)
+		return found;
+	quick = decode_call_ends_at(&c->target, &bytes, ret);
+	if (quick >= 0) {
+		*check = quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		return 0;
+	}
+	/* Decode the prologue only: from the entry up to RET. */
+	if (get_decoder(c, &d, err) < 0)
+		return -1;
+	if (!d || ret <= fn->addr)
+		return 0;
+	if (decode_range(d, &bytes, fn->addr, ret, &insns, &n, err) < 0)
+		return -1;
+	*check = n > 0 && insns[n - 1].pc + insns[n - 1].len == ret &&
+		 insns[n - 1].is_call ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+	free(insns);
 	return 0;
 }

@@ -44,11 +44,21 @@ void code_close(struct code *c);
 int code_instructions(struct code *c, size_t f, const struct insn **insns,
 		      size_t *count, struct g2c_error *err);
 
+/* What is known of an address that should follow a call instruction. */
+enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
+
 /* glibc's mcount records a call by the hash bucket of its return address,
  * [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
  * it: a call to CALLEE returning there, else the only indirect call
- * returning there, else BUCKET itself.  Returns 0, or -1 with ERR set. */
+ * returning there, else BUCKET itself; *CHECK says whether any call
+ * returns there.  Returns 0, or -1 with ERR set. */
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, uint64_t *site, struct g2c_error *err);
+		   uint64_t callee, uint64_t *site, enum code_check *check,
+		   struct g2c_error *err);
+
+/* Sets *CHECK to whether RET, in function F, is the return address of a
+ * call in F (mcount's, in F's prologue).  Returns 0, or -1 with ERR set. */
+int code_check_return(struct code *c, size_t f, uint64_t ret,
+		      enum code_check *check, struct g2c_error *err);
 
 #endif

@@ -331,3 +331,28 @@ uint64_t decode_direct_call(const struct decode_target *target,
 	}
 	return 0;
 }
+
+int decode_call_ends_at(const struct decode_target *target,
+			const struct code_bytes *code, uint64_t end)
+{
+	uint64_t at = end - code->vma;
+
+	if (end < code->vma || at > code->size)
+		return 0;
+	if (target->arch == bfd_arch_i386) {
+		if (at >= 5 && code->data[at - 5] == 0xe8)
+			return 1;
+		if (at >= 6 && code->data[at - 6] == 0xff && code->data[at - 5] == 0x15)
+			return 1;
+		return -1;
+	}
+	if (target->arch == bfd_arch_aarch64) {
+		uint32_t insn;
+
+		if (at < 4 || end % 4)
+			return 0;
+		insn = word_before(code, at);
+		return (insn >> 26) == 0x25 || (insn & 0xfffffc1f) == 0xd63f0000;
+	}
+	return -1;
+}

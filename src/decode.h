@@ -65,4 +65,11 @@ uint64_t decode_direct_call(const struct decode_target *target,
 			    const struct code_bytes *code, uint64_t ret_lo,
 			    uint64_t ret_hi, uint64_t callee);
 
+/* Without libopcodes: whether the instruction that ends at END of CODE
+ * is a call, for the calls mcount is reached by (x86 "call rel32" and
+ * "call *disp32(%rip)", AArch64 "bl" and "blr").  Returns 1 or 0, or -1
+ * where the bytes alone do not tell (other instructions and targets). */
+int decode_call_ends_at(const struct decode_target *target,
+			const struct code_bytes *code, uint64_t end);
+
 #endif

@@ -192,6 +192,13 @@ static int convert(const struct options *o, struct program *prog,
 		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
 	misfit = callgraph_misfit(&cg);
+	if (!misfit && cg.stats.arcs_not_after_call > 0) {
+		fflush(stdout);
+		fprintf(stderr, "%s: warning: %" PRIu64 " of %" PRIu64 " call arcs of %s"
+			" are not where %s's calls return (was it rebuilt after"
+			" profiling?)\n", PACKAGE_NAME, cg.stats.arcs_not_after_call,
+			cg.stats.arcs_checked, info.source, o->exe);
+	}
 	if (misfit && !o->force) {
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
 			      info.source, info.nsources > 1 ? " and the other profiles" : "",

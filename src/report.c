@@ -59,6 +59,9 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 		" function, %" PRIu64 " into or out of the mcount family, %" PRIu64
 		" by -k\n", PACKAGE_NAME, s->arcs_read, cg->narcs, cg->nsites,
 		s->arcs_unresolved, s->arcs_excluded, s->arcs_deselected);
+	fprintf(fp, "%s: stats: call arcs checked against the code: %" PRIu64
+		"; not where calls return: %" PRIu64 "\n", PACKAGE_NAME,
+		s->arcs_checked, s->arcs_not_after_call);
 	if (cg->has_executions || s->blocks_unresolved)
 		fprintf(fp, "%s: stats: basic blocks: %" PRIu64 " executions;"
 			" dropped: %" PRIu64 " blocks in no function\n",
