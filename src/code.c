@@ -29,6 +29,11 @@ int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	return 0;
 }
 
+const char *code_arch_name(const struct code *c)
+{
+	return decode_arch_name(&c->target);
+}
+
 void code_close(struct code *c)
 {
 	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)

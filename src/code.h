@@ -22,7 +22,8 @@ struct code {
 	struct object *obj;
 	const struct symtab *st;
 	struct decode_target target;
-	bool no_decoder;	/* this libopcodes cannot decode the target */
+	bool no_decoder;	/* decoding was needed, but this libopcodes
+				   cannot decode the target */
 
 	/* private */
 	struct decoder *decoder;
@@ -34,6 +35,9 @@ struct code {
  * yet.  Returns 0, or -1 with ERR set. */
 int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	      struct g2c_error *err);
+
+/* The name of C's architecture, as libbfd names it. */
+const char *code_arch_name(const struct code *c);
 
 /* Frees all decoded instructions and the object's code bytes. */
 void code_close(struct code *c);

@@ -150,6 +150,33 @@ struct decoder {
 	size_t narm_modes;
 };
 
+const char *decode_arch_name(const struct decode_target *target)
+{
+	if (target->arch == bfd_arch_unknown)
+		return "an architecture unknown to libbfd";
+	return bfd_printable_arch_mach((enum bfd_architecture)target->arch,
+				       target->mach);
+}
+
+char *decode_known_architectures(void)
+{
+	const char **names = bfd_arch_list();
+	size_t len = 1;
+	char *list, *p;
+
+	if (!names)
+		return NULL;
+	for (size_t i = 0; names[i]; i++)
+		len += strlen(names[i]) + 1;
+	p = list = malloc(len);
+	for (size_t i = 0; list && names[i]; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", names[i]);
+	if (list)
+		*p = '\0';
+	free(names);
+	return list;
+}
+
 struct decode_target decode_target_of(const struct object *obj)
 {
 	return (struct decode_target){ bfd_get_arch(obj->abfd),

@@ -33,6 +33,13 @@ struct insn {
 
 struct decoder;
 
+/* The architecture's name, as libbfd prints it ("i386:x86-64"). */
+const char *decode_arch_name(const struct decode_target *target);
+
+/* The architectures this libbfd reads, for --version: a list separated
+ * by spaces, to free; NULL when memory runs out. */
+char *decode_known_architectures(void);
+
 /* The target of OBJ. */
 struct decode_target decode_target_of(const struct object *obj);
 

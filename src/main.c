@@ -105,6 +105,43 @@ static int describe_object(struct conversion *c, const struct program_object *po
 	return 0;
 }
 
+/* Positions without a decoder are histogram bins and call buckets: say
+ * so, and how to get one, once per object (also as a --stats line). */
+static void warn_no_decoder(const struct code *code, bool stats)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: warning: %s: this gmon2cg cannot decode its"
+		" instructions (%s): costs stay at histogram bins and calls at"
+		" their hash buckets (build gmon2cg with binutils-multiarch-dev"
+		" for exact positions)\n", PACKAGE_NAME, code->obj->path,
+		code_arch_name(code));
+	if (stats)
+		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
+			PACKAGE_NAME, code->obj->path, code_arch_name(code));
+}
+
+/* Viewers show sources only where the file names lead: when none of them
+ * exists here, say so (and how to map them) in one line; --stats counts
+ * them.  Returns 0, or -1 with ERR set. */
+static int check_sources(const struct source_map *map, const struct callgraph *cg,
+			 bool stats, struct g2c_error *err)
+{
+	size_t named, found;
+	const char *example;
+
+	if (source_map_count_files(map, cg, &named, &found, &example) < 0)
+		return g2c_error_set(err, "out of memory");
+	fflush(stdout);
+	if (stats)
+		fprintf(stderr, "%s: stats: source files: %zu named, %zu of them"
+			" found here\n", PACKAGE_NAME, named, found);
+	if (named > 0 && found == 0)
+		fprintf(stderr, "%s: warning: none of the %zu source files the"
+			" profile names is here (such as %s); --prefix-map=OLD=NEW"
+			" says where they are\n", PACKAGE_NAME, named, example);
+	return 0;
+}
+
 /* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
  * instead when PART is not 0), and prepares their call-graph inputs. */
 static int read_profiles(struct conversion *c, const struct options *o,
@@ -182,8 +219,11 @@ static int convert(const struct options *o, struct program *prog,
 	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
 	/* Neither the raw profiles nor decoded code are needed for writing:
 	 * free them before the line lookups load the debug information. */
-	for (size_t i = 0; i < prog->nobjs; i++)
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		if (rc == 0 && prog->objs[i]->code.no_decoder)
+			warn_no_decoder(&prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);
+	}
 	if (rc < 0)
 		goto out;
 	rc = -1;
@@ -204,7 +244,8 @@ static int convert(const struct options *o, struct program *prog,
 			      info.source, info.nsources > 1 ? " and the other profiles" : "",
 			      o->exe, misfit);
 	} else if (source_map_build(&map, &cg, lines, o->no_inline, maps,
-				    o->prefix_maps.n, err) == 0) {
+				    o->prefix_maps.n, err) == 0 &&
+		   check_sources(&map, &cg, o->stats, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {
 			fflush(stdout);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "options.h"
 
 static void usage(FILE *fp)
@@ -91,12 +92,17 @@ static void usage(FILE *fp)
 
 static void version(void)
 {
+	char *archs = decode_known_architectures();
+
 	printf("%s %s\n"
 	       "Copyright (C) 2026 the gmon2cg authors.\n"
 	       "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
 	       "This is free software: you are free to change and redistribute it.\n"
 	       "There is NO WARRANTY, to the extent permitted by law.\n",
 	       PACKAGE_NAME, PACKAGE_VERSION);
+	printf("Architectures read (libbfd, libopcodes): %s\n",
+	       archs ? archs : "(out of memory)");
+	free(archs);
 }
 
 __attribute__((format(printf, 1, 2), noreturn))

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "lines.h"
@@ -242,6 +243,52 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 oom:
 	source_map_release(map);
 	return g2c_error_set(err, "out of memory for source lines");
+}
+
+static int compare_names(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int source_map_count_files(const struct source_map *map,
+			   const struct callgraph *cg, size_t *named,
+			   size_t *found, const char **example)
+{
+	const char **names = malloc((cg->nfuncs + cg->ncosts + cg->nsites) *
+				    sizeof *names);
+	size_t n = 0;
+
+	*named = *found = 0;
+	*example = NULL;
+	if (!names)
+		return -1;
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct cg_func *fn = &cg->funcs[f];
+
+		if (!fn->shown)
+			continue;
+		names[n++] = map->home[f].file;
+		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
+			names[n++] = map->cost[i].file;
+		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
+			for (size_t i = cg->arcs[a].first_site;
+			     i < cg->arcs[a].first_site + cg->arcs[a].nsites; i++)
+				names[n++] = map->site[i].file;
+	}
+	if (n)
+		qsort(names, n, sizeof *names, compare_names);
+	for (size_t i = 0; i < n; i++) {
+		if ((i > 0 && strcmp(names[i], names[i - 1]) == 0) ||
+		    strcmp(names[i], UNKNOWN_FILE) == 0)
+			continue;
+		++*named;
+		if (access(names[i], F_OK) == 0)
+			++*found;
+		else if (!*example)
+			*example = names[i];
+	}
+	free(names);
+	return 0;
 }
 
 void source_map_release(struct source_map *map)

@@ -75,6 +75,14 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     const struct prefix_map *maps, size_t nmaps,
 		     struct g2c_error *err);
 
+/* Counts the distinct source files MAP names for CG (not "???") into
+ * *NAMED, and those that exist on this machine (relative names from the
+ * current directory) into *FOUND; *EXAMPLE is one that does not.
+ * Returns 0, or -1 when memory runs out. */
+int source_map_count_files(const struct source_map *map,
+			   const struct callgraph *cg, size_t *named,
+			   size_t *found, const char **example);
+
 void source_map_release(struct source_map *map);
 
 #endif

@@ -15,7 +15,7 @@ tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check
 tests_unit_test_outstream_LDADD = libgmon2cg.a
 
 
-SHELL_TESTS = tests/gprof-options.sh tests/stale.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
+SHELL_TESTS = tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)

@@ -15,7 +15,7 @@ stale=$FIXTURES/stale
 "$GMON2CG" --force -o "$tmp/r.cg" "$stale/refused/prog" "$stale/refused/gmon.out" 2>"$tmp/err" &&
 	[ -s "$tmp/r.cg" ] && ok "--force converts it" || not_ok "--force: $(cat "$tmp/err")"
 
-"$GMON2CG" -o "$tmp/w.cg" "$stale/warned/prog" "$stale/warned/gmon.out" 2>"$tmp/err"
+"$GMON2CG" --prefix-map=.="$FIXTURES" -o "$tmp/w.cg" "$stale/warned/prog" "$stale/warned/gmon.out" 2>"$tmp/err"
 [ $? -eq 0 ] && [ -s "$tmp/w.cg" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	grep -q "^gmon2cg: warning: 1 of 9 call arcs of .* are not where .*'s calls return (was it rebuilt after profiling?)$" "$tmp/err" &&
 	ok "a few arcs that do not fit: converted with one warning" ||
