@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,40 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
 		maps[i] = (struct prefix_map){ spec, eq + 1, (size_t)(eq - spec) };
 	}
 	return maps;
+}
+
+/* Warnings are printed only when the conversion succeeds: a failed run
+ * says one line, its error.  (A warning that finds no memory is lost.) */
+struct warnings {
+	char **lines;
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct warnings *w, const char *fmt, ...)
+{
+	char **lines = realloc(w->lines, (w->n + 1) * sizeof *lines);
+	va_list ap;
+
+	if (!lines)
+		return;
+	w->lines = lines;
+	va_start(ap, fmt);
+	if (vasprintf(&lines[w->n], fmt, ap) >= 0)
+		w->n++;
+	va_end(ap);
+}
+
+/* Prints the warnings when the run succeeded, and frees them. */
+static void print_warnings(struct warnings *w, bool succeeded)
+{
+	fflush(stdout);
+	for (size_t i = 0; i < w->n; i++) {
+		if (succeeded)
+			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
+		free(w->lines[i]);
+	}
+	free(w->lines);
 }
 
 static int report(const struct g2c_error *err)
@@ -107,14 +142,14 @@ static int describe_object(struct conversion *c, const struct program_object *po
 
 /* Positions without a decoder are histogram bins and call buckets: say
  * so, and how to get one, once per object (also as a --stats line). */
-static void warn_no_decoder(const struct code *code, bool stats)
+static void warn_no_decoder(struct warnings *w, const struct code *code,
+			    bool stats)
 {
+	warn(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
+	     " stay at histogram bins and calls at their hash buckets (build"
+	     " gmon2cg with binutils-multiarch-dev for exact positions)",
+	     code->obj->path, code_arch_name(code));
 	fflush(stdout);
-	fprintf(stderr, "%s: warning: %s: this gmon2cg cannot decode its"
-		" instructions (%s): costs stay at histogram bins and calls at"
-		" their hash buckets (build gmon2cg with binutils-multiarch-dev"
-		" for exact positions)\n", PACKAGE_NAME, code->obj->path,
-		code_arch_name(code));
 	if (stats)
 		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
 			PACKAGE_NAME, code->obj->path, code_arch_name(code));
@@ -123,8 +158,9 @@ static void warn_no_decoder(const struct code *code, bool stats)
 /* Viewers show sources only where the file names lead: when none of them
  * exists here, say so (and how to map them) in one line; --stats counts
  * them.  Returns 0, or -1 with ERR set. */
-static int check_sources(const struct source_map *map, const struct callgraph *cg,
-			 bool stats, struct g2c_error *err)
+static int check_sources(struct warnings *w, const struct source_map *map,
+			 const struct callgraph *cg, bool stats,
+			 struct g2c_error *err)
 {
 	size_t named, found;
 	const char *example;
@@ -136,9 +172,9 @@ static int check_sources(const struct source_map *map, const struct callgraph *c
 		fprintf(stderr, "%s: stats: source files: %zu named, %zu of them"
 			" found here\n", PACKAGE_NAME, named, found);
 	if (named > 0 && found == 0)
-		fprintf(stderr, "%s: warning: none of the %zu source files the"
-			" profile names is here (such as %s); --prefix-map=OLD=NEW"
-			" says where they are\n", PACKAGE_NAME, named, example);
+		warn(w, "none of the %zu source files the profile names is here"
+		     " (such as %s); --prefix-map=OLD=NEW says where they are",
+		     named, example);
 	return 0;
 }
 
@@ -183,7 +219,8 @@ static int read_profiles(struct conversion *c, const struct options *o,
 static int convert(const struct options *o, struct program *prog,
 		   const struct prefix_map *maps, const struct cg_selection *sel,
 		   const char **files, size_t n, unsigned part,
-		   struct outstream *os, struct g2c_error *err)
+		   struct outstream *os, struct warnings *w,
+		   struct g2c_error *err)
 {
 	struct conversion c;
 	struct callgraph cg;
@@ -221,7 +258,7 @@ static int convert(const struct options *o, struct program *prog,
 	 * free them before the line lookups load the debug information. */
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
-			warn_no_decoder(&prog->objs[i]->code, o->stats);
+			warn_no_decoder(w, &prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);
 	}
 	if (rc < 0)
@@ -232,20 +269,18 @@ static int convert(const struct options *o, struct program *prog,
 		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
 	misfit = callgraph_misfit(&cg);
-	if (!misfit && cg.stats.arcs_not_after_call > 0) {
-		fflush(stdout);
-		fprintf(stderr, "%s: warning: %" PRIu64 " of %" PRIu64 " call arcs of %s"
-			" are not where %s's calls return (was it rebuilt after"
-			" profiling?)\n", PACKAGE_NAME, cg.stats.arcs_not_after_call,
-			cg.stats.arcs_checked, info.source, o->exe);
-	}
+	if (!misfit && cg.stats.arcs_not_after_call > 0)
+		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
+		     " %s's calls return (was it rebuilt after profiling?)",
+		     cg.stats.arcs_not_after_call, cg.stats.arcs_checked,
+		     info.source, o->exe);
 	if (misfit && !o->force) {
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
 			      info.source, info.nsources > 1 ? " and the other profiles" : "",
 			      o->exe, misfit);
 	} else if (source_map_build(&map, &cg, lines, o->no_inline, maps,
 				    o->prefix_maps.n, err) == 0 &&
-		   check_sources(&map, &cg, o->stats, err) == 0) {
+		   check_sources(w, &map, &cg, o->stats, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {
 			fflush(stdout);
@@ -288,6 +323,7 @@ int main(int argc, char **argv)
 	struct select_object *sobjs = NULL;
 	struct outstream os;
 	struct selection sel = { 0 };
+	struct warnings warnings = { 0 };
 	struct g2c_error err;
 	int rc = -1;
 
@@ -309,15 +345,17 @@ int main(int argc, char **argv)
 	if (o.parts) {
 		for (size_t i = 0; i < prog.objs[0]->nfiles && rc == 0; i++)
 			rc = convert(&o, &prog, maps, &sel.sel, &prog.objs[0]->files[i],
-				     1, (unsigned)i + 1, &os, &err);
+				     1, (unsigned)i + 1, &os, &warnings, &err);
 	} else {
-		rc = convert(&o, &prog, maps, &sel.sel, NULL, 0, 0, &os, &err);
+		rc = convert(&o, &prog, maps, &sel.sel, NULL, 0, 0, &os, &warnings,
+			     &err);
 	}
 	if (rc < 0)
 		outstream_discard(&os);
 	else
 		rc = outstream_close(&os, &err);
 out:
+	print_warnings(&warnings, rc == 0);
 	selection_release(&sel);
 	free(sobjs);
 	free(maps);

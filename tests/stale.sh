@@ -25,7 +25,7 @@ stale=$FIXTURES/stale
 	ok "--stats counts them" || not_ok "--stats does not count the arcs that do not fit"
 
 # The fixtures that fit say nothing on stderr.
-"$GMON2CG" -o "$tmp/c.cg" "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out" 2>"$tmp/err" &&
+"$GMON2CG" --prefix-map=.="$FIXTURES" -o "$tmp/c.cg" "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out" 2>"$tmp/err" &&
 	[ ! -s "$tmp/err" ] && ok "a fitting profile: stderr empty" || not_ok "stderr: $(cat "$tmp/err")"
 
 # Another x86-64 program's profile, whose addresses overlap.
