@@ -94,6 +94,8 @@ struct writer {
 	bool have_last;
 	bool inline_files;	/* inlined code at its own file and line */
 	bool failed;		/* out of memory */
+	struct g2c_error *line_err;	/* set when reading source lines failed */
+	bool line_failed;
 };
 
 static const char *func_name(const struct writer *w, size_t f)
@@ -242,8 +244,10 @@ static unsigned source_of(struct writer *w, size_t f, uint64_t pc,
 	unsigned line = 0;
 
 	*file = NULL;
-	if (f != callgraph_no_symbol(w->cg))
-		symtab_source_line(w->st, pc, !w->inline_files, file, &line);
+	if (f != callgraph_no_symbol(w->cg) && !w->line_failed &&
+	    symtab_source_line(w->st, pc, !w->inline_files, file, &line,
+			       w->line_err) < 0)
+		w->line_failed = true;
 	if (!*file)
 		*file = w->home_file[f];
 	return line;
@@ -421,13 +425,16 @@ static int prepare_functions(struct writer *w)
 		}
 		/* Without line information the object stands for the file. */
 		/* A function's entry is its own code, never inlined code. */
-		symtab_source_line(w->st, w->st->funcs[f].addr, false, &file,
-				   &w->entry_line[f]);
+		if (symtab_source_line(w->st, w->st->funcs[f].addr, false, &file,
+				       &w->entry_line[f], w->line_err) < 0) {
+			w->line_failed = true;
+			break;
+		}
 		if (file)
 			w->home_file[f] = file;
 		order[n++] = f;
 	}
-	rc = label_clashing_names(w, order, n);
+	rc = w->line_failed ? -1 : label_clashing_names(w, order, n);
 	free(order);
 	return rc;
 }
@@ -486,7 +493,7 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 		    struct g2c_error *err)
 {
 	struct writer w = { .cg = cg, .st = st, .os = os,
-			    .inline_files = !info->no_inline };
+			    .inline_files = !info->no_inline, .line_err = err };
 	int rc = 0;
 
 	w.home_file = calloc(cg->nfuncs, sizeof *w.home_file);
@@ -495,7 +502,8 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
 	if (!w.home_file || !w.entry_line || !w.label || !w.fn_id ||
 	    prepare_functions(&w) < 0) {
-		rc = g2c_error_set(err, "out of memory while writing the profile");
+		rc = w.line_failed ? -1 :
+			g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
 	write_header(&w, info);
@@ -506,7 +514,9 @@ int callgrind_write(const struct callgraph *cg, struct symtab *st,
 	write_hidden(&w);
 	outstream_printf(os, "\n");
 	write_totals(&w, "totals");
-	if (w.failed)
+	if (w.line_failed)
+		rc = -1;
+	else if (w.failed)
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 out:
 	for (size_t f = 0; w.label && f < cg->nfuncs; f++)

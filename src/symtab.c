@@ -942,8 +942,8 @@ static asection *code_section_of(struct symtab *st, uint64_t pc)
 	return section_in(st->abfd, &st->last_section, pc);
 }
 
-void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
-			const char **file, unsigned *line)
+int symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
+		       const char **file, unsigned *line, struct g2c_error *err)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
 	unsigned l = 0, outer_line;
@@ -952,27 +952,40 @@ void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
 	*file = NULL;
 	*line = 0;
 	if (!st->dbfd)
-		return;
+		return 0;
 	/* The innermost position is the line table's own answer: read the
 	 * tables directly, much faster than libbfd's full parse. */
 	if (!st->lines_tried) {
-		st->lines_tried = true;
+		int rc;
+
 		st->lines = calloc(1, sizeof *st->lines);
-		if (st->lines && line_table_read(st->lines, st->dbfd) < 0) {
+		rc = st->lines ? line_table_read(st->lines, st->dbfd, err) :
+			g2c_error_set(err, "%s: out of memory reading line tables",
+				      st->path);
+		if (rc != LINES_READ) {
 			free(st->lines);
 			st->lines = NULL;
 		}
+		/* Out of memory fails the conversion (asked again, the tables
+		 * are read again): libbfd must not answer instead. */
+		if (rc < 0)
+			return -1;
+		st->lines_tried = true;
 	}
 	if (!outermost && st->lines) {
-		line_table_lookup(st->lines, pc, file, line);
-		return;
+		int found = line_table_lookup(st->lines, pc, file, line, err);
+
+		/* Where no row covers PC, libbfd still names a file from the
+		 * symbol table. */
+		if (found != 0)
+			return found < 0 ? -1 : 0;
 	}
 	if (!(sec = section_in(st->dbfd, &st->last_line_section, pc)))
-		return;
+		return 0;
 	if (!bfd_find_nearest_line(st->dbfd, sec, st->syms,
 				   pc - bfd_section_vma(sec), &f, &func, &l) ||
 	    !f)
-		return;
+		return 0;
 	/* Walk out of inlined frames to the function that owns PC. */
 	while (outermost && bfd_find_inliner_info(st->dbfd, &outer_file,
 						  &outer_func, &outer_line)) {
@@ -981,4 +994,5 @@ void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
 	}
 	*file = f;
 	*line = l;
+	return 0;
 }

@@ -83,7 +83,7 @@ struct symtab {
 	struct section_bytes *bytes;	/* contents of code sections read */
 	size_t nbytes;
 	struct decoder *disasm;		/* libopcodes' decoder; NULL: none */
-	struct line_table *lines;	/* DWARF 5 line tables; NULL: use libbfd */
+	struct line_table *lines;	/* DWARF line tables; NULL: use libbfd */
 	bool lines_tried;
 	struct arm_map { uint64_t addr; bool thumb; } *arm_maps;
 	size_t narm_maps;
@@ -125,8 +125,9 @@ uint64_t symtab_call_site(struct symtab *st, uint64_t bucket, uint64_t size,
 /* The source position of PC: where PC is in code inlined from elsewhere,
  * the inlined code's own file and line, or with OUTERMOST the line of the
  * outermost call, in the function PC belongs to.  Sets *FILE to NULL and
- * *LINE to 0 when there is no line information. */
-void symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
-			const char **file, unsigned *line);
+ * *LINE to 0 when there is no line information.  Returns 0, or -1 with
+ * ERR set when memory runs out. */
+int symtab_source_line(struct symtab *st, uint64_t pc, bool outermost,
+		       const char **file, unsigned *line, struct g2c_error *err);
 
 #endif
