@@ -6,7 +6,7 @@ tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c tests/unit/check
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
 
 
-SHELL_TESTS = tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh
+SHELL_TESTS = tests/dwarf.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)
