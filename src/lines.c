@@ -755,7 +755,7 @@ int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
 	lt->name = name;
 	st = read_units(&r);
 	/* one table per offset, however many units share it */
-	if (st == OK)
+	if (st == OK && r.nunits > 0)
 		qsort(r.units, r.nunits, sizeof *r.units, compare_units);
 	for (size_t i = 0; st == OK && i < r.nunits; i++)
 		if (i == 0 || r.units[i].line_offset != r.units[i - 1].line_offset)
