@@ -1,4 +1,4 @@
-/* lines.c -- the source line of an address, from the DWARF 5 line tables. */
+/* lines.c -- the source line of an address, from the DWARF line tables. */
 #include <config.h>
 
 #include <bfd.h>
@@ -6,35 +6,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "lines.h"
 #include "util.h"
 
-/* DWARF constants used here (DWARF 5, sections 6.2 and 7.22). */
+/* DWARF constants used here (DWARF 5, sections 6.2 and 7). */
 enum {
 	DW_LNS_copy = 1, DW_LNS_advance_pc, DW_LNS_advance_line, DW_LNS_set_file,
 	DW_LNS_set_column, DW_LNS_negate_stmt, DW_LNS_set_basic_block,
 	DW_LNS_const_add_pc, DW_LNS_fixed_advance_pc,
-	DW_LNE_end_sequence = 1, DW_LNE_set_address = 2,
+	DW_LNE_end_sequence = 1, DW_LNE_set_address, DW_LNE_define_file,
 	DW_LNCT_path = 1, DW_LNCT_directory_index = 2,
-	DW_FORM_block = 0x09, DW_FORM_data1 = 0x0b, DW_FORM_data2 = 0x05,
-	DW_FORM_data4 = 0x06, DW_FORM_data8 = 0x07, DW_FORM_data16 = 0x1e,
-	DW_FORM_string = 0x08, DW_FORM_strp = 0x0e, DW_FORM_udata = 0x0f,
-	DW_FORM_line_strp = 0x1f,
+	DW_UT_compile = 1, DW_UT_partial = 3,
+	DW_AT_stmt_list = 0x10, DW_AT_comp_dir = 0x1b,
+	DW_FORM_addr = 0x01, DW_FORM_block2 = 0x03, DW_FORM_block4,
+	DW_FORM_data2, DW_FORM_data4, DW_FORM_data8, DW_FORM_string,
+	DW_FORM_block, DW_FORM_block1, DW_FORM_data1, DW_FORM_flag,
+	DW_FORM_sdata, DW_FORM_strp, DW_FORM_udata, DW_FORM_ref_addr,
+	DW_FORM_ref1, DW_FORM_ref2, DW_FORM_ref4, DW_FORM_ref8,
+	DW_FORM_ref_udata, DW_FORM_indirect, DW_FORM_sec_offset,
+	DW_FORM_exprloc, DW_FORM_flag_present, DW_FORM_strx, DW_FORM_addrx,
+	DW_FORM_ref_sup4, DW_FORM_strp_sup, DW_FORM_data16, DW_FORM_line_strp,
+	DW_FORM_ref_sig8, DW_FORM_implicit_const, DW_FORM_loclistx,
+	DW_FORM_rnglistx, DW_FORM_ref_sup8, DW_FORM_strx1, DW_FORM_strx2,
+	DW_FORM_strx3, DW_FORM_strx4, DW_FORM_addrx1, DW_FORM_addrx2,
+	DW_FORM_addrx3, DW_FORM_addrx4,
+	DW_FORM_GNU_addr_index = 0x1f01, DW_FORM_GNU_str_index,
+	DW_FORM_GNU_ref_alt = 0x1f20, DW_FORM_GNU_strp_alt,
 };
+
+/* How each step ends: READ and UNREADABLE as in lines.h, or NOMEM. */
+enum status { OK = LINES_READ, REFUSE = LINES_UNREADABLE, NOMEM = -1 };
 
 /* A bounded cursor; any read past the end sets FAILED and yields 0. */
 struct cursor {
-	const bfd_byte *p, *end;
+	const unsigned char *p, *end;
 	bool big_endian, failed;
 };
 
+static size_t left(const struct cursor *c)
+{
+	return (size_t)(c->end - c->p);
+}
+
+static void skip(struct cursor *c, uint64_t n)
+{
+	if (left(c) < n) {
+		c->failed = true;
+		c->p = c->end;
+		return;
+	}
+	c->p += n;
+}
+
+/* An unsigned number of SIZE bytes, 1 to 8. */
 static uint64_t read_fixed(struct cursor *c, unsigned size)
 {
 	uint64_t v = 0;
 
-	if ((size_t)(c->end - c->p) < size) {
-		c->failed = true;
-		c->p = c->end;
+	if (left(c) < size) {
+		skip(c, size);
 		return 0;
 	}
 	for (unsigned i = 0; i < size; i++)
@@ -43,177 +74,361 @@ static uint64_t read_fixed(struct cursor *c, unsigned size)
 	return v;
 }
 
-static uint64_t read_uleb(struct cursor *c)
+static uint64_t read_leb(struct cursor *c, bool is_signed)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
 
 	while (c->p < c->end) {
-		bfd_byte b = *c->p++;
+		unsigned char b = *c->p++;
 
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->failed = true;
-	return 0;
-}
-
-static int64_t read_sleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	bfd_byte b = 0;
-
-	while (c->p < c->end) {
-		b = *c->p++;
 		if (shift < 64)
 			v |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
+			if (is_signed && shift < 64 && (b & 0x40))
 				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
+			return v;
 		}
 	}
 	c->failed = true;
 	return 0;
 }
 
+static uint64_t read_uleb(struct cursor *c)
+{
+	return read_leb(c, false);
+}
+
 static const char *read_cstring(struct cursor *c)
 {
-	const bfd_byte *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	const unsigned char *nul = memchr(c->p, 0, left(c));
 	const char *s = (const char *)c->p;
 
 	if (!nul) {
-		c->failed = true;
-		c->p = c->end;
-		return "";
+		skip(c, left(c) + 1);
+		return NULL;
 	}
 	c->p = nul + 1;
 	return s;
 }
 
-/* A section's contents, read once. */
-struct section {
-	bfd_byte *data;
-	size_t size;
-};
-
-static void load(bfd *abfd, const char *name, struct section *s)
+/* The NUL-terminated string at OFFSET of a string section, or NULL. */
+static const char *string_at(const unsigned char *sec, size_t size,
+			     uint64_t offset)
 {
-	asection *sec = bfd_get_section_by_name(abfd, name);
-
-	s->data = NULL;
-	s->size = 0;
-	if (sec && bfd_malloc_and_get_section(abfd, sec, &s->data))
-		s->size = bfd_section_size(sec);
-}
-
-static const char *string_at(const struct section *s, uint64_t offset)
-{
-	if (!s->data || offset >= s->size || !memchr(s->data + offset, 0, s->size - offset))
+	if (!sec || offset >= size || !memchr(sec + offset, 0, size - offset))
 		return NULL;
-	return (const char *)s->data + offset;
+	return (const char *)sec + offset;
 }
 
-struct reader {
-	struct line_table *lt;
-	struct section str, line_str;
-	size_t rows_cap, files_cap;
-	unsigned offset_size;
+/* The sizes a unit's header fixes for the forms of its attributes. */
+struct unit_shape {
+	unsigned version, offset_size, addr_size;
 };
 
-/* One attribute of a directory or file entry: a string (for paths) or a
- * number (for indexes); other contents are skipped.  Returns false on a
- * form this reader does not know. */
-static bool read_form(struct reader *r, struct cursor *c, uint64_t form,
-		      const char **str, uint64_t *num)
+/* One attribute value: a resolved string, or a number. */
+struct value {
+	const char *str;
+	uint64_t num;
+};
+
+/* Reads or skips one value of FORM.  Strings this reader cannot resolve
+ * (indexed or in a supplementary file) leave STR NULL; returns false on
+ * a form it does not know, whose size it cannot tell. */
+static bool read_value(struct cursor *c, uint64_t form, int64_t implicit,
+		       const struct unit_shape *u,
+		       const struct dwarf_sections *s, struct value *v)
 {
-	*str = NULL;
-	*num = 0;
+	v->str = NULL;
+	v->num = 0;
 	switch (form) {
 	case DW_FORM_string:
-		*str = read_cstring(c);
+		v->str = read_cstring(c);
+		return true;
+	case DW_FORM_strp:
+		v->str = string_at(s->str, s->str_size, read_fixed(c, u->offset_size));
 		return true;
 	case DW_FORM_line_strp:
-		*str = string_at(&r->line_str, read_fixed(c, r->offset_size));
-		return *str != NULL;
-	case DW_FORM_strp:
-		*str = string_at(&r->str, read_fixed(c, r->offset_size));
-		return *str != NULL;
-	case DW_FORM_udata:
-		*num = read_uleb(c);
+		v->str = string_at(s->line_str, s->line_str_size,
+				   read_fixed(c, u->offset_size));
 		return true;
-	case DW_FORM_data1:
-		*num = read_fixed(c, 1);
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		v->num = read_fixed(c, 1);
 		return true;
-	case DW_FORM_data2:
-		*num = read_fixed(c, 2);
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		v->num = read_fixed(c, 2);
 		return true;
-	case DW_FORM_data4:
-		*num = read_fixed(c, 4);
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		v->num = read_fixed(c, 3);
 		return true;
-	case DW_FORM_data8:
-		*num = read_fixed(c, 8);
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		v->num = read_fixed(c, 4);
+		return true;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		v->num = read_fixed(c, 8);
 		return true;
 	case DW_FORM_data16:
-		read_fixed(c, 8);
-		read_fixed(c, 8);
+		skip(c, 16);
 		return true;
-	case DW_FORM_block: {
-		uint64_t n = read_uleb(c);
-
-		if ((uint64_t)(c->end - c->p) < n)
-			return false;
-		c->p += n;
+	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx:
+	case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		v->num = read_uleb(c);
 		return true;
-	}
+	case DW_FORM_sdata:
+		v->num = read_leb(c, true);
+		return true;
+	case DW_FORM_addr:
+		v->num = read_fixed(c, u->addr_size);
+		return true;
+	case DW_FORM_ref_addr:
+		/* DWARF 2 gave it the size of an address */
+		v->num = read_fixed(c, u->version == 2 ? u->addr_size : u->offset_size);
+		return true;
+	case DW_FORM_sec_offset: case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		v->num = read_fixed(c, u->offset_size);
+		return true;
+	case DW_FORM_block1:
+		skip(c, read_fixed(c, 1));
+		return true;
+	case DW_FORM_block2:
+		skip(c, read_fixed(c, 2));
+		return true;
+	case DW_FORM_block4:
+		skip(c, read_fixed(c, 4));
+		return true;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		skip(c, read_uleb(c));
+		return true;
+	case DW_FORM_flag_present:
+		return true;
+	case DW_FORM_implicit_const:
+		v->num = (uint64_t)implicit;
+		return true;
 	default:
 		return false;
 	}
 }
 
-/* Reads an entry-format list and COUNT entries of paths and directory
- * indexes (directories: DIRS NULL). */
-static bool read_entries(struct reader *r, struct cursor *c,
-			 const char ***paths, uint64_t **dirs, uint64_t *count)
+/* What a compilation unit says of its line table. */
+struct unit_ref {
+	uint64_t line_offset;	/* DW_AT_stmt_list */
+	const char *comp_dir;	/* DW_AT_comp_dir, or NULL */
+	unsigned addr_size;
+};
+
+/* The line table being read: its compilation directory, directories
+ * and version, and where its files begin in the table. */
+struct unit_state {
+	const char *comp_dir;
+	const char **dirs;
+	size_t ndirs, dirs_cap, first_file;
+	unsigned version;
+};
+
+struct reader {
+	struct line_table *lt;
+	const struct dwarf_sections *sec;
+	struct unit_ref *units;
+	size_t nunits, units_cap, rows_cap, files_cap;
+	struct unit_state unit;
+	uint64_t abbrev_budget;	/* abbreviation bytes still to scan */
+};
+
+/* The attribute list of abbreviation CODE in the table at OFFSET. */
+static enum status find_abbrev(struct reader *r, uint64_t offset, uint64_t code,
+			       struct cursor *attrs)
+{
+	struct cursor c = { r->sec->abbrev, r->sec->abbrev + r->sec->abbrev_size,
+			    false, false };
+	const unsigned char *entry, *start;
+
+	if (offset >= r->sec->abbrev_size)
+		return REFUSE;
+	c.p += offset;
+	while (!c.failed) {
+		uint64_t this_code, name, form;
+
+		entry = c.p;
+		if ((this_code = read_uleb(&c)) == 0)
+			return REFUSE;
+		read_uleb(&c);	/* tag */
+		skip(&c, 1);	/* children */
+		start = c.p;
+		do {
+			name = read_uleb(&c);
+			form = read_uleb(&c);
+			if (form == DW_FORM_implicit_const)
+				read_leb(&c, true);
+		} while ((name || form) && !c.failed);
+		/* Shared tables make scanning quadratic in hostile files;
+		 * past a budget linear in the input, leave them to libbfd. */
+		if ((uint64_t)(c.p - entry) > r->abbrev_budget)
+			return REFUSE;
+		r->abbrev_budget -= (uint64_t)(c.p - entry);
+		if (this_code == code && !c.failed) {
+			*attrs = (struct cursor){ start, c.p, false, false };
+			return OK;
+		}
+	}
+	return REFUSE;
+}
+
+/* Reads the first entry of the unit at C (its header read into U),
+ * noting its line table. */
+static enum status read_unit_die(struct reader *r, struct cursor *c,
+				 const struct unit_shape *u, uint64_t abbrev_offset)
+{
+	struct unit_ref ref = { UINT64_MAX, NULL, u->addr_size };
+	struct cursor attrs;
+	uint64_t code = read_uleb(c);
+	enum status st;
+
+	if (c->failed || code == 0)
+		return OK;	/* an empty unit: no line table */
+	if ((st = find_abbrev(r, abbrev_offset, code, &attrs)) != OK)
+		return st;
+	for (;;) {
+		uint64_t name = read_uleb(&attrs), form = read_uleb(&attrs);
+		int64_t implicit = 0;
+		struct value v;
+
+		if (name == 0 && form == 0)
+			break;
+		if (form == DW_FORM_implicit_const)
+			implicit = (int64_t)read_leb(&attrs, true);
+		if (form == DW_FORM_indirect)
+			form = read_uleb(c);
+		if (attrs.failed || !read_value(c, form, implicit, u, r->sec, &v) ||
+		    c->failed)
+			return REFUSE;
+		if (name == DW_AT_stmt_list) {
+			if (form != DW_FORM_sec_offset && form != DW_FORM_data4 &&
+			    form != DW_FORM_data8)
+				return REFUSE;
+			ref.line_offset = v.num;
+		} else if (name == DW_AT_comp_dir) {
+			if (!v.str)
+				return REFUSE;
+			ref.comp_dir = v.str;
+		}
+	}
+	if (ref.line_offset == UINT64_MAX)
+		return OK;
+	struct unit_ref *units = array_grow(r->units, &r->units_cap,
+					    r->nunits + 1, sizeof *units);
+
+	if (!units)
+		return NOMEM;
+	r->units = units;
+	units[r->nunits++] = ref;
+	return OK;
+}
+
+/* The initial length of a unit: sets C's end to the unit's end and
+ * *OFFSET_SIZE to 4 or 8 (32- or 64-bit DWARF). */
+static bool read_unit_length(struct cursor *c, unsigned *offset_size)
+{
+	uint64_t length = read_fixed(c, 4);
+
+	*offset_size = 4;
+	if (length == 0xffffffff) {
+		length = read_fixed(c, 8);
+		*offset_size = 8;
+	} else if (length >= 0xfffffff0) {
+		return false;	/* reserved */
+	}
+	if (c->failed || length == 0 || length > left(c))
+		return false;
+	c->end = c->p + length;
+	return true;
+}
+
+/* Collects the line table offset and compilation directory of every
+ * compilation unit in .debug_info. */
+static enum status read_units(struct reader *r)
+{
+	const struct dwarf_sections *s = r->sec;
+	struct cursor all = { s->info, s->info + s->info_size, s->big_endian, false };
+
+	while (all.p < all.end) {
+		struct cursor c = all;
+		struct unit_shape u;
+		uint64_t abbrev_offset;
+		unsigned type = DW_UT_compile;
+		enum status st;
+
+		if (!read_unit_length(&c, &u.offset_size))
+			return REFUSE;
+		all.p = c.end;
+		u.version = (unsigned)read_fixed(&c, 2);
+		if (u.version < 2 || u.version > 5)
+			return REFUSE;
+		if (u.version == 5) {
+			type = (unsigned)read_fixed(&c, 1);
+			u.addr_size = (unsigned)read_fixed(&c, 1);
+			abbrev_offset = read_fixed(&c, u.offset_size);
+		} else {
+			abbrev_offset = read_fixed(&c, u.offset_size);
+			u.addr_size = (unsigned)read_fixed(&c, 1);
+		}
+		if (c.failed || u.addr_size == 0 || u.addr_size > 8)
+			return REFUSE;
+		/* type, skeleton and split units carry no line table here */
+		if (type != DW_UT_compile && type != DW_UT_partial)
+			continue;
+		if ((st = read_unit_die(r, &c, &u, abbrev_offset)) != OK)
+			return st;
+	}
+	return OK;
+}
+
+/* Reads one entry-format list and the entries it describes (DWARF 5),
+ * passing the path and directory index of each to ADD. */
+static enum status read_entries(struct reader *r, struct cursor *c,
+				const struct unit_shape *u,
+				bool (*add)(struct reader *, const char *, uint64_t,
+					    enum status *))
 {
 	unsigned nformats = (unsigned)read_fixed(c, 1);
-	uint64_t types[16], forms[16];
+	uint64_t types[16], forms[16], count;
+	enum status st = OK;
 
 	if (nformats > 16)
-		return false;
+		return REFUSE;
 	for (unsigned i = 0; i < nformats; i++) {
 		types[i] = read_uleb(c);
 		forms[i] = read_uleb(c);
 	}
-	*count = read_uleb(c);
-	if (c->failed || *count > (uint64_t)(c->end - c->p))
-		return false;
-	*paths = calloc(*count ? *count : 1, sizeof **paths);
-	if (dirs)
-		*dirs = calloc(*count ? *count : 1, sizeof **dirs);
-	if (!*paths || (dirs && !*dirs))
-		return false;
-	for (uint64_t e = 0; e < *count; e++) {
-		for (unsigned i = 0; i < nformats; i++) {
-			const char *s;
-			uint64_t n;
+	count = read_uleb(c);
+	if (c->failed)
+		return REFUSE;
+	for (uint64_t e = 0; e < count; e++) {
+		const char *path = NULL;
+		uint64_t dir = 0;
 
-			if (!read_form(r, c, forms[i], &s, &n))
-				return false;
+		for (unsigned i = 0; i < nformats; i++) {
+			struct value v;
+
+			if (!read_value(c, forms[i], 0, u, r->sec, &v) || c->failed ||
+			    forms[i] == DW_FORM_implicit_const ||
+			    forms[i] == DW_FORM_indirect)
+				return REFUSE;
 			if (types[i] == DW_LNCT_path)
-				(*paths)[e] = s;
-			else if (types[i] == DW_LNCT_directory_index && dirs)
-				(*dirs)[e] = n;
+				path = v.str;
+			else if (types[i] == DW_LNCT_directory_index)
+				dir = v.num;
 		}
-		if (!(*paths)[e])
-			return false;
+		if (!path || !add(r, path, dir, &st))
+			return st;
 	}
-	return !c->failed;
+	return OK;
 }
 
 static bool is_absolute(const char *path)
@@ -221,27 +436,65 @@ static bool is_absolute(const char *path)
 	return path[0] == '/';
 }
 
-/* libbfd's concat_filename: a relative name goes below its directory, and
- * a relative directory below the compilation directory (directory 0). */
-static char *join_path(const char *const *dirs, uint64_t ndirs, uint64_t dir,
-		       const char *name)
-{
-	const char *d = dir < ndirs ? dirs[dir] : NULL;
-	const char *comp = ndirs ? dirs[0] : NULL;
-	char *out;
+/* One file entry: its path is HEAD "/" MIDDLE "/" NAME, with the parts
+ * that are NULL left out, as libbfd's concat_filename joins it. */
+struct line_file {
+	const char *head, *middle, *name;
+	const char *path;	/* joined on first lookup */
+};
 
-	if (is_absolute(name) || !d)
-		return strdup(name);
-	if (is_absolute(d) || !comp || d == comp) {
-		out = malloc(strlen(d) + strlen(name) + 2);
-		if (out)
-			sprintf(out, "%s/%s", d, name);
-	} else {
-		out = malloc(strlen(comp) + strlen(d) + strlen(name) + 3);
-		if (out)
-			sprintf(out, "%s/%s/%s", comp, d, name);
+static bool add_dir(struct reader *r, const char *path, uint64_t unused,
+		    enum status *st)
+{
+	struct unit_state *u = &r->unit;
+	const char **dirs = array_grow(u->dirs, &u->dirs_cap, u->ndirs + 1,
+				       sizeof *dirs);
+
+	(void)unused;
+	if (!dirs) {
+		*st = NOMEM;
+		return false;
 	}
-	return out;
+	u->dirs = dirs;
+	dirs[u->ndirs++] = path;
+	return true;
+}
+
+static bool add_file(struct reader *r, const char *name, uint64_t dir,
+		     enum status *st)
+{
+	struct line_table *lt = r->lt;
+	struct line_file *files, *f;
+	const char *sub = NULL;
+
+	if (lt->nfiles >= LINE_END - 1) {
+		*st = REFUSE;
+		return false;
+	}
+	files = array_grow(lt->files, &r->files_cap, lt->nfiles + 1, sizeof *files);
+	if (!files) {
+		*st = NOMEM;
+		return false;
+	}
+	lt->files = files;
+	f = &files[lt->nfiles++];
+	*f = (struct line_file){ NULL, NULL, name, NULL };
+	if (is_absolute(name))
+		return true;
+	/* Before DWARF 5, directory 0 is the compilation directory and the
+	 * list starts at 1. */
+	if (r->unit.version < 5)
+		dir = dir - 1;	/* 0 wraps past every index: no directory */
+	if (dir < r->unit.ndirs)
+		sub = r->unit.dirs[dir];
+	if (!sub || !is_absolute(sub))
+		f->head = r->unit.comp_dir;
+	f->middle = sub;
+	if (!f->head) {
+		f->head = f->middle;
+		f->middle = NULL;
+	}
+	return true;
 }
 
 static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
@@ -250,11 +503,12 @@ static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
 	struct line_table *lt = r->lt;
 	struct line_row *rows;
 
-	/* libbfd keeps only the last row at one address of a sequence. */
-	if (*in_sequence && lt->nrows > 0 && lt->rows[lt->nrows - 1].addr == addr &&
-	    lt->rows[lt->nrows - 1].file != LINE_END && file != LINE_END) {
+	/* libbfd keeps only the last row at one address of a sequence, and
+	 * a row at the sequence's end covers nothing. */
+	if (*in_sequence && lt->nrows > 0 && lt->rows[lt->nrows - 1].addr == addr) {
 		lt->rows[lt->nrows - 1].file = file;
 		lt->rows[lt->nrows - 1].line = line;
+		*in_sequence = file != LINE_END;
 		return true;
 	}
 	rows = array_grow(lt->rows, &r->rows_cap, lt->nrows + 1, sizeof *rows);
@@ -266,194 +520,395 @@ static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
 	return true;
 }
 
-/* Runs one unit's line program from C, whose header has been read. */
-static bool run_program(struct reader *r, struct cursor *c, unsigned addr_size,
-			unsigned min_insn, int line_base, unsigned line_range,
-			unsigned opcode_base, const bfd_byte *lengths,
-			uint32_t first_file, uint64_t nfiles)
+/* The header fields the line program uses. */
+struct program_shape {
+	unsigned min_insn, line_range, opcode_base, addr_size;
+	int line_base;
+	const unsigned char *lengths;	/* of standard opcodes 1 .. base-1 */
+	size_t nfiles;
+};
+
+/* Appends the row of the registers; a file index outside the unit's list
+ * (which libbfd names "<unknown>") is left to libbfd. */
+static enum status emit(struct reader *r, const struct program_shape *ps,
+			uint64_t addr, uint64_t file, uint32_t line,
+			bool *in_sequence)
+{
+	uint64_t index = r->unit.version < 5 ? file - 1 : file;
+
+	if (index >= ps->nfiles)
+		return REFUSE;
+	return add_row(r, addr, (uint32_t)(r->unit.first_file + index), line,
+		       in_sequence) ? OK : NOMEM;
+}
+
+/* Runs one unit's line program from C to its end.  Every step consumes
+ * at least one byte, so the program ends. */
+static enum status run_program(struct reader *r, struct cursor *c,
+			       const struct program_shape *ps)
 {
 	uint64_t addr = 0, file = 1;
-	int64_t line = 1;
+	uint32_t line = 1;	/* wraps as libbfd's unsigned register does */
 	bool in_sequence = false;
+	enum status st = OK;
 
-	while (c->p < c->end && !c->failed) {
+	while (c->p < c->end && !c->failed && st == OK) {
 		unsigned op = *c->p++;
 
-		if (op >= opcode_base) {
-			unsigned adj = op - opcode_base;
+		if (op >= ps->opcode_base) {
+			unsigned adj = op - ps->opcode_base;
 
-			addr += (uint64_t)(adj / line_range) * min_insn;
-			line += line_base + (int)(adj % line_range);
-			if (!add_row(r, addr, first_file + (uint32_t)(file < nfiles ? file : 0),
-				     (uint32_t)line, &in_sequence))
-				return false;
+			addr += (uint64_t)(adj / ps->line_range) * ps->min_insn;
+			line += (uint32_t)(ps->line_base + (int)(adj % ps->line_range));
+			st = emit(r, ps, addr, file, line, &in_sequence);
 			continue;
 		}
 		switch (op) {
 		case 0: {
 			uint64_t len = read_uleb(c);
-			const bfd_byte *next = c->p + len;
+			struct cursor ext = *c;
 			unsigned sub;
 
-			if (len == 0 || len > (uint64_t)(c->end - c->p))
-				return false;
-			sub = *c->p++;
+			if (c->failed || len == 0 || len > left(c))
+				return REFUSE;
+			ext.end = c->p + len;
+			c->p = ext.end;
+			sub = (unsigned)read_fixed(&ext, 1);
 			if (sub == DW_LNE_end_sequence) {
 				if (!add_row(r, addr, LINE_END, 0, &in_sequence))
-					return false;
+					return NOMEM;
 				addr = 0;
 				file = 1;
 				line = 1;
 			} else if (sub == DW_LNE_set_address) {
-				addr = read_fixed(c, len - 1 <= 8 ? (unsigned)(len - 1) : addr_size);
+				/* libbfd reads an address of the unit's size */
+				if (len - 1 != ps->addr_size)
+					return REFUSE;
+				addr = read_fixed(&ext, ps->addr_size);
+			} else if (sub == DW_LNE_define_file) {
+				return REFUSE;
 			}
-			c->p = next;
 			break;
 		}
 		case DW_LNS_copy:
-			if (!add_row(r, addr, first_file + (uint32_t)(file < nfiles ? file : 0),
-				     (uint32_t)line, &in_sequence))
-				return false;
+			st = emit(r, ps, addr, file, line, &in_sequence);
 			break;
 		case DW_LNS_advance_pc:
-			addr += read_uleb(c) * min_insn;
+			addr += read_uleb(c) * ps->min_insn;
 			break;
 		case DW_LNS_advance_line:
-			line += read_sleb(c);
+			line += (uint32_t)read_leb(c, true);
 			break;
 		case DW_LNS_set_file:
 			file = read_uleb(c);
 			break;
 		case DW_LNS_const_add_pc:
-			addr += (uint64_t)((255 - opcode_base) / line_range) * min_insn;
+			addr += (uint64_t)((255 - ps->opcode_base) / ps->line_range) *
+				ps->min_insn;
 			break;
 		case DW_LNS_fixed_advance_pc:
 			addr += read_fixed(c, 2);
 			break;
 		default:
 			/* other standard opcodes: skip their operands */
-			for (unsigned i = 0; i < lengths[op - 1]; i++)
+			for (unsigned i = 0; i < ps->lengths[op - 1]; i++)
 				read_uleb(c);
 			break;
 		}
 	}
-	return !c->failed;
+	return c->failed ? REFUSE : st;
 }
 
-/* Reads the unit at C's position and moves C past it. */
-static bool read_unit(struct reader *r, struct cursor *c)
+/* The directory and file lists of DWARF 2 to 4: NUL-terminated strings,
+ * each list ended by an empty one. */
+static enum status read_old_lists(struct reader *r, struct cursor *c)
 {
-	struct cursor u = *c;
-	uint64_t length = read_fixed(&u, 4), header_length, ndirs = 0, nfiles = 0;
-	unsigned version, addr_size, min_insn, line_range, opcode_base;
-	const char **dirs = NULL, **names = NULL;
-	uint64_t *file_dirs = NULL;
-	const bfd_byte *lengths, *program;
-	int line_base;
-	uint32_t first_file = (uint32_t)r->lt->nfiles;
-	bool ok = false;
+	const char *s;
+	enum status st = OK;
 
-	r->offset_size = 4;
-	if (length == 0xffffffff) {
-		length = read_fixed(&u, 8);
-		r->offset_size = 8;
-	}
-	if (u.failed || length > (uint64_t)(u.end - u.p))
-		return false;
-	u.end = u.p + length;
-	c->p = u.end;
-	version = (unsigned)read_fixed(&u, 2);
-	if (version != 5)
-		return false;
-	addr_size = (unsigned)read_fixed(&u, 1);
-	read_fixed(&u, 1);	/* segment selector size */
-	header_length = read_fixed(&u, r->offset_size);
-	if (u.failed || header_length > (uint64_t)(u.end - u.p))
-		return false;
-	program = u.p + header_length;
-	min_insn = (unsigned)read_fixed(&u, 1);
-	read_fixed(&u, 1);	/* maximum operations per instruction */
-	read_fixed(&u, 1);	/* default is_stmt */
-	line_base = (int8_t)read_fixed(&u, 1);
-	line_range = (unsigned)read_fixed(&u, 1);
-	opcode_base = (unsigned)read_fixed(&u, 1);
-	lengths = u.p;
-	if (u.failed || line_range == 0 || opcode_base == 0 ||
-	    (size_t)(u.end - u.p) < opcode_base - 1)
-		return false;
-	u.p += opcode_base - 1;
-	if (!read_entries(r, &u, &dirs, NULL, &ndirs) ||
-	    !read_entries(r, &u, &names, &file_dirs, &nfiles))
-		goto out;
-	for (uint64_t i = 0; i < nfiles; i++) {
-		char **files = array_grow(r->lt->files, &r->files_cap,
-					  r->lt->nfiles + 1, sizeof *files);
+	while ((s = read_cstring(c)) && *s)
+		if (!add_dir(r, s, 0, &st))
+			return st;
+	while ((s = read_cstring(c)) && *s) {
+		uint64_t dir = read_uleb(c);
 
-		if (!files)
-			goto out;
-		r->lt->files = files;
-		files[r->lt->nfiles] = join_path(dirs, ndirs, file_dirs[i], names[i]);
-		if (!files[r->lt->nfiles])
-			goto out;
-		r->lt->nfiles++;
+		read_uleb(c);	/* modification time */
+		read_uleb(c);	/* size */
+		if (c->failed || !add_file(r, s, dir, &st))
+			return c->failed ? REFUSE : st;
 	}
-	u.p = program;
-	ok = nfiles > 0 && run_program(r, &u, addr_size, min_insn, line_base,
-				       line_range, opcode_base, lengths,
-				       first_file, nfiles);
-out:
-	free(dirs);
-	free(names);
-	free(file_dirs);
-	return ok;
+	return c->failed ? REFUSE : OK;
 }
 
+/* Reads the line table of unit REF. */
+static enum status read_line_unit(struct reader *r, const struct unit_ref *ref)
+{
+	const struct dwarf_sections *s = r->sec;
+	struct cursor c = { s->line, s->line + s->line_size, s->big_endian, false };
+	struct program_shape ps = { .addr_size = ref->addr_size };
+	struct unit_shape u = { .addr_size = ref->addr_size };
+	uint64_t header_length;
+	const unsigned char *program;
+	enum status st;
+
+	if (ref->line_offset >= s->line_size)
+		return REFUSE;
+	c.p += ref->line_offset;
+	if (!read_unit_length(&c, &u.offset_size))
+		return REFUSE;
+	u.version = (unsigned)read_fixed(&c, 2);
+	if (u.version < 2 || u.version > 5)
+		return REFUSE;
+	if (u.version == 5) {
+		/* the line table's own address size must be the unit's */
+		if (read_fixed(&c, 1) != ref->addr_size || read_fixed(&c, 1) != 0)
+			return REFUSE;
+	}
+	header_length = read_fixed(&c, u.offset_size);
+	if (c.failed || header_length > left(&c))
+		return REFUSE;
+	program = c.p + header_length;
+	ps.min_insn = (unsigned)read_fixed(&c, 1);
+	/* several operations per instruction (VLIW) need op_index */
+	if (u.version >= 4 && read_fixed(&c, 1) != 1)
+		return REFUSE;
+	read_fixed(&c, 1);	/* default is_stmt */
+	ps.line_base = (int8_t)read_fixed(&c, 1);
+	ps.line_range = (unsigned)read_fixed(&c, 1);
+	ps.opcode_base = (unsigned)read_fixed(&c, 1);
+	ps.lengths = c.p;
+	if (c.failed || ps.line_range == 0 || ps.opcode_base == 0)
+		return REFUSE;
+	skip(&c, ps.opcode_base - 1);
+	r->unit.comp_dir = ref->comp_dir;
+	r->unit.ndirs = 0;
+	r->unit.first_file = r->lt->nfiles;
+	r->unit.version = u.version;
+	if (u.version < 5) {
+		st = read_old_lists(r, &c);
+	} else {
+		st = read_entries(r, &c, &u, add_dir);
+		if (st == OK)
+			st = read_entries(r, &c, &u, add_file);
+	}
+	if (st != OK || c.failed || c.p > program)
+		return st != OK ? st : REFUSE;
+	ps.nfiles = r->lt->nfiles - r->unit.first_file;
+	c.p = program;
+	return run_program(r, &c, &ps);
+}
+
+static int compare_units(const void *x, const void *y)
+{
+	const struct unit_ref *a = x, *b = y;
+
+	return (a->line_offset > b->line_offset) - (a->line_offset < b->line_offset);
+}
+
+/* A total order, so that the sort is deterministic: by address, a
+ * sequence's end before the start of the next one, then by position. */
 static int compare_rows(const void *x, const void *y)
 {
 	const struct line_row *a = x, *b = y;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	/* a sequence's end before the start of the next one */
-	return (b->file == LINE_END) - (a->file == LINE_END);
+	if ((a->file == LINE_END) != (b->file == LINE_END))
+		return a->file == LINE_END ? -1 : 1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
 }
 
-int line_table_read(struct line_table *lt, bfd *abfd)
+static bool rows_sorted(const struct line_table *lt)
 {
-	struct reader r = { .lt = lt };
-	struct section line;
-	struct cursor c;
-	int rc = -1;
+	for (size_t i = 1; i < lt->nrows; i++)
+		if (compare_rows(&lt->rows[i - 1], &lt->rows[i]) > 0)
+			return false;
+	return true;
+}
+
+static int finish(struct line_table *lt, enum status st, struct g2c_error *err)
+{
+	if (st == OK && lt->nrows == 0)
+		st = REFUSE;
+	if (st != OK) {
+		const char *name = lt->name;
+
+		line_table_release(lt);
+		if (st == NOMEM)
+			return g2c_error_set(err, "%s: out of memory reading line tables",
+					     name);
+		return LINES_UNREADABLE;
+	}
+	return LINES_READ;
+}
+
+int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
+		     const char *name, struct g2c_error *err)
+{
+	struct reader r = { .lt = lt, .sec = sec,
+			    .abbrev_budget = 4 * (uint64_t)sec->abbrev_size + 65536 };
+	enum status st;
 
 	memset(lt, 0, sizeof *lt);
-	load(abfd, ".debug_line", &line);
-	if (!line.data)
-		return -1;
-	load(abfd, ".debug_str", &r.str);
-	load(abfd, ".debug_line_str", &r.line_str);
-	c = (struct cursor){ line.data, line.data + line.size,
-			     bfd_big_endian(abfd), false };
-	while (c.p < c.end)
-		if (!read_unit(&r, &c))
-			goto out;
-	if (lt->nrows > 0) {
-		/* Sorting is stable enough: rows of one sequence ascend. */
+	lt->name = name;
+	st = read_units(&r);
+	/* one table per offset, however many units share it */
+	if (st == OK && r.nunits > 0)
+		qsort(r.units, r.nunits, sizeof *r.units, compare_units);
+	for (size_t i = 0; st == OK && i < r.nunits; i++)
+		if (i == 0 || r.units[i].line_offset != r.units[i - 1].line_offset)
+			st = read_line_unit(&r, &r.units[i]);
+	free(r.units);
+	free(r.unit.dirs);
+	if (st == OK && !rows_sorted(lt))
 		qsort(lt->rows, lt->nrows, sizeof *lt->rows, compare_rows);
-		rc = 0;
+	return finish(lt, st, err);
+}
+
+/* The contents of section .NAME, or of .zNAME (gcc -gz=zlib-gnu), as
+ * libbfd decompresses them.  False when out of memory. */
+static bool load(bfd *abfd, const char *name, unsigned char **data, size_t *size)
+{
+	char zname[32];
+	asection *sec = bfd_get_section_by_name(abfd, name);
+
+	*data = NULL;
+	*size = 0;
+	if (!sec) {
+		snprintf(zname, sizeof zname, ".z%s", name + 1);
+		sec = bfd_get_section_by_name(abfd, zname);
 	}
-out:
-	free(line.data);
-	free(r.str.data);
-	free(r.line_str.data);
-	if (rc < 0)
-		line_table_release(lt);
+	if (!sec)
+		return true;
+	if (!bfd_malloc_and_get_section(abfd, sec, data)) {
+		free(*data);
+		*data = NULL;
+		return bfd_get_error() != bfd_error_no_memory;
+	}
+	*size = bfd_section_size(sec);
+	return true;
+}
+
+int line_table_read(struct line_table *lt, bfd *abfd, struct g2c_error *err)
+{
+	static const char *const names[] = {
+		".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
+		".debug_line_str",
+	};
+	unsigned char *data[5];
+	size_t size[5];
+	struct dwarf_sections sec;
+	int rc;
+
+	for (unsigned i = 0; i < 5; i++) {
+		if (!load(abfd, names[i], &data[i], &size[i])) {
+			while (i-- > 0)
+				free(data[i]);
+			memset(lt, 0, sizeof *lt);
+			return g2c_error_set(err, "%s: out of memory reading line tables",
+					     bfd_get_filename(abfd));
+		}
+	}
+	sec = (struct dwarf_sections){
+		data[0], data[1], data[2], data[3], data[4],
+		size[0], size[1], size[2], size[3], size[4], bfd_big_endian(abfd),
+	};
+	rc = line_table_parse(lt, &sec, bfd_get_filename(abfd), err);
+	if (rc != LINES_READ) {
+		for (unsigned i = 0; i < 5; i++)
+			free(data[i]);
+		return rc;
+	}
+	/* the abbreviations are no longer needed; file entries point into
+	 * the others */
+	free(data[1]);
+	data[1] = NULL;
+	memcpy(lt->owned, data, sizeof lt->owned);
 	return rc;
 }
 
-bool line_table_lookup(const struct line_table *lt, uint64_t pc,
-		       const char **file, unsigned *line)
+/* Joined paths, one per distinct (head, middle, name) triple of string
+ * pointers, so that many entries naming one string share one copy. */
+struct path_intern {
+	struct line_file *slots;	/* path NULL: free */
+	size_t cap, count;
+};
+
+static size_t hash_parts(const struct line_file *f)
+{
+	uint64_t h = (uintptr_t)f->head * 0x9e3779b97f4a7c15u;
+
+	h = (h ^ (uintptr_t)f->middle) * 0x9e3779b97f4a7c15u;
+	h = (h ^ (uintptr_t)f->name) * 0x9e3779b97f4a7c15u;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static struct line_file *intern_slot(struct path_intern *pi,
+				     const struct line_file *f)
+{
+	size_t i = hash_parts(f) & (pi->cap - 1);
+
+	while (pi->slots[i].path && (pi->slots[i].head != f->head ||
+				     pi->slots[i].middle != f->middle ||
+				     pi->slots[i].name != f->name))
+		i = (i + 1) & (pi->cap - 1);
+	return &pi->slots[i];
+}
+
+static bool intern_grow(struct path_intern *pi)
+{
+	struct path_intern bigger = { NULL, pi->cap ? 2 * pi->cap : 64, pi->count };
+
+	if (bigger.cap > SIZE_MAX / 2 / sizeof *bigger.slots)
+		return false;
+	bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
+	if (!bigger.slots)
+		return false;
+	for (size_t i = 0; i < pi->cap; i++)
+		if (pi->slots[i].path)
+			*intern_slot(&bigger, &pi->slots[i]) = pi->slots[i];
+	free(pi->slots);
+	*pi = bigger;
+	return true;
+}
+
+static const char *join(struct line_table *lt, struct line_file *f)
+{
+	struct path_intern *pi = lt->paths;
+	struct line_file *slot;
+	size_t len;
+	char *path;
+
+	if (!pi && !(pi = lt->paths = calloc(1, sizeof *pi)))
+		return NULL;
+	if (2 * (pi->count + 1) > pi->cap && !intern_grow(pi))
+		return NULL;
+	slot = intern_slot(pi, f);
+	if (slot->path)
+		return slot->path;
+	len = strlen(f->name) + 1;
+	if (f->head)
+		len += strlen(f->head) + 1;
+	if (f->middle)
+		len += strlen(f->middle) + 1;
+	if (!(path = malloc(len)))
+		return NULL;
+	snprintf(path, len, "%s%s%s%s%s", f->head ? f->head : "",
+		 f->head ? "/" : "", f->middle ? f->middle : "",
+		 f->middle ? "/" : "", f->name);
+	*slot = *f;
+	slot->path = path;
+	pi->count++;
+	return path;
+}
+
+int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
+		      unsigned *line, struct g2c_error *err)
 {
 	size_t lo = 0, hi = lt->nrows;
+	struct line_file *f;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -464,16 +919,26 @@ bool line_table_lookup(const struct line_table *lt, uint64_t pc,
 			hi = mid;
 	}
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
-		return false;
-	*file = lt->files[lt->rows[lo - 1].file];
+		return 0;
+	f = &lt->files[lt->rows[lo - 1].file];
+	if (!f->path && !(f->path = join(lt, f)))
+		return g2c_error_set(err, "%s: out of memory joining source paths",
+				     lt->name);
+	*file = f->path;
 	*line = lt->rows[lo - 1].line;
-	return true;
+	return 1;
 }
 
 void line_table_release(struct line_table *lt)
 {
-	for (size_t i = 0; i < lt->nfiles; i++)
-		free(lt->files[i]);
+	if (lt->paths) {
+		for (size_t i = 0; i < lt->paths->cap; i++)
+			free((char *)lt->paths->slots[i].path);
+		free(lt->paths->slots);
+		free(lt->paths);
+	}
+	for (size_t i = 0; i < sizeof lt->owned / sizeof *lt->owned; i++)
+		free(lt->owned[i]);
 	free(lt->files);
 	free(lt->rows);
 	memset(lt, 0, sizeof *lt);

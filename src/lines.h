@@ -1,13 +1,15 @@
-/* lines.h -- the source line of an address, from the DWARF 5 line tables
- * (.debug_line) alone.
+/* lines.h -- the source line of an address, from the DWARF line tables
+ * (.debug_line, versions 2 to 5) alone.
  *
  * Part of the resolver.  libbfd's bfd_find_nearest_line also parses every
  * compilation unit's function and inline trees, which is most of the time
  * on large programs; where only the line table's answer is wanted (the
  * innermost file and line, as the table records it), this reader gives
- * the same answer for a fraction of the cost.  Tables of other DWARF
- * versions, or with forms it does not know, are refused, and the caller
- * uses libbfd instead.
+ * the same answer, with paths joined as libbfd joins them, for a fraction
+ * of the cost.  Tables it cannot read the way libbfd would (unknown forms,
+ * VLIW op indexes, malformed headers) are refused as a whole, and the
+ * caller uses libbfd instead.  Memory stays linear in the sections' size:
+ * paths are joined on first lookup, once per distinct (directory, name).
  */
 #ifndef GMON2CG_LINES_H
 #define GMON2CG_LINES_H
@@ -17,6 +19,15 @@
 #include <stdint.h>
 
 struct bfd;
+struct g2c_error;
+
+/* The bytes of the debug sections the reader uses; any may be missing
+ * (NULL, 0).  They must outlive the table parsed from them. */
+struct dwarf_sections {
+	const unsigned char *info, *abbrev, *line, *str, *line_str;
+	size_t info_size, abbrev_size, line_size, str_size, line_str_size;
+	bool big_endian;
+};
 
 struct line_row {
 	uint64_t addr;
@@ -26,20 +37,41 @@ struct line_row {
 
 #define LINE_END UINT32_MAX
 
+struct line_file;		/* private: one file entry, joined on demand */
+struct path_intern;		/* private: joined paths by (dirs, name) */
+
 struct line_table {
 	struct line_row *rows;	/* sorted by address */
 	size_t nrows;
-	char **files;		/* paths joined as libbfd joins them */
+	struct line_file *files;
 	size_t nfiles;
+	const char *name;	/* the object, for messages */
+	struct path_intern *paths;
+	unsigned char *owned[5];	/* section copies line_table_read made */
 };
 
-/* Reads all line tables of ABFD.  Returns 0, or -1 when there are none or
- * they cannot be read here (the table is then empty). */
-int line_table_read(struct line_table *lt, struct bfd *abfd);
+/* What line_table_read and line_table_parse return besides -1 (an error,
+ * with ERR set: out of memory). */
+enum {
+	LINES_READ = 0,		/* the table is ready */
+	LINES_UNREADABLE = 1,	/* none, or not readable here: use libbfd */
+};
 
-/* The file and line of PC; false where no row covers it. */
-bool line_table_lookup(const struct line_table *lt, uint64_t pc,
-		       const char **file, unsigned *line);
+/* Reads all line tables of SEC, those the compilation units of .debug_info
+ * refer to, into LT.  NAME (kept, not copied) names the object in error
+ * messages.  On LINES_UNREADABLE and -1, LT is left empty. */
+int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
+		     const char *name, struct g2c_error *err);
+
+/* line_table_parse on the sections of ABFD (decompressed by libbfd; the
+ * .zdebug_* names of gcc -gz=zlib-gnu too). */
+int line_table_read(struct line_table *lt, struct bfd *abfd,
+		    struct g2c_error *err);
+
+/* The file and line of PC: 1 with *FILE and *LINE set, 0 where no row
+ * covers PC, or -1 with ERR set (out of memory joining the path). */
+int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
+		      unsigned *line, struct g2c_error *err);
 
 void line_table_release(struct line_table *lt);
 

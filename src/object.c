@@ -4,6 +4,7 @@
 #include <bfd.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +59,19 @@ static int open_bfd(const char *path, bfd **out, struct g2c_error *err)
 		}
 		return g2c_error_set(err, "%s: not an executable (%s)", path,
 				     bfd_errmsg(bfd_get_error()));
+	}
+	/* gcc -gz=zlib-gnu's .zdebug_* sections are decompressed already;
+	 * libbfd's DWARF reader finds some of them only by their plain
+	 * names (.debug_rnglists in binutils 2.40). */
+	for (asection *sec = (*out)->sections; sec; sec = sec->next) {
+		char *plain;
+
+		if (strncmp(sec->name, ".zdebug_", 8) != 0)
+			continue;
+		if (!(plain = bfd_alloc(*out, strlen(sec->name))))
+			return g2c_error_set(err, "%s: out of memory", path);
+		sprintf(plain, ".%s", sec->name + 2);
+		bfd_rename_section(sec, plain);
 	}
 	return 0;
 }

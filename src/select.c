@@ -50,20 +50,24 @@ static bool is_file(const char *path, const char *file, size_t len)
 	return n == len || path[n - len - 1] == '/';
 }
 
-/* Marks in SET (of N functions) the functions of OBJ that SPEC names;
- * returns how many. */
+/* Marks in SET the functions of OBJ that SPEC names; returns how many,
+ * or SIZE_MAX with ERR set. */
 static size_t mark_spec(const struct select_object *obj,
-			const struct symspec *spec, bool *set)
+			const struct symspec *spec, bool *set,
+			struct g2c_error *err)
 {
 	char *name = strndup(spec->name, spec->name_len);
 	bool *matched;
 	size_t count = 0;
 
-	if (!name)
+	if (!name) {
+		g2c_error_set(err, "out of memory");
 		return SIZE_MAX;
+	}
 	matched = calloc(obj->st->nfuncs ? obj->st->nfuncs : 1, sizeof *matched);
 	if (!matched) {
 		free(name);
+		g2c_error_set(err, "out of memory");
 		return SIZE_MAX;
 	}
 	symtab_mark(obj->st, name, matched);
@@ -73,7 +77,11 @@ static size_t mark_spec(const struct select_object *obj,
 		if (!matched[f])
 			continue;
 		if (spec->file) {
-			file = source_lines_file(obj->lines, obj->st->funcs[f].addr);
+			if (source_lines_file(obj->lines, obj->st->funcs[f].addr,
+					      &file, err) < 0) {
+				count = SIZE_MAX;
+				break;
+			}
 			if (!file || !is_file(file, spec->file, spec->file_len))
 				continue;
 		}
@@ -180,10 +188,10 @@ static int mark_functions(const struct select_object *objs, size_t n,
 	if (!*set && !(*set = calloc(count_functions(objs, n), sizeof **set)))
 		return g2c_error_set(err, "out of memory");
 	for (size_t o = 0, first = 0; o < n; first += objs[o++].st->nfuncs) {
-		size_t k = mark_spec(&objs[o], &s, *set + first);
+		size_t k = mark_spec(&objs[o], &s, *set + first, err);
 
 		if (k == SIZE_MAX)
-			return g2c_error_set(err, "out of memory");
+			return -1;
 		marked += k;
 	}
 	if (marked > 0)

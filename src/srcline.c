@@ -28,23 +28,35 @@ void source_lines_close(struct source_lines *sl)
 	memset(sl, 0, sizeof *sl);
 }
 
-/* Reads the line tables on first use; without them libbfd answers. */
-static void read_tables(struct source_lines *sl)
+/* Reads the line tables on first use; without them libbfd answers.
+ * Returns 0, or -1 with ERR set: out of memory fails the conversion
+ * (asked again, the tables are read again), libbfd must not answer
+ * instead. */
+static int read_tables(struct source_lines *sl, struct g2c_error *err)
 {
+	int rc;
+
 	if (sl->tried)
-		return;
-	sl->tried = true;
+		return 0;
 	sl->table = calloc(1, sizeof *sl->table);
-	if (sl->table && line_table_read(sl->table, sl->obj->dbfd) < 0) {
+	rc = sl->table ? line_table_read(sl->table, sl->obj->dbfd, err) :
+		g2c_error_set(err, "%s: out of memory reading line tables",
+			      sl->obj->path);
+	if (rc != LINES_READ) {
 		free(sl->table);
 		sl->table = NULL;
 	}
+	if (rc < 0)
+		return -1;
+	sl->tried = true;
+	return 0;
 }
 
 /* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
- * *LINE 0 where there is no line information. */
-static void find_line(struct source_lines *sl, uint64_t pc, bool outermost,
-		      const char **file, unsigned *line)
+ * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
+ * set. */
+static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
+		     const char **file, unsigned *line, struct g2c_error *err)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
 	unsigned l = 0, outer_line;
@@ -55,17 +67,24 @@ static void find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	*line = 0;
 	/* The innermost position is the line table's own answer: read the
 	 * tables directly, much faster than libbfd's full parse. */
-	read_tables(sl);
+	if (read_tables(sl, err) < 0)
+		return -1;
 	if (!outermost && sl->table) {
-		line_table_lookup(sl->table, pc, file, line);
-		return;
+		int found = line_table_lookup(sl->table, pc, file, line, err);
+
+		/* Where no row covers PC, libbfd still names a file from the
+		 * symbol table. */
+		if (found != 0)
+			return found < 0 ? -1 : 0;
 	}
+	/* Without a line, libbfd's file is a guess from the symbol table
+	 * (an object file's name, such as "libc-start.o"): no source. */
 	sec = object_find_code_section(dbfd, &sl->last_section, pc);
 	if (!sec ||
 	    !bfd_find_nearest_line(dbfd, sec, sl->obj->syms,
 				   pc - bfd_section_vma(sec), &f, &func, &l) ||
-	    !f)
-		return;
+	    !f || l == 0)
+		return 0;
 	/* Walk out of inlined frames to the function that owns PC. */
 	while (outermost && bfd_find_inliner_info(dbfd, &outer_file,
 						  &outer_func, &outer_line)) {
@@ -74,27 +93,30 @@ static void find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	}
 	*file = f;
 	*line = l;
+	return 0;
 }
 
 /* The file and line of PC, where debug information that names no file
  * (an empty name) counts as none. */
-static void find_named_line(struct source_lines *sl, uint64_t pc,
-			    bool outermost, const char **file, unsigned *line)
+static int find_named_line(struct source_lines *sl, uint64_t pc,
+			   bool outermost, const char **file, unsigned *line,
+			   struct g2c_error *err)
 {
-	find_line(sl, pc, outermost, file, line);
+	if (find_line(sl, pc, outermost, file, line, err) < 0)
+		return -1;
 	if (*file && !**file) {
 		*file = NULL;
 		*line = 0;
 	}
+	return 0;
 }
 
-const char *source_lines_file(struct source_lines *sl, uint64_t pc)
+int source_lines_file(struct source_lines *sl, uint64_t pc,
+		      const char **file, struct g2c_error *err)
 {
-	const char *file;
 	unsigned line;
 
-	find_named_line(sl, pc, false, &file, &line);
-	return file;
+	return find_named_line(sl, pc, false, file, &line, err);
 }
 
 /* A file name and what a prefix map made of it. */
@@ -165,16 +187,20 @@ static const char *map_file(struct source_map *map, const char *file,
 	return to;
 }
 
-/* The position of PC in function F, whose home is HOME. */
-static struct src_pos position_in(struct source_lines *sl, uint64_t pc,
-				  bool outermost, const struct src_pos *home)
+/* Sets *POS to the position of PC in a function whose home is HOME (POS
+ * may be HOME).  Returns 0, or -1 with ERR set. */
+static int position_in(struct source_lines *sl, uint64_t pc, bool outermost,
+		       const struct src_pos *home, struct src_pos *pos,
+		       struct g2c_error *err)
 {
-	struct src_pos pos;
+	struct src_pos found;
 
-	find_named_line(sl, pc, outermost, &pos.file, &pos.line);
-	if (!pos.file)
-		pos.file = home->file;
-	return pos;
+	if (find_named_line(sl, pc, outermost, &found.file, &found.line, err) < 0)
+		return -1;
+	if (!found.file)
+		found.file = home->file;
+	*pos = found;
+	return 0;
 }
 
 /* Rewrites the file names of function F's positions by the prefix maps. */
@@ -223,26 +249,37 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		/* Pseudo functions have no code: all their positions are
 		 * unknown.  A function's entry is its own code, never inlined
 		 * code. */
-		if (!callgraph_is_pseudo(cg, f))
-			*home = position_in(sl, callgraph_symbol(cg, f)->addr, false, home);
-		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
-			map->cost[i] = callgraph_is_pseudo(cg, f) ? *home :
-				       position_in(sl, cg->costs[i].pc, outermost, home);
+		if (!callgraph_is_pseudo(cg, f) &&
+		    position_in(sl, callgraph_symbol(cg, f)->addr, false, home,
+				home, err) < 0)
+			goto fail;
+		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
+			map->cost[i] = *home;
+			if (!callgraph_is_pseudo(cg, f) &&
+			    position_in(sl, cg->costs[i].pc, outermost, home,
+					&map->cost[i], err) < 0)
+				goto fail;
+		}
 		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 			const struct cg_arc *arc = &cg->arcs[a];
 
-			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-				map->site[s] = callgraph_is_pseudo(cg, f) ? *home :
-					       position_in(sl, cg->sites[s].pc,
-							   outermost, home);
+			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
+				map->site[s] = *home;
+				if (!callgraph_is_pseudo(cg, f) &&
+				    position_in(sl, cg->sites[s].pc, outermost, home,
+						&map->site[s], err) < 0)
+					goto fail;
+			}
 		}
 		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
 			goto oom;
 	}
 	return 0;
 oom:
+	g2c_error_set(err, "out of memory for source lines");
+fail:
 	source_map_release(map);
-	return g2c_error_set(err, "out of memory for source lines");
+	return -1;
 }
 
 static int compare_names(const void *x, const void *y)

@@ -59,9 +59,10 @@ struct prefix_map {
 void source_lines_init(struct source_lines *sl, struct object *obj);
 void source_lines_close(struct source_lines *sl);
 
-/* The source file of the code at PC, as the debug information names it,
- * or NULL. */
-const char *source_lines_file(struct source_lines *sl, uint64_t pc);
+/* Sets *FILE to the source file of the code at PC, as the debug
+ * information names it, or NULL.  Returns 0, or -1 with ERR set. */
+int source_lines_file(struct source_lines *sl, uint64_t pc,
+		      const char **file, struct g2c_error *err);
 
 /* Resolves every position of the shown functions of CG, whose object K
  * has its line information in *LINES[K].  Code inlined from elsewhere is

@@ -1,6 +1,7 @@
 # tests/local.mk -- the test suite, run by "make check".
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
-	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream
+	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
+	tests/unit/test-lines
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
@@ -13,9 +14,13 @@ tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
 tests_unit_test_decode_LDADD = libgmon2cg.a
 tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h
 tests_unit_test_outstream_LDADD = libgmon2cg.a
+tests_unit_test_lines_SOURCES = tests/unit/test-lines.c tests/unit/check.h
+tests_unit_test_lines_LDADD = libgmon2cg.a
+# allocation failure on demand, for the reader's out-of-memory paths
+tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
+SHELL_TESTS = tests/dwarf.sh tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # run.sh -- run the libFuzzer harnesses built by "make fuzz".
 #   tests/fuzz/run.sh [SECONDS_PER_HARNESS] [BUILD_DIR]
-# Seeds come from the fixtures' gmon.out and LD_PROFILE files,
-# tests/fuzz/seeds (hand-made hostile inputs) and tests/fuzz/regressions;
+# Seeds come from the fixtures' gmon.out and LD_PROFILE files (their
+# executables' line tables for fuzz-lines), tests/fuzz/seeds (hand-made
+# hostile inputs) and tests/fuzz/regressions;
 # the growing corpus stays in BUILD_DIR/tests/fuzz/corpus-*; any crash,
 # leak or timeout is saved as BUILD_DIR/tests/fuzz/found-* and makes the
 # script fail.  Each input that ever failed belongs in tests/fuzz/regressions.
@@ -12,6 +13,30 @@ top=$(cd "$here/../.." && pwd)
 seconds=${1:-60}
 build=$(cd "${2:-$top}" && pwd)
 status=0
+
+# line_seeds DIR: the .debug_line section of every fixture executable,
+# behind fuzz-lines' three bytes: address size and byte order from the
+# ELF header, DWARF 5 units, a second unit at offset 0.
+line_seeds() {
+	local prog class data name
+	for prog in "$top"/fixtures/*/prog "$top"/fixtures/*/*/prog; do
+		name=$(echo "${prog#"$top"/fixtures/}" | tr / -)
+		# (-O binary writes allocated sections only)
+		objcopy --decompress-debug-sections -O binary \
+			--set-section-flags .debug_line=alloc --only-section=.debug_line \
+			--set-section-flags .zdebug_line=alloc --only-section=.zdebug_line \
+			"$prog" "$1/line" 2>/dev/null && [ -s "$1/line" ] || continue
+		class=$(od -An -tu1 -j4 -N1 "$prog" | tr -d ' ')
+		data=$(od -An -tu1 -j5 -N1 "$prog" | tr -d ' ')
+		{ printf "\\$(printf %03o $((24 | (class == 1) | 2 * (data == 2))))\0\0"
+		  cat "$1/line"; } >"$1/seed-$name"
+	done
+	rm -f "$1/line"
+	for seed in "$top"/tests/fuzz/regressions/lines-*; do
+		[ -f "$seed" ] && cp "$seed" "$1/"
+	done
+	return 0
+}
 
 # The fuzz-gmon target byte for a seed (0 64-bit little-endian, 1 64-bit
 # big-endian, 2 32-bit little-endian, 3 32-bit big-endian), from "le32"
@@ -25,21 +50,33 @@ target_byte() {
 	esac
 }
 
-for harness in fuzz-gmon fuzz-pipeline; do
-	bin=$build/tests/fuzz/$harness
-	corpus=$build/tests/fuzz/corpus-$harness
-	mkdir -p "$corpus"
+# gmon_seeds HARNESS DIR: the fixtures' gmon.out and LD_PROFILE files, the
+# hand-made seeds and the regressions.
+gmon_seeds() {
+	local gmon name
 	for gmon in "$top"/fixtures/*/gmon.out "$top"/fixtures/ldprofile/*/*.profile \
 		"$top"/tests/fuzz/seeds/* "$top"/tests/fuzz/regressions/*; do
 		[ -f "$gmon" ] || continue
+		case $gmon in */regressions/lines-*) continue ;; esac
 		name=$(basename "$(dirname "$gmon")")-$(basename "$gmon")
-		if [ "$harness" = fuzz-gmon ]; then
+		if [ "$1" = fuzz-gmon ]; then
 			# first byte: target
-			{ printf "\\$(target_byte "$name")"; cat "$gmon"; } >"$corpus/seed-$name"
+			{ printf "\\$(target_byte "$name")"; cat "$gmon"; } >"$2/seed-$name"
 		else
-			cp "$gmon" "$corpus/seed-$name"
+			cp "$gmon" "$2/seed-$name"
 		fi
 	done
+}
+
+for harness in fuzz-gmon fuzz-pipeline fuzz-lines; do
+	bin=$build/tests/fuzz/$harness
+	corpus=$build/tests/fuzz/corpus-$harness
+	mkdir -p "$corpus"
+	if [ "$harness" = fuzz-lines ]; then
+		line_seeds "$corpus"
+	else
+		gmon_seeds "$harness" "$corpus"
+	fi
 	echo "== $harness: $seconds s"
 	if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 \
