@@ -30,8 +30,8 @@ for version in 4 5; do
 				[ ! -s "$tmp/err" ] || { not_ok "$what: plain twin: $(cat "$tmp/err")"; continue; }
 			"$GMON2CG" $opt --prefix-map=.="$FIXTURES" -o "$tmp/z.cg" "$dir/prog" "$dir/gmon.out" 2>"$tmp/err" &&
 				[ ! -s "$tmp/err" ] || { not_ok "$what: $(head -1 "$tmp/err")"; continue; }
-			grep -q '^c\?f[il]=([0-9]*) \./src/calltree\.c$' "$tmp/plain.cg" ||
-				not_ok "$what: the plain twin names no ./src/calltree.c"
+			grep -q "^c\?f[il]=([0-9]*) $FIXTURES/src/calltree\.c$" "$tmp/plain.cg" ||
+				not_ok "$what: the plain twin names no $FIXTURES/src/calltree.c"
 			# ("calls=N 0xADDR LINE": the callee's entry line)
 			awk '/^calls=[0-9]+ 0x[0-9a-f]+ [1-9]/ { found = 1 } END { exit !found }' "$tmp/z.cg" ||
 				not_ok "$what: no entry line"
