@@ -203,6 +203,21 @@ static int position_in(struct source_lines *sl, uint64_t pc, bool outermost,
 	return 0;
 }
 
+/* Sets *POS to the position of PC in function F of CG, whose home is
+ * HOME (POS may be HOME).  Pseudo functions have no code: all their
+ * positions are unknown.  Returns 0, or -1 with ERR set. */
+static int place(struct source_lines *sl, const struct callgraph *cg,
+		 size_t f, uint64_t pc, bool outermost,
+		 const struct src_pos *home, struct src_pos *pos,
+		 struct g2c_error *err)
+{
+	if (callgraph_is_pseudo(cg, f)) {
+		*pos = *home;
+		return 0;
+	}
+	return position_in(sl, pc, outermost, home, pos, err);
+}
+
 /* Rewrites the file names of function F's positions by the prefix maps. */
 static int map_positions(struct source_map *map, const struct callgraph *cg,
 			 size_t f, const struct prefix_map *maps, size_t nmaps)
@@ -240,36 +255,28 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		size_t o = callgraph_object_of(cg, f);
 		struct source_lines *sl = lines[o];
 		struct src_pos *home = &map->home[f];
+		const struct symtab_func *sym;
 
 		/* Without line information the file is unknown, as callgrind
 		 * writes it. */
 		*home = (struct src_pos){ UNKNOWN_FILE, 0 };
 		if (!fn->shown)
 			continue;
-		/* Pseudo functions have no code: all their positions are
-		 * unknown.  A function's entry is its own code, never inlined
-		 * code. */
-		if (!callgraph_is_pseudo(cg, f) &&
-		    position_in(sl, callgraph_symbol(cg, f)->addr, false, home,
-				home, err) < 0)
+		/* A function's entry is its own code, never inlined code. */
+		sym = callgraph_symbol(cg, f);
+		if (place(sl, cg, f, sym ? sym->addr : 0, false, home, home, err) < 0)
 			goto fail;
-		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
-			map->cost[i] = *home;
-			if (!callgraph_is_pseudo(cg, f) &&
-			    position_in(sl, cg->costs[i].pc, outermost, home,
-					&map->cost[i], err) < 0)
+		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
+			if (place(sl, cg, f, cg->costs[i].pc, outermost, home,
+				  &map->cost[i], err) < 0)
 				goto fail;
-		}
 		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 			const struct cg_arc *arc = &cg->arcs[a];
 
-			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
-				map->site[s] = *home;
-				if (!callgraph_is_pseudo(cg, f) &&
-				    position_in(sl, cg->sites[s].pc, outermost, home,
-						&map->site[s], err) < 0)
+			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
+				if (place(sl, cg, f, cg->sites[s].pc, outermost, home,
+					  &map->site[s], err) < 0)
 					goto fail;
-			}
 		}
 		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
 			goto oom;
