@@ -753,7 +753,8 @@ int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
 
 	memset(lt, 0, sizeof *lt);
 	lt->name = name;
-	st = read_units(&r);
+	/* Without units or line tables there is nothing to read here. */
+	st = sec->info && sec->line ? read_units(&r) : REFUSE;
 	/* one table per offset, however many units share it */
 	if (st == OK && r.nunits > 0)
 		qsort(r.units, r.nunits, sizeof *r.units, compare_units);

@@ -1,0 +1,126 @@
+/* fuzz-exe.c -- libFuzzer harness: the executable is the input.  Each
+ * input is opened as an object (symbols, separate debug file lookup,
+ * dynamic section), its function table built, and a profile made up for
+ * it (a histogram over its first code section with a sample in every
+ * bin, and a call between each two neighbouring functions) is converted
+ * all the way: instruction decoding and call sites, the call graph, the
+ * source lines (the DWARF reader and libbfd's) and the writer.  Every
+ * input must give either a profile or one error message; the sanitizers
+ * catch everything else. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callgraph.h"
+#include "callgrind.h"
+#include "code.h"
+#include "diag.h"
+#include "gmon.h"
+#include "object.h"
+#include "outstream.h"
+#include "srcline.h"
+#include "symtab.h"
+
+static FILE *devnull;
+
+/* A profile for ST: bins over its functions' range, and arcs from each
+ * function into the next, as mcount would record them. */
+static int make_profile(struct gmon_profile *p, const struct symtab *st)
+{
+	uint64_t lo = st->funcs[0].addr, hi = st->funcs[st->nfuncs - 1].end;
+	size_t n = st->nfuncs < 64 ? st->nfuncs : 64;
+
+	gmon_profile_init(p);
+	if (hi <= lo || hi - lo > (1u << 20))
+		hi = lo + 2;
+	p->hists = calloc(1, sizeof *p->hists);
+	p->arcs = calloc(n, sizeof *p->arcs);
+	if (!p->hists || !p->arcs)
+		return -1;
+	p->nhists = 1;
+	p->hists[0] = (struct gmon_hist){ .low_pc = lo, .high_pc = hi,
+					  .nbins = (uint32_t)((hi - lo + 1) / 2),
+					  .rate = 100, .dimen = "seconds" };
+	p->hists[0].bins = calloc(p->hists[0].nbins, sizeof *p->hists[0].bins);
+	if (!p->hists[0].bins)
+		return -1;
+	for (uint32_t i = 0; i < p->hists[0].nbins; i++)
+		p->hists[0].bins[i] = 1;
+	for (size_t i = 0; i + 1 < n; i++)
+		p->arcs[p->narcs++] = (struct gmon_arc){ st->funcs[i].addr,
+							 st->funcs[i + 1].addr + 8,
+							 i + 1 };
+	p->arcs_cap = n;
+	return 0;
+}
+
+static void convert(struct object *obj, struct symtab *st)
+{
+	struct gmon_profile prof;
+	struct code code;
+	struct cg_object cgo;
+	struct callgraph cg;
+	struct source_lines lines;
+	struct source_map map = { 0 };
+	struct outstream os;
+	struct g2c_error err;
+	struct callgrind_info info = { "seconds" };
+
+	source_lines_init(&lines, obj);
+	if (make_profile(&prof, st) == 0 && code_open(&code, obj, st, &err) == 0) {
+		cgo = (struct cg_object){ .obj = obj, .st = st, .code = &code,
+					  .prof = &prof, .hz = 100 };
+		if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
+			code_close(&code);
+			outstream_from_file(&os, devnull, "/dev/null");
+			if (source_map_build(&map, &cg, &(struct source_lines *){ &lines },
+					     false, NULL, 0, &err) == 0 &&
+			    callgrind_write(&cg, &map, &info, &os, &err) == 0)
+				outstream_close(&os, &err);
+			source_map_release(&map);
+			callgraph_release(&cg);
+		}
+		code_close(&code);
+	}
+	gmon_profile_release(&prof);
+	source_lines_close(&lines);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
+{
+	char path[64];
+	FILE *fp;
+	struct object obj;
+	struct symtab st;
+	struct object_dynamic dyn;
+	struct g2c_error err;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	/* libbfd reads files: the input goes to one in memory (tmpfs). */
+	snprintf(path, sizeof path, "/dev/shm/fuzz-exe-%ld", (long)getpid());
+	fp = fopen(path, "wb");
+	if (!fp)
+		return 0;
+	if (fwrite(data, 1, len, fp) != len) {
+		fclose(fp);
+		return 0;
+	}
+	fclose(fp);
+	/* The debug directory is one without debug files. */
+	if (object_open(&obj, path, "/nonexistent", &err) == 0) {
+		if (object_read_dynamic(&obj, &dyn, &err) == 0)
+			object_dynamic_release(&dyn);
+		if (symtab_build(&st, &obj, &(struct symtab_options){ true, false },
+				 &err) == 0) {
+			convert(&obj, &st);
+			symtab_release(&st);
+		}
+		object_close(&obj);
+	}
+	unlink(path);
+	return 0;
+}
