@@ -27,7 +27,7 @@ shot() {
 		not_ok "$name: kcg-check status $status, ${messages:-no} loader messages"
 		diag <"$tmp/kcg-check.err"
 		[ ! -f "$shots/$name.facts" ] || diag <"$shots/$name.facts"
-		[ ! -f "$shots/$name.stderr" ] || grep '^Loading "' "$shots/$name.stderr" | head -5 | diag
+		[ ! -f "$shots/$name.stderr" ] || tail -n 5 "$shots/$name.stderr" | diag
 	fi
 }
 

@@ -26,8 +26,13 @@ AM_TESTS_ENVIRONMENT = \
 	BFD_MULTIARCH='$(BFD_MULTIARCH)'; export BFD_MULTIARCH; \
 	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
 
-EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/golden tests/unit/gmon-bytes.h \
+EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
 	tests/valgrind.supp tests/lsan.supp
+# tests/golden is copied here, not named in EXTRA_DIST: as a target, make's
+# built-in rule would try to make it from tests/golden.sh.
+dist-hook:
+	cp -pR $(srcdir)/tests/golden $(distdir)/tests/
+	chmod -R u+w $(distdir)/tests/golden
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py tests/lib/kcg-check
