@@ -15,10 +15,11 @@ for dir in "$FIXTURES"/cross/*/; do
 	[ -f "$exe" ] || continue
 	for layout in bsd-old bsd44; do
 		bsd=$tmp/$arch-$layout
-		$PYTHON3 "$srcdir/tests/lib/gmon_rewrite.py" $layout "$exe" "$gmon" "$bsd.out" &&
+		{ $PYTHON3 "$srcdir/tests/lib/gmon_rewrite.py" $layout "$exe" "$gmon" "$bsd.out" &&
 			"$GMON2CG" -o "$bsd.cg" "$exe" "$bsd.out" &&
-			$compare --cg "$bsd.cg" --exact-gmon "$gmon" "$exe" "$bsd.out" &&
-			ok "$arch $layout" || not_ok "$arch: $layout layout differs from gprof"
+			$compare --cg "$bsd.cg" --exact-gmon "$gmon" "$exe" "$bsd.out"; } >"$tmp/log" 2>&1 &&
+			ok "$arch $layout agrees with gprof" ||
+			{ not_ok "$arch: $layout layout differs from gprof"; diag <"$tmp/log"; }
 	done
 done
 finish

@@ -27,7 +27,7 @@ grep -q '^fi=([0-9]*) .*/mathutil.h$' "$tmp/inline.cg" || not_ok "inline: no fi=
 grep -q '^fi=' "$tmp/no-inline.cg" && not_ok "--no-inline still writes fi="
 for f in inline no-inline; do
 	$compare --cg "$tmp/$f.cg" "$P/inline/prog" "$P/inline/gmon.out" >"$tmp/log" && ok "$f agrees with gprof" ||
-		{ not_ok "$f differs from gprof"; cat "$tmp/log"; }
+		{ not_ok "$f differs from gprof"; diag <"$tmp/log"; }
 done
 
 # Two static helpers in a/util.c and b/util.c stay two functions.
@@ -73,9 +73,9 @@ fi
 
 # No -g: gprof's numbers.
 convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug/gmon.out" >"$tmp/log" &&
-	ok "nodebug agrees with gprof" || { not_ok "nodebug"; cat "$tmp/log"; }
+	ok "nodebug agrees with gprof" || { not_ok "nodebug"; diag <"$tmp/log"; }
 
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&
-	ok "stripped agrees with gprof on its debug file" || { not_ok "stripped"; cat "$tmp/log"; }
+	ok "stripped agrees with gprof on its debug file" || { not_ok "stripped"; diag <"$tmp/log"; }
 finish

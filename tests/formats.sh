@@ -16,7 +16,12 @@ exe=$FIXTURES/cycle/prog gmon=$FIXTURES/cycle/gmon.out
 check_gprof() {
 	local name=$1 cg=$2
 	shift 2
-	if $compare --cg "$cg" "$@"; then ok "$name agrees with gprof"; else not_ok "$name differs from gprof"; fi
+	if $compare --cg "$cg" "$@" >"$tmp/log"; then
+		ok "$name agrees with gprof"
+	else
+		not_ok "$name differs from gprof"
+		diag <"$tmp/log"
+	fi
 }
 
 # body FILE: the profile without its desc: lines (they name the input).

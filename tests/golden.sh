@@ -15,7 +15,7 @@ while read -r name fixture args; do
 		continue
 	fi
 	case $fixture in cross/*) [ "${BFD_MULTIARCH:-no}" = yes ] || {
-		ok "$name: skipped, this libbfd reads only the host's targets"; continue; } ;; esac
+		skip_check "$name" "this libbfd reads only the host's targets"; continue; } ;; esac
 	# Relative input paths, so the desc: line is the same in every checkout.
 	# shellcheck disable=SC2086 # ARGS is a list of words
 	(cd "$FIXTURES/.." && "$GMON2CG" $args -o "$tmp/$name.raw" \
@@ -29,7 +29,7 @@ while read -r name fixture args; do
 		ok "$name: identical"
 	else
 		not_ok "$name: differs from tests/golden/$name.cg"
-		diff -u "$golden/$name.cg" "$tmp/$name.cg" | head -40
+		diff -u "$golden/$name.cg" "$tmp/$name.cg" | head -40 | diag
 	fi
 done <"$golden/LIST"
 finish

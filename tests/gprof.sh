@@ -13,10 +13,11 @@ export GPROF
 for name in $(fixture_names); do
 	exe=$FIXTURES/$name/prog gmon=$FIXTURES/$name/gmon.out out=$(out_name "$name")
 	"$GMON2CG" -o "$out" "$exe" "$gmon" || { not_ok "$name: conversion failed"; continue; }
-	if $compare --cg "$out" "$exe" "$gmon"; then
+	if $compare --cg "$out" "$exe" "$gmon" >"$tmp/log"; then
 		ok "$name agrees with gprof"
 	else
 		not_ok "$name differs from gprof"
+		diag <"$tmp/log"
 	fi
 done
 

@@ -1,46 +1,50 @@
 #!/bin/bash
-# kcachegrind.sh -- the real KCachegrind loads every converted fixture with
-# no loader message, and its status bar total is the file's summary.
-# Needs KCG_SHOT (the kcg-shot script) and KCachegrind with Xvfb.
+# kcachegrind.sh -- the real KCachegrind loads every converted fixture, with
+# Cycle Detection on and off, and a gzip-compressed and a two-part profile,
+# without one loader message (tests/lib/kcg-check runs it on a private
+# Xvfb display).  The screenshots, with KCachegrind's stderr and the
+# profiles, stay in tests/screenshots/ of the build tree for people to see.
 . "${srcdir:-.}/tests/test-lib.sh"
 
-[ -n "${KCG_SHOT:-}" ] && [ -x "$KCG_SHOT" ] || skip "KCG_SHOT does not name the kcg-shot script"
-command -v kcachegrind >/dev/null && command -v Xvfb >/dev/null ||
-	skip "kcachegrind or Xvfb not installed"
-for name in $(all_fixture_names); do
-	out=$(out_name "$name")
-	"$GMON2CG" -o "$out" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
-		{ not_ok "$name: conversion failed"; continue; }
-	"$KCG_SHOT" --absolute "$out" "${out%.cg}.png" >"${out%.cg}.info" 2>&1
-	st=$?
-	if [ "$st" -ne 0 ]; then
-		not_ok "$name: kcg-shot exit $st"
-		cat "${out%.cg}.info"
-		continue
-	fi
-	msgs=$(grep -c '^Loading "' "${out%.cg}.stderr.txt")
-	if [ "$msgs" -ne 0 ]; then
-		not_ok "$name: $msgs loader messages"
-		grep '^Loading "' "${out%.cg}.stderr.txt" | head -5
+for tool in kcachegrind Xvfb dbus-daemon xdotool import; do
+	command -v "$tool" >/dev/null || skip "$tool not installed (Debian: kcachegrind xvfb xdotool imagemagick)"
+done
+shots=$builddir/tests/screenshots
+rm -rf "$shots"
+mkdir -p "$shots"
+
+# shot NAME KCG-CHECK-ARGS...: one check that KCachegrind loads the
+# profile(s) with no loader message; the screenshot is $shots/NAME.png.
+shot() {
+	local name=$1 status messages
+	shift
+	"$BASH" "$srcdir/tests/lib/kcg-check" "$@" "$shots/$name.png" >/dev/null 2>"$tmp/kcg-check.err"
+	status=$?
+	messages=$(sed -n 's/^loader_messages=//p' "$shots/$name.facts" 2>/dev/null)
+	if [ "$status" -eq 0 ] && [ "$messages" = 0 ]; then
+		ok "$name: loaded, no loader messages"
 	else
-		ok "$name: loaded with no loader messages"
+		not_ok "$name: kcg-check status $status, ${messages:-no} loader messages"
+		diag <"$tmp/kcg-check.err"
+		[ ! -f "$shots/$name.facts" ] || diag <"$shots/$name.facts"
+		[ ! -f "$shots/$name.stderr" ] || tail -n 5 "$shots/$name.stderr" | diag
 	fi
+}
+
+for name in $(all_fixture_names); do
+	base=$(echo "$name" | tr / -)
+	"$GMON2CG" -o "$shots/$base.cg" "$FIXTURES/$name/prog" "$FIXTURES/$name/gmon.out" ||
+		{ not_ok "$name: conversion failed"; continue; }
+	for cycles in on off; do
+		shot "$base-cycles-$cycles" --cycles "$cycles" --absolute "$shots/$base.cg"
+	done
 done
 
-# A gzip-compressed profile, and one with two parts (KCachegrind's Parts
-# view): both load, and the parts keep their own totals.
+# A gzip-compressed profile, and one with two parts (the Parts tab lists
+# both).
 exe=$FIXTURES/cycle/prog gmon=$FIXTURES/cycle/gmon.out
-"$GMON2CG" -o "$tmp/z.cg.gz" "$exe" "$gmon" || not_ok "gzip output"
-"$GMON2CG" --parts -o "$tmp/parts.cg" "$exe" "$gmon" "$gmon" || not_ok "--parts output"
-for out in "$tmp/z.cg.gz" "$tmp/parts.cg"; do
-	extra=()
-	[ "${out%.gz}" = "$out" ] && extra=(--bottom parts)
-	if "$KCG_SHOT" "${extra[@]}" "$out" "$out.png" >"$out.info" 2>&1 &&
-		[ "$(grep -c '^Loading "' "${out}.stderr.txt")" -eq 0 ]; then
-		ok "$(basename "$out") loaded with no loader messages"
-	else
-		not_ok "$(basename "$out") did not load cleanly"
-		cat "$out.info"
-	fi
-done
+"$GMON2CG" -o "$shots/gzip.cg.gz" "$exe" "$gmon"; check "gzip output"
+shot gzip "$shots/gzip.cg.gz"
+"$GMON2CG" --parts -o "$shots/parts.cg" "$exe" "$gmon" "$gmon"; check "--parts output"
+shot parts --bottom parts "$shots/parts.cg"
 finish

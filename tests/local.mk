@@ -23,6 +23,11 @@ tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 SHELL_TESTS = tests/dwarf.sh tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
+# Every test speaks TAP, so each check is a line of test-suite.log; the
+# unit tests run as they are (or under LOG_COMPILER, e.g. valgrind).
+TAP_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+LOG_DRIVER = $(TAP_DRIVER)
+SH_LOG_DRIVER = $(TAP_DRIVER)
 SH_LOG_COMPILER = $(BASH)
 AM_TESTS_ENVIRONMENT = \
 	srcdir='$(srcdir)'; export srcdir; \
@@ -35,11 +40,22 @@ AM_TESTS_ENVIRONMENT = \
 	BFD_MULTIARCH='$(BFD_MULTIARCH)'; export BFD_MULTIARCH; \
 	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
 
-EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/golden tests/unit/gmon-bytes.h \
+EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
 	tests/valgrind.supp tests/lsan.supp
+# tests/golden is copied here, not named in EXTRA_DIST: as a target, make's
+# built-in rule would try to make it from tests/golden.sh.
+dist-hook:
+	cp -pR $(srcdir)/tests/golden $(distdir)/tests/
+	chmod -R u+w $(distdir)/tests/golden
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
-	tests/lib/check_positions.py tests/lib/check_viewers.py
+	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check
+
+# tests/kcachegrind.sh keeps its screenshots here for people to look at.
+clean-local: clean-screenshots
+clean-screenshots:
+	rm -rf tests/screenshots
+.PHONY: clean-screenshots
 
 # "make golden": rewrite the golden outputs from the current build.
 golden: gmon2cg

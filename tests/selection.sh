@@ -21,7 +21,7 @@ while read -r fixture opts; do
 		ok "$fixture $opts"
 	else
 		not_ok "$fixture $opts differs from gprof $opts"
-		cat "$tmp/log"
+		diag <"$tmp/log"
 	fi
 done <<'LIST'
 calltree -E compute_row
@@ -48,16 +48,19 @@ LIST
 
 # The comparison notices when the options were not applied.
 "$GMON2CG" -o "$tmp/plain.cg" "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out"
-$compare --gprof-args="-E compute_row" --cg "$tmp/plain.cg" "$FIXTURES/calltree/prog" \
-	"$FIXTURES/calltree/gmon.out" >/dev/null && not_ok "an unselected profile passed as -E compute_row"
+! $compare --gprof-args="-E compute_row" --cg "$tmp/plain.cg" "$FIXTURES/calltree/prog" \
+	"$FIXTURES/calltree/gmon.out" >/dev/null
+check "an unselected profile does not pass as -E compute_row"
 
 "$GMON2CG" -E cyc_b -o "$tmp/x.cg" "$FIXTURES/cycle/prog" "$FIXTURES/cycle/gmon.out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "gmon2cg: cyc_b is part of a cycle; selecting a function inside a cycle is not supported" ] ||
-	not_ok "selection inside a cycle: $(cat "$tmp/err")"
-[ ! -e "$tmp/x.cg" ] || not_ok "a refused selection left an output file"
+	{ diag <"$tmp/err"; false; }
+check "selecting inside a cycle is refused in one line"
+[ ! -e "$tmp/x.cg" ]; check "a refused selection leaves no output file"
 "$GMON2CG" -e no_such_function "$FIXTURES/cycle/prog" "$FIXTURES/cycle/gmon.out" 2>"$tmp/err" >/dev/null
 [ $? -eq 1 ] && grep -qx "gmon2cg: $FIXTURES/cycle/prog: no function named 'no_such_function'; nearest: .*" "$tmp/err" ||
-	not_ok "unknown name: $(cat "$tmp/err")"
+	{ diag <"$tmp/err"; false; }
+check "an unknown function name is refused in one line"
 "$GMON2CG" -k cyc_a "$FIXTURES/cycle/prog" 2>"$tmp/err" >/dev/null
-[ $? -eq 2 ] || not_ok "-k without a slash is not a usage error"
+[ $? -eq 2 ]; check "-k without a slash is a usage error"
 finish

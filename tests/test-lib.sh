@@ -1,10 +1,45 @@
 # test-lib.sh -- shared helpers for the shell tests (sourced).
-# The harness exports GMON2CG, FIXTURES and the tools found by configure.
+#
+# How a test script is written (tests/NAME.sh, listed in SHELL_TESTS in
+# tests/local.mk, run by "make check" or alone from the top source
+# directory as "srcdir=. GMON2CG=./gmon2cg FIXTURES=fixtures bash tests/NAME.sh"):
+#
+#   #!/bin/bash
+#   # NAME.sh -- what the script shows, in a sentence or two.
+#   . "${srcdir:-.}/tests/test-lib.sh"
+#   [ -n "$GPROF" ] || skip "gprof not found"     # before any check
+#   "$GMON2CG" -o "$tmp/a.cg" "$exe" "$gmon"; check "converts"
+#   grep -q '^events: ns$' "$tmp/a.cg"; check "the event is ns"
+#   expect 1 "truncated" "$GMON2CG" "$exe" "$tmp/cut.out"
+#   finish
+#
+# The script speaks TAP on stdout (automake's tap-driver.sh reads it), so
+# every check is one line of test-suite.log:
+#   ok DESC          a check that passed: "ok N - DESC"
+#   not_ok DESC      a check that failed: "not ok N - DESC"
+#   check DESC       ok or not_ok by the exit status of the command just
+#                    before it ("CMD; check DESC")
+#   expect ...       runs a command and checks its status and stderr (below)
+#   skip_check DESC REASON   a check that cannot run here: "ok N - DESC # SKIP"
+#   skip REASON      the whole script cannot run here; only before any check
+#   diag TEXT...     diagnostics (or "CMD | diag"): "# " lines, never TAP
+#   finish           the last line: prints the plan "1..N" and exits 0; the
+#                    harness learns of failures from the "not ok" lines,
+#                    so any other exit status means the script broke off
+# Nothing else may print on stdout: send a command's output to a file in
+# $tmp, or through diag.  DESC says what holds when the check passes.
+#
+# The harness exports GMON2CG, FIXTURES, srcdir and the tools configure
+# found (GPROF, CALLGRIND_ANNOTATE, PYTHON3: empty when missing;
+# BFD_MULTIARCH: yes when libbfd reads foreign targets).  $tmp is a private
+# directory, removed on exit; files for people to look at after the run
+# (screenshots) go below "$builddir/tests/", which "make clean" cleans.
 set -u
 LC_ALL=C
 export LC_ALL
 
-fail=0
+checks=0 failures=0
+builddir=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gmon2cg-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -17,19 +52,83 @@ if [ -n "${G2C_VALGRIND:-}" ]; then
 	GMON2CG=$tmp/gmon2cg
 fi
 
-# not_ok MESSAGE: records a failure and says why.
-not_ok() {
-	echo "FAIL: $*"
-	fail=1
+# TAP descriptions are one line, and a '#' would start a directive.
+tap_text() {
+	printf '%s' "$*" | tr '\n#' ' _'
 }
 
 ok() {
-	echo "ok: $*"
+	checks=$((checks + 1))
+	echo "ok $checks - $(tap_text "$@")"
+}
+
+not_ok() {
+	checks=$((checks + 1)) failures=$((failures + 1))
+	echo "not ok $checks - $(tap_text "$@")"
+}
+
+check() {
+	# shellcheck disable=SC2181 # the status of the caller's last command
+	if [ $? -eq 0 ]; then ok "$@"; else not_ok "$@"; fi
+}
+
+skip_check() {
+	checks=$((checks + 1))
+	echo "ok $checks - $(tap_text "$1") # SKIP $(tap_text "$2")"
 }
 
 skip() {
-	echo "SKIP: $*"
-	exit 77
+	[ "$checks" -eq 0 ] || { not_ok "skip after $checks checks: $*"; finish; }
+	echo "1..0 # SKIP $(tap_text "$@")"
+	exit 0
+}
+
+diag() {
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$*" | sed 's/^/# /'
+	else
+		sed 's/^/# /'
+	fi
+}
+
+# expect [-x] [-n NAME] STATUS MESSAGE CMD...: one check that CMD exits
+# with STATUS and that its stderr matches MESSAGE (a grep pattern; with -x,
+# MESSAGE is the whole of stderr), and that a run that fails with status 1
+# says so in exactly one line.  An empty MESSAGE accepts any stderr.
+# CMD's stdout and stderr stay in $tmp/out and $tmp/err.
+expect() {
+	local exact=no name='' want pattern got lines
+	while :; do
+		case $1 in
+		-x) exact=yes; shift ;;
+		-n) name=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	want=$1 pattern=$2
+	shift 2
+	if [ -z "$name" ]; then
+		# (short: the paths are the same in every check)
+		name="$* -> $want" name=${name//"$GMON2CG"/gmon2cg}
+		name=${name//"$tmp"/\$tmp} name=${name//"$FIXTURES"/\$FIXTURES}
+	fi
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$got" -ne "$want" ]; then
+		not_ok "$name: exit status $got, expected $want"
+	elif [ "$exact" = yes ] && [ "$(cat "$tmp/err")" != "$pattern" ]; then
+		not_ok "$name: stderr is not '$pattern'"
+	elif [ "$exact" = no ] && [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
+		not_ok "$name: stderr lacks '$pattern'"
+	elif [ "$want" -eq 1 ] && [ "$lines" -ne 1 ]; then
+		not_ok "$name: $lines lines on stderr, expected one"
+	else
+		ok "$name"
+		return 0
+	fi
+	diag <"$tmp/err"
+	return 1
 }
 
 # The fixtures every end-to-end test runs over, as paths below $FIXTURES;
@@ -58,5 +157,9 @@ out_name() {
 }
 
 finish() {
-	exit "$fail"
+	# (a plan of 0 would read as a skip)
+	[ "$checks" -gt 0 ] || not_ok "the script made no check"
+	echo "1..$checks"
+	[ "$failures" -eq 0 ] || diag "$failures of $checks checks failed"
+	exit 0
 }
