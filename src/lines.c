@@ -744,17 +744,38 @@ static int finish(struct line_table *lt, enum status st, struct g2c_error *err)
 	return LINES_READ;
 }
 
-int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
+/* S with an empty buffer for every absent section, so that cursors
+ * never point into nothing. */
+static struct dwarf_sections present_sections(const struct dwarf_sections *s)
+{
+	static const unsigned char none[1];
+	struct dwarf_sections p = *s;
+
+	if (!p.info)
+		p.info = none, p.info_size = 0;
+	if (!p.abbrev)
+		p.abbrev = none, p.abbrev_size = 0;
+	if (!p.line)
+		p.line = none, p.line_size = 0;
+	if (!p.str)
+		p.str = none, p.str_size = 0;
+	if (!p.line_str)
+		p.line_str = none, p.line_str_size = 0;
+	return p;
+}
+
+int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
 		     const char *name, struct g2c_error *err)
 {
-	struct reader r = { .lt = lt, .sec = sec,
-			    .abbrev_budget = 4 * (uint64_t)sec->abbrev_size + 65536 };
+	struct dwarf_sections sec = present_sections(given);
+	struct reader r = { .lt = lt, .sec = &sec,
+			    .abbrev_budget = 4 * (uint64_t)sec.abbrev_size + 65536 };
 	enum status st;
 
 	memset(lt, 0, sizeof *lt);
 	lt->name = name;
 	/* Without units or line tables there is nothing to read here. */
-	st = sec->info && sec->line ? read_units(&r) : REFUSE;
+	st = sec.info_size && sec.line_size ? read_units(&r) : REFUSE;
 	/* one table per offset, however many units share it */
 	if (st == OK && r.nunits > 0)
 		qsort(r.units, r.nunits, sizeof *r.units, compare_units);
