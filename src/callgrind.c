@@ -391,14 +391,25 @@ static const char *base_name(const char *path)
 /* KCachegrind's identity of a function: its name and the base names of
  * its file and object. */
 struct identity {
+	uint64_t hash;		/* of the three strings: most compares end here */
 	const char *name, *file, *object;
 	size_t func;
 };
 
+static uint64_t hash_identity(const char *name, const char *file,
+			      const char *object)
+{
+	return hash_string(name) ^ hash_string(file) * 31 ^ hash_string(object) * 961;
+}
+
 static int compare_identity(const void *x, const void *y)
 {
 	const struct identity *a = x, *b = y;
-	int c = strcmp(a->name, b->name);
+	int c;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	c = strcmp(a->name, b->name);
 
 	if (!c)
 		c = strcmp(a->file, b->file);
@@ -455,10 +466,14 @@ static int label_clashing_names(struct writer *w)
 	if (!ids)
 		return -1;
 	for (size_t f = 0; f < cg->nfuncs; f++)
-		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f))
-			ids[n++] = (struct identity){
-				func_name(w, f), base_name(home_file(w, f)),
-				base_name(object_path(w, callgraph_object_of(cg, f))), f };
+		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
+			const char *name = func_name(w, f);
+			const char *file = base_name(home_file(w, f));
+			const char *object = base_name(object_path(w, callgraph_object_of(cg, f)));
+
+			ids[n++] = (struct identity){ hash_identity(name, file, object),
+						      name, file, object, f };
+		}
 	qsort(ids, n, sizeof *ids, compare_identity_then_number);
 	for (size_t i = 0, end; i < n; i = end) {
 		for (end = i + 1; end < n && compare_identity(&ids[i], &ids[end]) == 0; end++)

@@ -289,6 +289,26 @@ fail:
 	return -1;
 }
 
+static int compare_pointers(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)*(const char *const *)x;
+	uintptr_t b = (uintptr_t)*(const char *const *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Drops repeated pointers from the sorted NAMES[0..N); returns how many
+ * are left. */
+static size_t unique_pointers(const char **names, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (kept == 0 || names[kept - 1] != names[i])
+			names[kept++] = names[i];
+	return kept;
+}
+
 static int compare_names(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -319,6 +339,11 @@ int source_map_count_files(const struct source_map *map,
 			     i < cg->arcs[a].first_site + cg->arcs[a].nsites; i++)
 				names[n++] = map->site[i].file;
 	}
+	/* The names are shared strings: most repeats are the same pointer,
+	 * so drop those before comparing the strings. */
+	if (n)
+		qsort(names, n, sizeof *names, compare_pointers);
+	n = unique_pointers(names, n);
 	if (n)
 		qsort(names, n, sizeof *names, compare_names);
 	for (size_t i = 0; i < n; i++) {

@@ -191,14 +191,20 @@ static int compare_named_funcs(const void *x, const void *y)
  * binary search in the functions sorted by name. */
 static int assign_cold_parts(struct symtab *st)
 {
-	struct named_func *by_name = malloc(st->nfuncs * sizeof *by_name);
+	struct named_func *by_name;
+	bool any_cold = false;
 
-	if (!by_name)
-		return -1;
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		st->funcs[i].owner = i;
-		by_name[i] = (struct named_func){ st->funcs[i].raw_name, i };
+		any_cold = any_cold || cold_parent_length(st->funcs[i].raw_name);
 	}
+	if (!any_cold)
+		return 0;
+	by_name = malloc(st->nfuncs * sizeof *by_name);
+	if (!by_name)
+		return -1;
+	for (size_t i = 0; i < st->nfuncs; i++)
+		by_name[i] = (struct named_func){ st->funcs[i].raw_name, i };
 	qsort(by_name, st->nfuncs, sizeof *by_name, compare_named_funcs);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		const char *name = st->funcs[i].raw_name;
