@@ -3,11 +3,14 @@
 
 #include <bfd.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "object.h"
@@ -38,6 +41,28 @@ static int check_file(const char *path, struct g2c_error *err)
 	return 0;
 }
 
+/* Whether ABFD is an object file; libbfd 2.40 prints the warnings of
+ * the target that matched straight to stderr, not through the error
+ * handler, so stderr is closed meanwhile. */
+static bool quietly_check_object(bfd *abfd, char ***matching)
+{
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+	bool is_object;
+
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	is_object = bfd_check_format_matches(abfd, bfd_object, matching);
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDERR_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return is_object;
+}
+
 /* Opens PATH as an object file (not an archive) in *OUT. */
 static int open_bfd(const char *path, bfd **out, struct g2c_error *err)
 {
@@ -50,7 +75,7 @@ static int open_bfd(const char *path, bfd **out, struct g2c_error *err)
 	if (bfd_check_format(*out, bfd_archive))
 		return g2c_error_set(err, "%s: is an archive, not an executable",
 				     path);
-	if (!bfd_check_format_matches(*out, bfd_object, &matching)) {
+	if (!quietly_check_object(*out, &matching)) {
 		if (bfd_get_error() == bfd_error_file_ambiguously_recognized) {
 			free(matching);
 			return g2c_error_set(err,
@@ -198,12 +223,22 @@ static int read_symbols(struct object *obj, const char *path,
 	return 0;
 }
 
+/* libbfd prints its own warnings about odd input ("BFD: warning: ...
+ * invalid alignment", "DWARF error: ...") on stderr; gmon2cg says what
+ * went wrong in one line of its own, so they are dropped. */
+static void drop_bfd_message(const char *fmt, va_list ap)
+{
+	(void)fmt;
+	(void)ap;
+}
+
 int object_open(struct object *obj, const char *path, const char *debug_dir,
 		struct g2c_error *err)
 {
 	memset(obj, 0, sizeof *obj);
 	if (bfd_init() != BFD_INIT_MAGIC)
 		return g2c_error_set(err, "libbfd does not match the bfd.h gmon2cg was built with");
+	bfd_set_error_handler(drop_bfd_message);
 	if (check_file(path, err) < 0)
 		return -1;
 	obj->path = realpath(path, NULL);
