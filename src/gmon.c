@@ -453,12 +453,9 @@ static int add_arc(struct gmon_profile *prof, struct reader *r,
 {
 	struct pair_index ix = { &prof->arc_index, &prof->arc_index_cap };
 	void *records = prof->arcs;
-	size_t i;
+	size_t i = upsert(&records, &prof->narcs, &prof->arcs_cap,
+			  sizeof *prof->arcs, ix, from_pc, self_pc, arc_keys);
 
-	if (count_record(r) < 0)
-		return -1;
-	i = upsert(&records, &prof->narcs, &prof->arcs_cap, sizeof *prof->arcs,
-		   ix, from_pc, self_pc, arc_keys);
 	prof->arcs = records;
 	if (i == SIZE_MAX)
 		return g2c_error_set(r->err, "%s: out of memory for call arcs",
@@ -475,12 +472,9 @@ static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
 {
 	struct pair_index ix = { &prof->bb_index, &prof->bb_index_cap };
 	void *records = prof->bbs;
-	size_t i;
+	size_t i = upsert(&records, &prof->nbbs, &prof->bbs_cap,
+			  sizeof *prof->bbs, ix, addr, 0, bb_keys);
 
-	if (count_record(r) < 0)
-		return -1;
-	i = upsert(&records, &prof->nbbs, &prof->bbs_cap, sizeof *prof->bbs,
-		   ix, addr, 0, bb_keys);
 	prof->bbs = records;
 	if (i == SIZE_MAX)
 		return g2c_error_set(r->err,
@@ -609,8 +603,6 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 				     h->nbins,
 				     (unsigned long long)r->target->code_span);
 	r->bins += h->nbins;
-	if (count_record(r) < 0)
-		return -1;
 	target = hist_target(prof, r, h, &is_new);
 	if (!target)
 		return -1;
@@ -708,7 +700,8 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 		uint64_t addr, count;
 
 		p = raw;
-		if (take_bytes(r, raw, 2 * P, "basic-block record", start, end) < 0)
+		if (count_record(r) < 0 ||
+		    take_bytes(r, raw, 2 * P, "basic-block record", start, end) < 0)
 			return -1;
 		addr = get_addr(r, &p);
 		count = get(r, &p, P);
@@ -741,6 +734,8 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 			return -1;
 		if (got == 0)
 			return 0;
+		if (count_record(r) < 0)
+			return -1;
 		switch (tag) {
 		case TAG_TIME_HIST:
 			rc = read_tagged_hist(prof, r, start);
@@ -916,6 +911,8 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 			return 0;
 		if (got < 3 * P)
 			return truncated(r, "BSD call-arc record", start, start + 3 * P);
+		if (count_record(r) < 0)
+			return -1;
 		from_pc = get_addr(r, &p);
 		self_pc = get_addr(r, &p);
 		count = get(r, &p, P);
