@@ -10,7 +10,7 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	static const struct gmon_target targets[] = {
-		{ 8, false }, { 8, true }, { 4, false }, { 4, true },
+		{ 8, false, 0 }, { 8, true, 0 }, { 4, false, 0 }, { 4, true, 0 },
 	};
 	struct gmon_profile prof;
 	struct g2c_error err;
