@@ -228,15 +228,16 @@ struct reader {
 };
 
 /* What one file may hold: no run records more bins than profil(2) can use
- * for the object's code (one per 2 bytes), nor more arcs and blocks than
- * 2^20 (glibc's MAXARCS) plus one per byte of it.  A stream that goes on
- * past that is hostile or corrupt, and is stopped there. */
+ * for the object's code (one per 2 bytes), nor more records than 2^20
+ * (glibc's MAXARCS) plus one per 4 bytes of it (glibc's table holds one
+ * arc per 33 bytes; a basic block is longer than 4 bytes).  A stream that
+ * goes on past that is hostile or corrupt, and is stopped there. */
 static void file_limits(struct reader *r)
 {
 	uint64_t span = r->target->code_span;
 
 	r->max_bins = span ? span / 2 + 1 : UINT64_MAX;
-	r->max_records = span ? (UINT64_C(1) << 20) + span : UINT64_MAX;
+	r->max_records = span ? (UINT64_C(1) << 20) + span / 4 : UINT64_MAX;
 }
 
 /* Copies up to N bytes to DST; *GOT says how many (fewer only at the end of

@@ -35,7 +35,7 @@ struct gmon_target {
 	 * their headers), 0 when unknown.  Bounds what one file may hold:
 	 * its histograms' bins (profil(2) uses at most one per 2 bytes of
 	 * code) and its records (at most 2^20, glibc's most arcs, plus one
-	 * per byte).  A file beyond that is refused before it is read on. */
+	 * per 4 bytes).  A file beyond that is refused before it is read on. */
 	uint64_t code_span;
 };
 

@@ -124,14 +124,14 @@ repeat "$tmp/arcs.gz" 65536
 { gzip -c "$gmon"; cat "$tmp/arcs.gz"; } >"$tmp/arc-bomb.gz"
 rm -f "$tmp/arcs.gz"
 refused "gzip bomb of arc records" \
-	"$tmp/arc-bomb.gz: more than 1129776 records, more than a profile of $span bytes of code can hold (corrupted or hostile file)" \
+	"$tmp/arc-bomb.gz: more than 1068876 records, more than a profile of $span bytes of code can hold (corrupted or hostile file)" \
 	-o "$out" "$exe" "$tmp/arc-bomb.gz"
 small "gzip bomb of arc records" 65536
 # a header, then 64 MiB of zeros: histogram records of no bins
 repeat "$tmp/zeros1.gz" 64
 { head -c 20 "$gmon" | gzip -c; cat "$tmp/zeros1.gz"; } >"$tmp/empty-hists"
 refused "endless empty histogram records" \
-	"$tmp/empty-hists: more than 1129776 records, more than a profile of $span bytes of code can hold (corrupted or hostile file)" \
+	"$tmp/empty-hists: more than 1068876 records, more than a profile of $span bytes of code can hold (corrupted or hostile file)" \
 	-o "$out" "$exe" "$tmp/empty-hists"
 rm -f "$tmp/zeros.gz" "$tmp/arc-bomb.gz" "$tmp/empty-hists"
 

@@ -536,12 +536,12 @@ static void test_ld_profile_mixing(void)
 }
 
 /* The object's code bounds what one file may hold: bins (one per 2 bytes
- * of it) and records (2^20 plus one per byte of it); a file within the
+ * of it) and records (2^20 plus one per 4 bytes of it); a file within the
  * bound is read whole. */
 static void test_code_span_bound(void)
 {
 	static struct bytes b;
-	struct gmon_target t = { 8, false, 64 };	/* 33 bins, 2^20 + 64 records */
+	struct gmon_target t = { 8, false, 64 };	/* 33 bins, 2^20 + 16 records */
 	struct gmon_profile p;
 	struct g2c_error err;
 
@@ -573,10 +573,10 @@ static void test_code_span_bound(void)
 	CHECK_STR_CONTAINS(err.msg, "has 20 bins, more than 64 bytes");
 	gmon_profile_release(&p);
 
-	/* Basic-block records of no blocks still count: a file of 2^20 + 65
+	/* Basic-block records of no blocks still count: a file of 2^20 + 17
 	 * of them (5 bytes each) is stopped at the first one too many. */
 	{
-		size_t n = (1u << 20) + 65, len = 20 + 5 * n;
+		size_t n = (1u << 20) + 17, len = 20 + 5 * n;
 		unsigned char *data = calloc(len, 1);
 
 		CHECK(data != NULL);
@@ -585,7 +585,7 @@ static void test_code_span_bound(void)
 			data[20 + 5 * i] = 2;
 		gmon_profile_init(&p);
 		CHECK(gmon_profile_add_buffer(&p, &t, data, len, "s", &err) < 0);
-		CHECK_STR_CONTAINS(err.msg, "s: more than 1048640 records, more than a profile of 64 bytes of code can hold");
+		CHECK_STR_CONTAINS(err.msg, "s: more than 1048592 records, more than a profile of 64 bytes of code can hold");
 		gmon_profile_release(&p);
 		/* one fewer is read, and refused only for carrying nothing */
 		gmon_profile_init(&p);
