@@ -116,7 +116,8 @@ static const char *object_path(const struct writer *w, size_t o)
 }
 
 /* Writes "KEY=(id)" or, at first use, "KEY=(id) name".  Control characters
- * cannot be written in a name line; they become '?'. */
+ * cannot be written in a name line; they become '?' (as in every line
+ * that carries a name). */
 static void write_name(struct writer *w, const char *key, size_t id,
 		       bool is_new, const char *name)
 {
@@ -125,21 +126,8 @@ static void write_name(struct writer *w, const char *key, size_t id,
 	outstream_u64(w->os, id, false);
 	outstream_write(w->os, ")", 1);
 	if (is_new) {
-		const char *p = name;
-
 		outstream_write(w->os, " ", 1);
-		while (*p) {
-			size_t n = 0;
-
-			while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
-				n++;
-			outstream_write(w->os, p, n);
-			p += n;
-			if (*p) {
-				outstream_write(w->os, "?", 1);
-				p++;
-			}
-		}
+		outstream_puts_printable(w->os, name);
 	}
 	outstream_write(w->os, "\n", 1);
 }
@@ -519,20 +507,27 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 {
 	const struct callgraph *cg = w->cg;
 
-	if (info->part <= 1)
+	/* Names in header lines are written printable, as in name lines. */
+	if (info->part <= 1) {
 		outstream_printf(w->os, "# callgrind format\nversion: 1\n"
-				 "creator: %s %s\ncmd: %s\n", PACKAGE_NAME,
-				 PACKAGE_VERSION, object_path(w, 0));
+				 "creator: %s %s\ncmd: ", PACKAGE_NAME,
+				 PACKAGE_VERSION);
+		outstream_puts_printable(w->os, object_path(w, 0));
+		outstream_puts(w->os, "\n");
+	}
 	/* A part's own lines must all come before its "events:". */
 	if (info->part >= 1)
 		outstream_printf(w->os, "\npart: %u\n", info->part);
+	outstream_puts(w->os, "desc: Trigger: profile ");
+	outstream_puts_printable(w->os, info->source);
 	if (info->nsources > 1)
-		outstream_printf(w->os, "desc: Trigger: profile %s and %u more\n",
-				 info->source, info->nsources - 1);
-	else
-		outstream_printf(w->os, "desc: Trigger: profile %s\n", info->source);
-	for (size_t i = 0; i < info->ndesc; i++)
-		outstream_printf(w->os, "desc: %s\n", info->desc[i]);
+		outstream_printf(w->os, " and %u more", info->nsources - 1);
+	outstream_puts(w->os, "\n");
+	for (size_t i = 0; i < info->ndesc; i++) {
+		outstream_puts(w->os, "desc: ");
+		outstream_puts_printable(w->os, info->desc[i]);
+		outstream_puts(w->os, "\n");
+	}
 	if (cg->hz) {
 		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)%s\n",
 				 cg->hz, 1e9 / cg->hz,
@@ -543,11 +538,13 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 		outstream_printf(w->os, "desc: Samples: none (the profile has no histogram, so all costs are 0)\n");
 	}
 	outstream_printf(w->os, "positions: %s\n", w->instr ? "instr line" : "line");
-	if (strcmp(info->dimen, "seconds") == 0)
+	if (strcmp(info->dimen, "seconds") == 0) {
 		outstream_printf(w->os, "event: ns : CPU time (ns)\n");
-	else
-		outstream_printf(w->os, "event: ns : %s (billionths)\n",
-				 info->dimen);
+	} else {
+		outstream_puts(w->os, "event: ns : ");
+		outstream_puts_printable(w->os, info->dimen);
+		outstream_puts(w->os, " (billionths)\n");
+	}
 	if (cg->has_executions)
 		outstream_printf(w->os, "event: bb : Basic-block executions\n");
 	/* callgrind_annotate needs "events:" to end the header. */

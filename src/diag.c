@@ -13,5 +13,9 @@ int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	/* One line, whatever the names in it hold. */
+	for (char *p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	return -1;
 }

@@ -2,7 +2,8 @@
  *
  * Stages never print and never exit: they fill a struct g2c_error with one
  * line of text (no program name, no newline) and return -1.  Only main.c
- * prints it.  The text conventionally starts with the file it is about, as
+ * prints it.  Control characters in it (a newline in a file name) become
+ * '?', so that it stays one line.  The text conventionally starts with the file it is about, as
  * in "gmon.out: truncated histogram record at offset 0x1c".
  */
 #ifndef GMON2CG_DIAG_H

@@ -2,9 +2,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "diag.h"
@@ -40,55 +42,304 @@ static uint64_t ld_profile_min_arcs(uint64_t textsize)
 	return limit < 50 ? 50 : limit;
 }
 
-/* A cursor over one file's bytes, decoding in the target's byte order. */
-struct reader {
-	const unsigned char *data;
-	size_t len, pos;
-	const struct gmon_target *target;
-	const char *name;	/* for messages only */
-	struct g2c_error *err;
+/* The bytes of one file: a buffer in memory, or a file read in pieces and,
+ * when it starts with gzip's magic number, inflated as it is read.  A gzip
+ * file may hold several members, which are concatenated as gzip -d does;
+ * anything else after a member, a member cut short or a failed check is an
+ * error. */
+struct input {
+	const char *name;
+	int fd;				/* -1: the bytes are all in NEXT */
+	bool gzip;
+	bool member_ended;		/* inflate reached a member's end */
+	bool raw_eof;			/* read() returned 0 */
+	z_stream z;			/* next_in/avail_in: bytes read and
+					 * not used yet, also when plain */
+	unsigned char *raw, *inflated;	/* buffers of INPUT_CHUNK bytes */
+	const unsigned char *next;	/* file bytes delivered, not taken */
+	size_t avail;
 };
 
-static size_t remaining(const struct reader *r)
+#define INPUT_CHUNK (1u << 16)
+
+static int input_errno(struct input *in, struct g2c_error *err)
 {
-	return r->len - r->pos;
+	return g2c_error_set(err, "%s: %s", in->name, strerror(errno));
 }
 
-/* Fails with a message naming WHAT unless N more bytes are present. */
-static int need(struct reader *r, uint64_t n, const char *what, size_t start)
+/* Reads until at least N bytes that inflate (or, plain, the reader) has not
+ * used are buffered, or the file ends. */
+static int input_read_raw(struct input *in, size_t n, struct g2c_error *err)
 {
-	if (remaining(r) >= n)
+	if (in->z.avail_in >= n || in->raw_eof)
 		return 0;
-	return g2c_error_set(r->err,
-			     "%s: truncated %s at offset %zu (%llu bytes needed, %zu present)",
-			     r->name, what, start,
-			     (unsigned long long)(n + (r->pos - start)),
-			     r->len - start);
+	memmove(in->raw, in->z.next_in, in->z.avail_in);
+	in->z.next_in = in->raw;
+	while (in->z.avail_in < n && !in->raw_eof) {
+		ssize_t got = read(in->fd, in->raw + in->z.avail_in,
+				   INPUT_CHUNK - in->z.avail_in);
+
+		if (got < 0 && errno != EINTR)
+			return input_errno(in, err);
+		if (got == 0)
+			in->raw_eof = true;
+		if (got > 0)
+			in->z.avail_in += (unsigned)got;
+	}
+	return 0;
 }
 
-static uint64_t decode(const struct reader *r, size_t pos, unsigned size)
+/* Inflates the next piece of a gzip file into IN->inflated.  Returns the
+ * bytes produced (0 at the end of the file), or -1 with ERR set. */
+static long input_inflate(struct input *in, struct g2c_error *err)
+{
+	for (;;) {
+		int zrc;
+
+		if (in->member_ended) {
+			if (input_read_raw(in, 2, err) < 0)
+				return -1;
+			if (in->z.avail_in == 0)
+				return 0;
+			if (in->z.avail_in < 2 || in->z.next_in[0] != 0x1f ||
+			    in->z.next_in[1] != 0x8b)
+				return g2c_error_set(err,
+						     "%s: data that is not gzip follows the compressed profile",
+						     in->name);
+			if (inflateReset(&in->z) != Z_OK)
+				return g2c_error_set(err, "%s: cannot restart gzip decompression", in->name);
+			in->member_ended = false;
+		}
+		if (input_read_raw(in, 1, err) < 0)
+			return -1;
+		in->z.next_out = in->inflated;
+		in->z.avail_out = INPUT_CHUNK;
+		zrc = inflate(&in->z, Z_NO_FLUSH);
+		if (zrc == Z_STREAM_END)
+			in->member_ended = true;
+		else if (zrc == Z_DATA_ERROR)
+			return g2c_error_set(err, "%s: corrupt gzip data: %s",
+					     in->name, in->z.msg ? in->z.msg : "invalid");
+		else if (zrc == Z_MEM_ERROR)
+			return g2c_error_set(err, "%s: out of memory", in->name);
+		else if (zrc == Z_BUF_ERROR && in->z.avail_in == 0 && in->raw_eof)
+			return g2c_error_set(err,
+					     "%s: the gzip data is cut short (truncated file)",
+					     in->name);
+		else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
+			return g2c_error_set(err, "%s: gzip error %d", in->name, zrc);
+		if (in->z.avail_out < INPUT_CHUNK)
+			return (long)(INPUT_CHUNK - in->z.avail_out);
+	}
+}
+
+/* Makes IN->avail bytes available at IN->next.  Returns 1, 0 at the end of
+ * the file, or -1 with ERR set. */
+static int input_fill(struct input *in, struct g2c_error *err)
+{
+	long n;
+
+	if (in->avail > 0)
+		return 1;
+	if (in->fd < 0)
+		return 0;
+	if (in->gzip) {
+		n = input_inflate(in, err);
+		if (n < 0)
+			return -1;
+		in->next = in->inflated;
+		in->avail = (size_t)n;
+		return n > 0;
+	}
+	if (input_read_raw(in, 1, err) < 0)
+		return -1;
+	in->next = in->z.next_in;
+	in->avail = in->z.avail_in;
+	in->z.avail_in = 0;
+	return in->avail > 0;
+}
+
+static void input_close(struct input *in)
+{
+	if (in->gzip)
+		inflateEnd(&in->z);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->raw);
+	free(in->inflated);
+}
+
+/* Opens PATH; tells gzip from plain by its first two bytes. */
+static int input_open(struct input *in, const char *path,
+		      struct g2c_error *err)
+{
+	memset(in, 0, sizeof *in);
+	in->name = path;
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
+		return input_errno(in, err);
+	in->raw = malloc(INPUT_CHUNK);
+	in->inflated = malloc(INPUT_CHUNK);
+	if (!in->raw || !in->inflated) {
+		g2c_error_set(err, "%s: out of memory", path);
+		goto fail;
+	}
+	in->z.next_in = in->raw;
+	if (input_read_raw(in, 2, err) < 0)
+		goto fail;
+	if (in->z.avail_in >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
+		/* 16: a gzip header and trailer, checked */
+		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK) {
+			g2c_error_set(err, "%s: out of memory", path);
+			goto fail;
+		}
+		in->gzip = true;
+	}
+	return 0;
+fail:
+	input_close(in);
+	return -1;
+}
+
+static void input_from_buffer(struct input *in, const unsigned char *data,
+			      size_t len, const char *name)
+{
+	memset(in, 0, sizeof *in);
+	in->name = name;
+	in->fd = -1;
+	in->next = data;
+	in->avail = len;
+}
+
+/* A cursor over one file's bytes, decoding in the target's byte order.
+ * Bytes taken to recognise the format are given back in BACK. */
+struct reader {
+	struct input *in;
+	uint64_t pos;			/* offset of the next byte in the file */
+	unsigned char back[48];
+	size_t back_len;
+	const struct gmon_target *target;
+	const char *name;		/* for messages only */
+	struct g2c_error *err;
+	uint64_t records, max_records;	/* see file_limits() */
+	uint64_t bins, max_bins;
+	bool carries_data;		/* bins, arcs or blocks were read */
+	bool cut_short;			/* the error is truncated()'s */
+};
+
+/* What one file may hold: no run records more bins than profil(2) can use
+ * for the object's code (one per 2 bytes), nor more records than 2^20
+ * (glibc's MAXARCS) plus one per 4 bytes of it (glibc's table holds one
+ * arc per 33 bytes; a basic block is longer than 4 bytes).  A stream that
+ * goes on past that is hostile or corrupt, and is stopped there. */
+static void file_limits(struct reader *r)
+{
+	uint64_t span = r->target->code_span;
+
+	r->max_bins = span ? span / 2 + 1 : UINT64_MAX;
+	r->max_records = span ? (UINT64_C(1) << 20) + span / 4 : UINT64_MAX;
+}
+
+/* Copies up to N bytes to DST; *GOT says how many (fewer only at the end of
+ * the file). */
+static int pull(struct reader *r, unsigned char *dst, size_t n, size_t *got)
+{
+	*got = 0;
+	if (r->back_len > 0) {
+		size_t k = n < r->back_len ? n : r->back_len;
+
+		memcpy(dst, r->back, k);
+		memmove(r->back, r->back + k, r->back_len - k);
+		r->back_len -= k;
+		*got = k;
+	}
+	while (*got < n) {
+		struct input *in = r->in;
+		size_t k;
+		int rc = input_fill(in, r->err);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		k = n - *got < in->avail ? n - *got : in->avail;
+		memcpy(dst + *got, in->next, k);
+		in->next += k;
+		in->avail -= k;
+		*got += k;
+	}
+	r->pos += *got;
+	return 0;
+}
+
+/* Gives back the N bytes just pulled into SRC, to be read again. */
+static void unpull(struct reader *r, const unsigned char *src, size_t n)
+{
+	memcpy(r->back, src, n);
+	r->back_len = n;
+	r->pos -= n;
+}
+
+/* The error for a record that starts at START and needs END - START bytes
+ * but has only those up to the current position. */
+static int truncated(struct reader *r, const char *what, uint64_t start,
+		     uint64_t end)
+{
+	r->cut_short = true;
+	return g2c_error_set(r->err,
+			     "%s: truncated %s at offset %llu (%llu bytes needed, %llu present)",
+			     r->name, what, (unsigned long long)start,
+			     (unsigned long long)(end - start),
+			     (unsigned long long)(r->pos - start));
+}
+
+/* Reads exactly N bytes of the record WHAT, which spans START..END. */
+static int take_bytes(struct reader *r, unsigned char *dst, size_t n,
+		      const char *what, uint64_t start, uint64_t end)
+{
+	size_t got;
+
+	if (pull(r, dst, n, &got) < 0)
+		return -1;
+	return got == n ? 0 : truncated(r, what, start, end);
+}
+
+/* Reads a whole fixed-size record of N bytes into DST. */
+static int take_record(struct reader *r, unsigned char *dst, size_t n,
+		       const char *what, uint64_t start)
+{
+	return take_bytes(r, dst, n, what, start, r->pos + n);
+}
+
+/* Decodes a SIZE-byte field at *P in the target's byte order, and moves
+ * *P past it. */
+static uint64_t get(const struct reader *r, const unsigned char **p,
+		    unsigned size)
 {
 	uint64_t v = 0;
 
 	for (unsigned i = 0; i < size; i++) {
 		unsigned shift = r->target->big_endian ? 8 * (size - 1 - i) : 8 * i;
-		v |= (uint64_t)r->data[pos + i] << shift;
+		v |= (uint64_t)(*p)[i] << shift;
 	}
+	*p += size;
 	return v;
 }
 
-/* Callers have checked with need() that SIZE bytes remain. */
-static uint64_t take(struct reader *r, unsigned size)
+static uint64_t get_addr(const struct reader *r, const unsigned char **p)
 {
-	uint64_t v = decode(r, r->pos, size);
-
-	r->pos += size;
-	return v;
+	return get(r, p, r->target->addr_size);
 }
 
-static uint64_t take_addr(struct reader *r)
+/* Counts one more record of the file against its limit. */
+static int count_record(struct reader *r)
 {
-	return take(r, r->target->addr_size);
+	if (++r->records <= r->max_records)
+		return 0;
+	return g2c_error_set(r->err,
+			     "%s: more than %llu records, more than a profile of %llu bytes of code can hold (corrupted or hostile file)",
+			     r->name, (unsigned long long)r->max_records,
+			     (unsigned long long)r->target->code_span);
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -213,6 +464,7 @@ static int add_arc(struct gmon_profile *prof, struct reader *r,
 	prof->arcs[i].from_pc = from_pc;
 	prof->arcs[i].self_pc = self_pc;
 	prof->arcs[i].count = add_saturating(prof->arcs[i].count, count);
+	r->carries_data = true;
 	return 0;
 }
 
@@ -231,6 +483,7 @@ static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
 				     r->name);
 	prof->bbs[i].addr = addr;
 	prof->bbs[i].count = add_saturating(prof->bbs[i].count, count);
+	r->carries_data = true;
 	return 0;
 }
 
@@ -259,131 +512,200 @@ static double hist_units_per_bin(uint64_t low_pc, uint64_t high_pc,
 	return (double)((high_pc - low_pc) / 2) / nbins;
 }
 
-/* Adds a histogram whose header is in H and whose NBINS u16 counts start at
- * R's current position (already checked to be present).  Identical ranges
- * are summed; disjoint ranges are kept; anything else is refused. */
-static int add_hist(struct gmon_profile *prof, struct reader *r,
-		    const struct gmon_hist *h, size_t record_start)
+/* The histogram of PROF that H adds to: one with the same range, or a new
+ * one (*IS_NEW) without bins yet.  Identical ranges are summed; disjoint
+ * ranges are kept; anything else is refused.  Returns NULL with ERR set. */
+static struct gmon_hist *hist_target(struct gmon_profile *prof,
+				     struct reader *r,
+				     const struct gmon_hist *h, bool *is_new)
 {
-	struct gmon_hist *target = NULL;
+	struct gmon_hist *hists;
+
+	*is_new = false;
+	for (size_t i = 0; i < prof->nhists; i++) {
+		struct gmon_hist *o = &prof->hists[i];
+
+		if (strcmp(o->dimen, h->dimen) != 0 ||
+		    o->dimen_abbrev != h->dimen_abbrev) {
+			g2c_error_set(r->err,
+				      "%s: histogram measures '%s', but an earlier one measures '%s'",
+				      r->name, h->dimen, o->dimen);
+			return NULL;
+		}
+		if (fabs(hist_units_per_bin(o->low_pc, o->high_pc, o->nbins) -
+			 hist_units_per_bin(h->low_pc, h->high_pc, h->nbins)) > 1e-6) {
+			g2c_error_set(r->err,
+				      "%s: histogram for 0x%llx-0x%llx has a different bin size than the one for 0x%llx-0x%llx",
+				      r->name,
+				      (unsigned long long)h->low_pc,
+				      (unsigned long long)h->high_pc,
+				      (unsigned long long)o->low_pc,
+				      (unsigned long long)o->high_pc);
+			return NULL;
+		}
+		if (o->low_pc == h->low_pc && o->high_pc == h->high_pc &&
+		    o->nbins == h->nbins)
+			return o;
+		if (h->low_pc < o->high_pc && o->low_pc < h->high_pc) {
+			g2c_error_set(r->err,
+				      "%s: histogram for 0x%llx-0x%llx overlaps the one for 0x%llx-0x%llx without matching it",
+				      r->name,
+				      (unsigned long long)h->low_pc,
+				      (unsigned long long)h->high_pc,
+				      (unsigned long long)o->low_pc,
+				      (unsigned long long)o->high_pc);
+			return NULL;
+		}
+	}
+	hists = realloc(prof->hists, (prof->nhists + 1) * sizeof *hists);
+	if (!hists) {
+		g2c_error_set(r->err, "%s: out of memory", r->name);
+		return NULL;
+	}
+	prof->hists = hists;
+	hists[prof->nhists] = *h;
+	hists[prof->nhists].bins = NULL;
+	*is_new = true;
+	return &hists[prof->nhists++];
+}
+
+/* Bins read at a time. */
+#define BIN_CHUNK 4096
+
+/* Adds the histogram whose header, read from the record WHAT at START, is
+ * in H; its NBINS 16-bit counts follow.  The bins of a new histogram are
+ * allocated as they arrive, so a record that claims more than the file
+ * holds costs no more than the file. */
+static int add_hist(struct gmon_profile *prof, struct reader *r,
+		    const struct gmon_hist *h, const char *what, uint64_t start)
+{
+	uint64_t end = r->pos + (uint64_t)h->nbins * 2;
+	struct gmon_hist *target;
+	size_t cap = 0;
+	bool is_new;
 
 	if (h->high_pc < h->low_pc)
 		return g2c_error_set(r->err,
-				     "%s: histogram record at offset %zu ends (0x%llx) before it starts (0x%llx)",
-				     r->name, record_start,
+				     "%s: %s at offset %llu ends (0x%llx) before it starts (0x%llx)",
+				     r->name, what, (unsigned long long)start,
 				     (unsigned long long)h->high_pc,
 				     (unsigned long long)h->low_pc);
 	if (h->nbins == 0)
 		return 0;	/* covers nothing, carries nothing */
 	if (h->high_pc == h->low_pc)
 		return g2c_error_set(r->err,
-				     "%s: histogram record at offset %zu has %u bins for an empty address range",
-				     r->name, record_start, h->nbins);
-	for (size_t i = 0; i < prof->nhists; i++) {
-		struct gmon_hist *o = &prof->hists[i];
+				     "%s: %s at offset %llu has %u bins for an empty address range",
+				     r->name, what, (unsigned long long)start,
+				     h->nbins);
+	if (h->nbins > r->max_bins - r->bins)
+		return g2c_error_set(r->err,
+				     "%s: %s at offset %llu has %u bins, more than %llu bytes of code can use (corrupted or hostile file)",
+				     r->name, what, (unsigned long long)start,
+				     h->nbins,
+				     (unsigned long long)r->target->code_span);
+	r->bins += h->nbins;
+	target = hist_target(prof, r, h, &is_new);
+	if (!target)
+		return -1;
+	for (uint32_t done = 0; done < h->nbins;) {
+		unsigned char raw[2 * BIN_CHUNK];
+		const unsigned char *p = raw;
+		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
 
-		if (strcmp(o->dimen, h->dimen) != 0 ||
-		    o->dimen_abbrev != h->dimen_abbrev)
-			return g2c_error_set(r->err,
-					     "%s: histogram measures '%s', but an earlier one measures '%s'",
-					     r->name, h->dimen, o->dimen);
-		if (fabs(hist_units_per_bin(o->low_pc, o->high_pc, o->nbins) -
-			 hist_units_per_bin(h->low_pc, h->high_pc, h->nbins)) > 1e-6)
-			return g2c_error_set(r->err,
-					     "%s: histogram for 0x%llx-0x%llx has a different bin size than the one for 0x%llx-0x%llx",
-					     r->name,
-					     (unsigned long long)h->low_pc,
-					     (unsigned long long)h->high_pc,
-					     (unsigned long long)o->low_pc,
-					     (unsigned long long)o->high_pc);
-		if (o->low_pc == h->low_pc && o->high_pc == h->high_pc &&
-		    o->nbins == h->nbins) {
-			target = o;
-			break;
+		if (is_new) {
+			uint64_t *bins = array_grow(target->bins, &cap,
+						    (size_t)done + n,
+						    sizeof *bins);
+
+			if (!bins)
+				return g2c_error_set(r->err,
+						     "%s: out of memory for %u histogram bins",
+						     r->name, h->nbins);
+			target->bins = bins;
+			memset(bins + done, 0, n * sizeof *bins);
 		}
-		if (h->low_pc < o->high_pc && o->low_pc < h->high_pc)
-			return g2c_error_set(r->err,
-					     "%s: histogram for 0x%llx-0x%llx overlaps the one for 0x%llx-0x%llx without matching it",
-					     r->name,
-					     (unsigned long long)h->low_pc,
-					     (unsigned long long)h->high_pc,
-					     (unsigned long long)o->low_pc,
-					     (unsigned long long)o->high_pc);
+		if (take_bytes(r, raw, 2 * (size_t)n, what, start, end) < 0)
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			target->bins[done + i] += get(r, &p, 2);
+		done += n;
 	}
-	if (!target) {
-		struct gmon_hist *hists = realloc(prof->hists,
-						  (prof->nhists + 1) * sizeof *hists);
+	r->carries_data = true;
+	return 0;
+}
 
-		if (!hists)
-			return g2c_error_set(r->err, "%s: out of memory", r->name);
-		prof->hists = hists;
-		target = &hists[prof->nhists];
-		*target = *h;
-		target->bins = calloc(h->nbins, sizeof *target->bins);
-		if (!target->bins)
-			return g2c_error_set(r->err,
-					     "%s: out of memory for %u histogram bins",
-					     r->name, h->nbins);
-		prof->nhists++;
-	}
-	for (uint32_t i = 0; i < h->nbins; i++)
-		target->bins[i] += take(r, 2);
+/* The histogram header past the tag: low_pc, high_pc, nbins, rate,
+ * dimension and its abbreviation. */
+static int take_hist_header(struct reader *r, struct gmon_hist *h,
+			    uint64_t start)
+{
+	unsigned char raw[2 * 8 + 8 + HIST_DIMEN_SIZE + 1];
+	const unsigned char *p = raw;
+
+	if (take_record(r, raw, 2 * r->target->addr_size + 8 + HIST_DIMEN_SIZE + 1,
+			"histogram record", start) < 0)
+		return -1;
+	h->low_pc = get_addr(r, &p);
+	h->high_pc = get_addr(r, &p);
+	h->nbins = (uint32_t)get(r, &p, 4);
+	h->rate = (uint32_t)get(r, &p, 4);
+	memcpy(h->dimen, p, HIST_DIMEN_SIZE);
+	p += HIST_DIMEN_SIZE;
+	h->dimen_abbrev = (char)*p;
 	return 0;
 }
 
 static int read_tagged_hist(struct gmon_profile *prof, struct reader *r,
-			    size_t start)
+			    uint64_t start)
 {
 	struct gmon_hist h = { 0 };
-	unsigned P = r->target->addr_size;
 
-	if (need(r, 2 * P + 8 + HIST_DIMEN_SIZE + 1, "histogram record", start))
+	if (take_hist_header(r, &h, start) < 0)
 		return -1;
-	h.low_pc = take_addr(r);
-	h.high_pc = take_addr(r);
-	h.nbins = (uint32_t)take(r, 4);
-	h.rate = (uint32_t)take(r, 4);
-	memcpy(h.dimen, r->data + r->pos, HIST_DIMEN_SIZE);
-	r->pos += HIST_DIMEN_SIZE;
-	h.dimen_abbrev = (char)r->data[r->pos++];
-	if (need(r, (uint64_t)h.nbins * 2, "histogram record", start))
-		return -1;
-	return add_hist(prof, r, &h, start);
+	return add_hist(prof, r, &h, "histogram record", start);
 }
 
 static int read_tagged_arc(struct gmon_profile *prof, struct reader *r,
-			   size_t start)
+			   uint64_t start)
 {
-	unsigned P = r->target->addr_size;
+	unsigned char raw[2 * 8 + 4];
+	const unsigned char *p = raw;
 	uint64_t from_pc, self_pc, count;
 
-	if (need(r, 2 * P + 4, "call-arc record", start))
+	if (take_record(r, raw, 2 * r->target->addr_size + 4,
+			"call-arc record", start) < 0)
 		return -1;
-	from_pc = take_addr(r);
-	self_pc = take_addr(r);
-	count = take(r, 4);
+	from_pc = get_addr(r, &p);
+	self_pc = get_addr(r, &p);
+	count = get(r, &p, 4);
 	return add_arc(prof, r, from_pc, self_pc, count);
 }
 
 static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
-			  size_t start, uint32_t version)
+			  uint64_t start, uint32_t version)
 {
 	unsigned P = r->target->addr_size;
-	uint64_t n;
+	unsigned char raw[2 * 8];
+	const unsigned char *p = raw;
+	uint64_t n, end;
 
 	if (version == 0)
 		return g2c_error_set(r->err,
-				     "%s: basic-block record at offset %zu uses the version 0 layout, which is not portable and not supported",
-				     r->name, start);
-	if (need(r, 4, "basic-block record", start))
+				     "%s: basic-block record at offset %llu uses the version 0 layout, which is not portable and not supported",
+				     r->name, (unsigned long long)start);
+	if (take_record(r, raw, 4, "basic-block record", start) < 0)
 		return -1;
-	n = take(r, 4);
-	if (need(r, n * 2 * P, "basic-block record", start))
-		return -1;
+	n = get(r, &p, 4);
+	end = r->pos + n * 2 * P;
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t addr = take_addr(r);
-		uint64_t count = take(r, P);
+		uint64_t addr, count;
 
+		p = raw;
+		if (count_record(r) < 0 ||
+		    take_bytes(r, raw, 2 * P, "basic-block record", start, end) < 0)
+			return -1;
+		addr = get_addr(r, &p);
+		count = get(r, &p, P);
 		if (add_bb(prof, r, addr, count) < 0)
 			return -1;
 	}
@@ -392,20 +714,29 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 
 static int read_tagged(struct gmon_profile *prof, struct reader *r)
 {
+	unsigned char header[TAGGED_HEADER_SIZE];
+	const unsigned char *p = header + 4;
 	uint32_t version;
 
-	r->pos = 4;
-	version = (uint32_t)take(r, 4);
+	if (take_record(r, header, TAGGED_HEADER_SIZE, "file header", 0) < 0)
+		return -1;
+	version = (uint32_t)get(r, &p, 4);
 	if (version != 1 && version != 0)
 		return g2c_error_set(r->err,
 				     "%s: unsupported gmon.out version %u (only 1 is known)",
 				     r->name, version);
-	r->pos = TAGGED_HEADER_SIZE;
-	while (remaining(r) > 0) {
-		size_t start = r->pos;
-		unsigned tag = r->data[r->pos++];
+	for (;;) {
+		uint64_t start = r->pos;
+		unsigned char tag;
+		size_t got;
 		int rc;
 
+		if (pull(r, &tag, 1, &got) < 0)
+			return -1;
+		if (got == 0)
+			return 0;
+		if (count_record(r) < 0)
+			return -1;
 		switch (tag) {
 		case TAG_TIME_HIST:
 			rc = read_tagged_hist(prof, r, start);
@@ -418,13 +749,12 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 			break;
 		default:
 			return g2c_error_set(r->err,
-					     "%s: unknown record tag %u at offset %zu (file corrupted?)",
-					     r->name, tag, start);
+					     "%s: unknown record tag %u at offset %llu (file corrupted?)",
+					     r->name, tag, (unsigned long long)start);
 		}
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
 }
 
 /* The LD_PROFILE layout, past the header.  ld.so maps the file and updates
@@ -435,25 +765,22 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 {
 	unsigned P = r->target->addr_size;
-	size_t slot_size = 2 * P + 4, start = TAGGED_HEADER_SIZE;
+	size_t slot_size = 2 * P + 4;
+	unsigned char raw[TAGGED_HEADER_SIZE];
+	const unsigned char *p = raw;
 	struct gmon_hist h = { 0 };
-	uint64_t textsize, nslots, in_use, counted = 0;
+	uint64_t textsize, nslots = 0, counted = 0, start = TAGGED_HEADER_SIZE;
 	uint32_t narcs;
 
-	r->pos = start;
-	if (need(r, 4 + 2 * P + 8 + HIST_DIMEN_SIZE + 1, "histogram record", start))
+	if (take_record(r, raw, TAGGED_HEADER_SIZE, "file header", 0) < 0 ||
+	    take_record(r, raw, 4, "histogram record", start) < 0)
 		return -1;
-	if (take(r, 4) != TAG_TIME_HIST)
+	if (get(r, &p, 4) != TAG_TIME_HIST)
 		return g2c_error_set(r->err,
-				     "%s: LD_PROFILE file without its histogram record at offset %zu",
-				     r->name, start);
-	h.low_pc = take_addr(r);
-	h.high_pc = take_addr(r);
-	h.nbins = (uint32_t)take(r, 4);
-	h.rate = (uint32_t)take(r, 4);
-	memcpy(h.dimen, r->data + r->pos, HIST_DIMEN_SIZE);
-	r->pos += HIST_DIMEN_SIZE;
-	h.dimen_abbrev = (char)r->data[r->pos++];
+				     "%s: LD_PROFILE file without its histogram record at offset %llu",
+				     r->name, (unsigned long long)start);
+	if (take_hist_header(r, &h, start) < 0)
+		return -1;
 	textsize = h.high_pc - h.low_pc;
 	if (h.high_pc <= h.low_pc ||
 	    textsize / LD_PROFILE_BYTES_PER_BIN != h.nbins ||
@@ -464,74 +791,88 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 				     (unsigned long long)h.low_pc,
 				     (unsigned long long)h.high_pc,
 				     LD_PROFILE_BYTES_PER_BIN);
-	if (need(r, (uint64_t)h.nbins * 2, "histogram record", start) < 0 ||
-	    add_hist(prof, r, &h, start) < 0)
+	if (add_hist(prof, r, &h, "histogram record", start) < 0)
 		return -1;
 
 	start = r->pos;
-	if (need(r, 8, "call-arc table", start))
+	p = raw;
+	if (take_record(r, raw, 8, "call-arc table", start) < 0)
 		return -1;
-	if (take(r, 4) != TAG_CG_ARC)
+	if (get(r, &p, 4) != TAG_CG_ARC)
 		return g2c_error_set(r->err,
-				     "%s: LD_PROFILE file without its call-arc table at offset %zu",
-				     r->name, start);
-	narcs = (uint32_t)take(r, 4);
-	if (remaining(r) % slot_size != 0)
-		return g2c_error_set(r->err,
-				     "%s: LD_PROFILE call-arc table at offset %zu is not a whole number of %zu-byte slots (%zu bytes; truncated?)",
-				     r->name, start, slot_size, remaining(r));
-	nslots = remaining(r) / slot_size;
-	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
-		return g2c_error_set(r->err,
-				     "%s: truncated LD_PROFILE call-arc table at offset %zu (%u slots taken, %llu present)",
-				     r->name, start, narcs,
-				     (unsigned long long)nslots);
-	in_use = narcs < nslots ? narcs : nslots;
-	for (uint64_t i = 0; i < in_use; i++) {
-		size_t at = r->pos;
-		uint64_t from_off = take_addr(r);
-		uint64_t self_off = take_addr(r);
-		uint64_t count = take(r, 4);
+				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
+				     r->name, (unsigned long long)start);
+	narcs = (uint32_t)get(r, &p, 4);
+	for (;;) {
+		uint64_t at = r->pos, from_off, self_off, count;
+		size_t got;
 
-		if (count == 0)
-			continue;	/* a slot taken but never counted */
+		p = raw;
+		if (pull(r, raw, slot_size, &got) < 0)
+			return -1;
+		if (got == 0)
+			break;
+		if (got < slot_size)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
+					     r->name, (unsigned long long)start,
+					     slot_size,
+					     (unsigned long long)(r->pos - start - 8));
+		if (count_record(r) < 0)
+			return -1;
+		from_off = get_addr(r, &p);
+		self_off = get_addr(r, &p);
+		count = get(r, &p, 4);
+		if (nslots++ >= narcs || count == 0)
+			continue;	/* a slot not taken, or never counted */
 		if (from_off >= textsize || self_off >= textsize)
 			return g2c_error_set(r->err,
-					     "%s: LD_PROFILE arc at offset %zu lies outside the profiled range (file corrupted?)",
-					     r->name, at);
+					     "%s: LD_PROFILE arc at offset %llu lies outside the profiled range (file corrupted?)",
+					     r->name, (unsigned long long)at);
 		if (add_arc(prof, r,
 			    from_off ? h.low_pc + from_off : GMON_FROM_OUTSIDE,
 			    h.low_pc + self_off, count) < 0)
 			return -1;
 		counted++;
 	}
+	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
+		return g2c_error_set(r->err,
+				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
+				     r->name, (unsigned long long)start, narcs,
+				     (unsigned long long)nslots);
 	prof->calls_lost += narcs - counted;
 	return 0;
 }
 
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
- * recognised by its version word and everything else is the old header. */
+ * recognised by its version word and everything else is the old header.
+ * HEAD holds the file's first HEAD_LEN bytes. */
 static int read_bsd(struct gmon_profile *prof, struct reader *r,
+		    const unsigned char *head, size_t head_len,
 		    enum gmon_format *format)
 {
 	unsigned P = r->target->addr_size;
 	size_t old_size = 2 * P + 4, bsd44_size = 2 * P + 24;
 	struct gmon_hist h = { .dimen = "seconds", .dimen_abbrev = 's' };
+	unsigned char raw[3 * 8];
+	const unsigned char *p = head;
 	uint64_t ncnt, nbins;
 	size_t header_size = old_size;
 
-	if (need(r, old_size, "BSD header", 0))
-		return -1;
-	h.low_pc = take_addr(r);
-	h.high_pc = take_addr(r);
-	ncnt = take(r, 4);
+	if (head_len < old_size)
+		return g2c_error_set(r->err,
+				     "%s: truncated BSD header at offset 0 (%zu bytes needed, %zu present)",
+				     r->name, old_size, head_len);
+	h.low_pc = get_addr(r, &p);
+	h.high_pc = get_addr(r, &p);
+	ncnt = get(r, &p, 4);
 	*format = GMON_FORMAT_BSD_OLD;
-	if (remaining(r) >= 8 && decode(r, r->pos, 4) == BSD44_VERSION) {
-		if (need(r, bsd44_size - old_size, "4.4BSD header", 0))
-			return -1;
-		r->pos += 4;
-		h.rate = (uint32_t)take(r, 4);
-		r->pos += 12;
+	if (head_len >= old_size + 8 && get(r, &p, 4) == BSD44_VERSION) {
+		if (head_len < bsd44_size)
+			return g2c_error_set(r->err,
+					     "%s: truncated 4.4BSD header at offset 0 (%zu bytes needed, %zu present)",
+					     r->name, bsd44_size, head_len);
+		h.rate = (uint32_t)get(r, &p, 4);
 		header_size = bsd44_size;
 		*format = GMON_FORMAT_BSD44;
 	}
@@ -541,28 +882,100 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 				     "%s: not a gmon.out file (no \"gmon\" cookie, and no valid BSD header)",
 				     r->name);
 	nbins = (ncnt - header_size) / 2;
-	if (remaining(r) < nbins * 2)
+	if (nbins > r->max_bins)
 		return g2c_error_set(r->err,
-				     "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %zu)",
-				     r->name,
-				     (unsigned long long)(r->pos + nbins * 2),
-				     r->len);
+				     "%s: not a gmon.out file (no \"gmon\" cookie; as a BSD file its histogram would have %llu bins, more than %llu bytes of code can use)",
+				     r->name, (unsigned long long)nbins,
+				     (unsigned long long)r->target->code_span);
 	h.nbins = (uint32_t)nbins;
-	if (add_hist(prof, r, &h, 0) < 0)
+	r->pos = header_size;
+	r->back_len = head_len - header_size;
+	memmove(r->back, head + header_size, r->back_len);
+	if (add_hist(prof, r, &h, "BSD histogram", 0) < 0) {
+		if (r->cut_short)
+			g2c_error_set(r->err,
+				      "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %llu)",
+				      r->name,
+				      (unsigned long long)(header_size + nbins * 2),
+				      (unsigned long long)r->pos);
 		return -1;
-	while (remaining(r) > 0) {
-		size_t start = r->pos;
-		uint64_t from_pc, self_pc, count;
+	}
+	for (;;) {
+		uint64_t start = r->pos, from_pc, self_pc, count;
+		size_t got;
 
 		/* Arc counts are address-sized in the BSD layouts. */
-		if (need(r, 3 * P, "BSD call-arc record", start))
+		p = raw;
+		if (pull(r, raw, 3 * P, &got) < 0)
 			return -1;
-		from_pc = take_addr(r);
-		self_pc = take_addr(r);
-		count = take(r, P);
+		if (got == 0)
+			return 0;
+		if (got < 3 * P)
+			return truncated(r, "BSD call-arc record", start, start + 3 * P);
+		if (count_record(r) < 0)
+			return -1;
+		from_pc = get_addr(r, &p);
+		self_pc = get_addr(r, &p);
+		count = get(r, &p, P);
 		if (add_arc(prof, r, from_pc, self_pc, count) < 0)
 			return -1;
 	}
+}
+
+/* Reads the file IN into PROF. */
+static int add_input(struct gmon_profile *prof,
+		     const struct gmon_target *target, struct input *in,
+		     struct g2c_error *err)
+{
+	struct reader r = { .in = in, .target = target, .name = in->name,
+			    .err = err };
+	enum gmon_format format = GMON_FORMAT_TAGGED;
+	unsigned char head[sizeof r.back];
+	size_t head_len;
+	int rc;
+
+	if (target->addr_size != 4 && target->addr_size != 8)
+		return g2c_error_set(err, "%s: unsupported address size %u",
+				     in->name, target->addr_size);
+	file_limits(&r);
+	/* The longest header, 4.4BSD's with 8-byte addresses, decides the
+	 * format; it is then read again. */
+	if (pull(&r, head, 2 * 8 + 24, &head_len) < 0)
+		return -1;
+	if (head_len == 0)
+		return g2c_error_set(err, "%s: empty file", in->name);
+	if (gmon_is_ld_profile(head, head_len)) {
+		const unsigned char *p = head + 4;
+
+		format = GMON_FORMAT_LD_PROFILE;
+		if (get(&r, &p, 4) != LD_PROFILE_VERSION)
+			return g2c_error_set(err,
+					     "%s: LD_PROFILE file in %s-endian byte order, for a %s-endian object",
+					     in->name, target->big_endian ? "little" : "big",
+					     target->big_endian ? "big" : "little");
+	}
+	if (prof->nfiles > 0 &&
+	    (format == GMON_FORMAT_LD_PROFILE) !=
+	    (prof->first_format == GMON_FORMAT_LD_PROFILE))
+		return g2c_error_set(err,
+				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
+				     in->name);
+	if (head_len >= 4 && memcmp(head, "gmon", 4) == 0) {
+		unpull(&r, head, head_len);
+		rc = format == GMON_FORMAT_LD_PROFILE ? read_ld_profile(prof, &r)
+						       : read_tagged(prof, &r);
+	} else {
+		rc = read_bsd(prof, &r, head, head_len, &format);
+	}
+	if (rc < 0)
+		return rc;
+	/* gprof: "gmon.out file is missing histogram" */
+	if (!r.carries_data)
+		return g2c_error_set(err,
+				     "%s: empty profile: no histogram, no call arcs, no basic-block counts",
+				     in->name);
+	if (prof->nfiles++ == 0)
+		prof->first_format = format;
 	return 0;
 }
 
@@ -571,45 +984,10 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 			    const unsigned char *data, size_t len,
 			    const char *name, struct g2c_error *err)
 {
-	struct reader r = { data, len, 0, target, name, err };
-	enum gmon_format format = GMON_FORMAT_TAGGED;
-	bool tagged;
-	int rc;
+	struct input in;
 
-	if (target->addr_size != 4 && target->addr_size != 8)
-		return g2c_error_set(err, "%s: unsupported address size %u",
-				     name, target->addr_size);
-	if (len == 0)
-		return g2c_error_set(err, "%s: empty file", name);
-	tagged = len >= 4 && memcmp(data, "gmon", 4) == 0;
-	if (gmon_is_ld_profile(data, len)) {
-		format = GMON_FORMAT_LD_PROFILE;
-		if (decode(&r, 4, 4) != LD_PROFILE_VERSION)
-			return g2c_error_set(err,
-					     "%s: LD_PROFILE file in %s-endian byte order, for a %s-endian object",
-					     name, target->big_endian ? "little" : "big",
-					     target->big_endian ? "big" : "little");
-	}
-	if (prof->nfiles > 0 &&
-	    (format == GMON_FORMAT_LD_PROFILE) !=
-	    (prof->first_format == GMON_FORMAT_LD_PROFILE))
-		return g2c_error_set(err,
-				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
-				     name);
-	if (tagged && need(&r, TAGGED_HEADER_SIZE, "file header", 0))
-		return -1;
-	if (format == GMON_FORMAT_LD_PROFILE) {
-		rc = read_ld_profile(prof, &r);
-	} else if (tagged) {
-		rc = read_tagged(prof, &r);
-	} else {
-		rc = read_bsd(prof, &r, &format);
-	}
-	if (rc < 0)
-		return rc;
-	if (prof->nfiles++ == 0)
-		prof->first_format = format;
-	return 0;
+	input_from_buffer(&in, data, len, name);
+	return add_input(prof, target, &in, err);
 }
 
 bool gmon_is_ld_profile(const unsigned char *data, size_t len)
@@ -622,89 +1000,35 @@ bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 		memcmp(data + 4, big, 4) == 0);
 }
 
-/* Sets ERR from a failed read of GZ, closes it and returns -1. */
-static int gz_fail(gzFile gz, const char *path, struct g2c_error *err)
-{
-	int zerr;
-	const char *msg = gzerror(gz, &zerr);
-
-	g2c_error_set(err, "%s: %s", path,
-		      zerr == Z_ERRNO ? strerror(errno) : msg);
-	gzclose(gz);
-	return -1;
-}
-
-/* Reads a whole file through zlib, which passes uncompressed data through
- * unchanged, so gzip-compressed profiles need no special name. */
-static int slurp(const char *path, unsigned char **out, size_t *out_len,
-		 struct g2c_error *err)
-{
-	gzFile gz;
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int n;
-
-	errno = 0;
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return g2c_error_set(err, "%s: %s", path,
-				     errno ? strerror(errno) : "cannot open");
-	gzbuffer(gz, 1 << 17);
-	do {
-		unsigned char *p = array_grow(buf, &cap, len + 65536, 1);
-
-		if (!p) {
-			free(buf);
-			gzclose(gz);
-			return g2c_error_set(err, "%s: out of memory", path);
-		}
-		buf = p;
-		n = gzread(gz, buf + len, 65536);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0);
-	if (n < 0) {
-		free(buf);
-		return gz_fail(gz, path, err);
-	}
-	gzclose(gz);
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 int gmon_file_is_ld_profile(const char *path, bool *yes,
 			    struct g2c_error *err)
 {
+	static const struct gmon_target any = { 8, false, 0 };
+	struct input in;
+	struct reader r = { .in = &in, .target = &any, .name = path, .err = err };
 	unsigned char head[8];
-	gzFile gz;
-	int n;
+	size_t got;
+	int rc;
 
-	errno = 0;
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return g2c_error_set(err, "%s: %s", path,
-				     errno ? strerror(errno) : "cannot open");
-	n = gzread(gz, head, sizeof head);
-	if (n < 0)
-		return gz_fail(gz, path, err);
-	gzclose(gz);
-	*yes = gmon_is_ld_profile(head, (size_t)n);
-	return 0;
+	if (input_open(&in, path, err) < 0)
+		return -1;
+	rc = pull(&r, head, sizeof head, &got);
+	input_close(&in);
+	*yes = rc == 0 && gmon_is_ld_profile(head, got);
+	return rc;
 }
 
 int gmon_profile_add_file(struct gmon_profile *prof,
 			  const struct gmon_target *target, const char *path,
 			  struct g2c_error *err)
 {
-	unsigned char *data = NULL;
-	size_t len = 0;
+	struct input in;
 	int rc;
 
-	if (slurp(path, &data, &len, err) < 0)
+	if (input_open(&in, path, err) < 0)
 		return -1;
-	rc = gmon_profile_add_buffer(prof, target, data, len, path, err);
-	free(data);
+	rc = add_input(prof, target, &in, err);
+	input_close(&in);
 	return rc;
 }
 

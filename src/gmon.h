@@ -13,8 +13,11 @@
  * are kept side by side, arcs with the same (from_pc, self_pc) are added.
  * LD_PROFILE files are summed only with each other (they should all profile
  * the same build of one library).
- * Every size read from a file is checked against the bytes that are actually
- * there before anything is allocated.
+ * Files are read as a stream, record by record, and gzip-compressed ones
+ * are inflated as they are read.  Nothing is allocated from a size a file
+ * declares: arcs, blocks and bins are stored as they arrive, and each file
+ * is bounded by the code of its object (gmon_target.code_span), so neither
+ * a gzip bomb nor an endless device makes the reader grow without end.
  */
 #ifndef GMON2CG_GMON_H
 #define GMON2CG_GMON_H
@@ -28,6 +31,12 @@ struct g2c_error;
 struct gmon_target {
 	unsigned addr_size;	/* bytes in an address: 4 or 8 */
 	bool big_endian;
+	/* Bytes of address space the object's loaded sections span (with
+	 * their headers), 0 when unknown.  Bounds what one file may hold:
+	 * its histograms' bins (profil(2) uses at most one per 2 bytes of
+	 * code) and its records (at most 2^20, glibc's most arcs, plus one
+	 * per 4 bytes).  A file beyond that is refused before it is read on. */
+	uint64_t code_span;
 };
 
 /* Which header a file carried; the first file's kind is kept for reports. */
@@ -96,8 +105,10 @@ void gmon_profile_init(struct gmon_profile *prof);
 void gmon_profile_release(struct gmon_profile *prof);
 
 /* Adds the gmon data in DATA[0..LEN) to PROF.  NAME is used only in error
- * messages.  Returns 0, or -1 with ERR set; after an error PROF may hold part
- * of the file and is fit only for gmon_profile_release(). */
+ * messages.  A file that carries nothing (a header without histogram bins,
+ * arcs or blocks) is refused, as gprof refuses it.  Returns 0, or -1 with
+ * ERR set; after an error PROF may hold part of the file and is fit only
+ * for gmon_profile_release(). */
 int gmon_profile_add_buffer(struct gmon_profile *prof,
 			    const struct gmon_target *target,
 			    const unsigned char *data, size_t len,
@@ -113,7 +124,9 @@ bool gmon_is_ld_profile(const unsigned char *data, size_t len);
 int gmon_file_is_ld_profile(const char *path, bool *yes,
 			    struct g2c_error *err);
 
-/* Reads PATH (plain or gzip-compressed) and adds it as above. */
+/* Reads PATH (plain or gzip-compressed) and adds it as above.  A gzip file
+ * must be whole: cut short, failing its check, or followed by anything but
+ * another gzip member, it is refused. */
 int gmon_profile_add_file(struct gmon_profile *prof,
 			  const struct gmon_target *target,
 			  const char *path, struct g2c_error *err);

@@ -297,6 +297,34 @@ out:
 	return rc;
 }
 
+/* Refuses an output that is one of the inputs: an object, its debug file
+ * or a profile. */
+static int check_output(const struct options *o, const struct program *prog,
+			struct g2c_error *err)
+{
+	const char **inputs;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	for (size_t i = 0; i < prog->nobjs; i++)
+		cap += 2 + prog->objs[i]->nfiles;
+	inputs = calloc(cap, sizeof *inputs);
+	if (!inputs)
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		const struct program_object *po = prog->objs[i];
+
+		inputs[n++] = po->obj.path;
+		if (po->obj.debug_path)
+			inputs[n++] = po->obj.debug_path;
+		for (size_t k = 0; k < po->nfiles; k++)
+			inputs[n++] = po->files[k];
+	}
+	rc = outstream_check_inputs(o->output, inputs, n, err);
+	free(inputs);
+	return rc;
+}
+
 /* The objects of the program, each with its profile files. */
 static int open_program(struct program *prog, const struct options *o,
 			struct g2c_error *err)
@@ -339,6 +367,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < prog.nobjs; i++)
 		sobjs[i] = (struct select_object){ &prog.objs[i]->st, &prog.objs[i]->lines };
 	if (selection_build(&sel, &o, sobjs, prog.nobjs, &err) < 0 ||
+	    check_output(&o, &prog, &err) < 0 ||
 	    outstream_open(&os, o.output, o.gzip, &err) < 0)
 		goto out;
 	rc = 0;

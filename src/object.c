@@ -101,6 +101,26 @@ static int open_bfd(const char *path, bfd **out, struct g2c_error *err)
 	return 0;
 }
 
+/* The bytes from ABFD's lowest loaded address to its highest, and the
+ * headers that may precede its first section on their page (glibc's
+ * histogram starts at __executable_start); 0 without loaded sections. */
+static uint64_t loaded_span(struct bfd *abfd)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (struct bfd_section *sec = abfd->sections; sec; sec = sec->next) {
+		uint64_t vma = bfd_section_vma(sec);
+
+		if (!(bfd_section_flags(sec) & SEC_ALLOC))
+			continue;
+		if (vma < lo)
+			lo = vma;
+		if (vma + bfd_section_size(sec) > hi)
+			hi = vma + bfd_section_size(sec);
+	}
+	return hi > lo ? hi - lo + 65536 : 0;
+}
+
 static int read_target(struct object *obj, const char *path,
 		       struct g2c_error *err)
 {
@@ -113,6 +133,7 @@ static int read_target(struct object *obj, const char *path,
 				     path, bits);
 	obj->target.addr_size = (unsigned)bits / 8;
 	obj->target.big_endian = bfd_big_endian(obj->abfd);
+	obj->target.code_span = loaded_span(obj->abfd);
 	obj->symbol_leading_char = bfd_get_symbol_leading_char(obj->abfd);
 	return 0;
 }

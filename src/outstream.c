@@ -45,8 +45,19 @@ static void unwatch_signals(void)
 	have_pending_tmp = 0;
 }
 
+static void free_paths(struct outstream *os)
+{
+	free(os->tmp_path);
+	free(os->final_path);
+	os->tmp_path = os->final_path = NULL;
+}
+
+/* Creates the temporary file beside PATH, the file to replace; OLD is its
+ * status when it exists (EXISTS), whose mode and owner the new file takes,
+ * as editors keep them.  The owner can be kept only by root (or, for the
+ * group, a member of it); otherwise the file is the writer's own. */
 static int open_temp(struct outstream *os, const char *path,
-		     struct g2c_error *err)
+		     const struct stat *old, bool exists, struct g2c_error *err)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -56,57 +67,116 @@ static int open_temp(struct outstream *os, const char *path,
 
 	os->final_path = strdup(path);
 	os->tmp_path = malloc(dirlen + strlen(base) + 16);
-	if (!os->final_path || !os->tmp_path)
-		return g2c_error_set(err, "%s: out of memory", path);
+	if (!os->final_path || !os->tmp_path) {
+		free_paths(os);
+		return g2c_error_set(err, "%s: out of memory", os->name);
+	}
 	/* A hidden name in the target's directory, so rename() is atomic. */
 	memcpy(os->tmp_path, path, dirlen);
 	sprintf(os->tmp_path + dirlen, ".%s.XXXXXX", base);
 	fd = mkstemp(os->tmp_path);
 	if (fd < 0) {
-		free(os->tmp_path);
-		os->tmp_path = NULL;
-		return g2c_error_set(err, "%s: %s", path, strerror(errno));
+		int saved = errno;
+
+		free_paths(os);
+		return g2c_error_set(err, "%s: %s", os->name, strerror(saved));
 	}
 	watch_signals(os->tmp_path);
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	if (exists) {
+		/* chown first: it clears set-user-ID and set-group-ID bits */
+		if (fchown(fd, old->st_uid, old->st_gid) < 0)
+			(void)fchown(fd, (uid_t)-1, old->st_gid);
+		fchmod(fd, old->st_mode & 07777);
+	} else {
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
 	return fd;
 }
 
-/* Whether PATH exists as something other than a regular file (a device
- * such as /dev/null, a pipe): such a target is written in place, since
- * renaming a file over it would replace it. */
-static bool is_special(const char *path)
-{
-	struct stat sb;
+/* How a named output is written. */
+enum target_kind {
+	TARGET_STDOUT,		/* it is the file stdout is open on */
+	TARGET_IN_PLACE,	/* not a regular file: a device, a pipe */
+	TARGET_REPLACE,		/* a regular file, new or replaced whole */
+};
 
-	return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+/* Decides how PATH is written, from what it is before anything follows a
+ * symbolic link (lstat).  A name of stdout's file (/dev/stdout,
+ * /proc/self/fd/1) is stdout, as "-" is.  A symbolic link is written
+ * through: a link to a regular file has that file replaced (*REPLACE, its
+ * resolved path), a link to anything else is written in place, and a link
+ * to nothing is refused.  Otherwise a regular or missing file is replaced
+ * and anything else written in place.  For TARGET_REPLACE, *REPLACE is the
+ * file to replace (to free) and *OLD its status when *EXISTS. */
+static int decide_target(struct outstream *os, const char *path,
+			 char **replace, struct stat *old, bool *exists,
+			 struct g2c_error *err)
+{
+	struct stat sb, out;
+
+	*replace = NULL;
+	*exists = false;
+	if (stat(path, &sb) == 0 && fstat(STDOUT_FILENO, &out) == 0 &&
+	    sb.st_dev == out.st_dev && sb.st_ino == out.st_ino)
+		return TARGET_STDOUT;
+	if (lstat(path, old) < 0) {
+		if (errno != ENOENT)
+			return g2c_error_set(err, "%s: %s", os->name, strerror(errno));
+		*replace = strdup(path);
+	} else if (S_ISLNK(old->st_mode)) {
+		if (stat(path, old) < 0)
+			return g2c_error_set(err, "%s: a symbolic link to nothing (%s)",
+					     os->name, strerror(errno));
+		if (!S_ISREG(old->st_mode))
+			return TARGET_IN_PLACE;
+		*replace = realpath(path, NULL);
+		*exists = true;
+	} else if (S_ISREG(old->st_mode)) {
+		*replace = strdup(path);
+		*exists = true;
+	} else {
+		return TARGET_IN_PLACE;
+	}
+	if (!*replace)
+		return g2c_error_set(err, "%s: %s", os->name, strerror(errno));
+	return TARGET_REPLACE;
 }
 
 int outstream_open(struct outstream *os, const char *path, bool gzip,
 		   struct g2c_error *err)
 {
-	int fd;
+	int fd = -1, kind = TARGET_STDOUT;
 
 	memset(os, 0, offsetof(struct outstream, buf));
 	os->len = 0;
-	if (!path || strcmp(path, "-") == 0) {
-		os->name = "stdout";
+	os->name = "stdout";
+	if (path && strcmp(path, "-") != 0) {
+		char *replace;
+		struct stat old;
+		bool exists;
+
+		os->name = path;
+		kind = decide_target(os, path, &replace, &old, &exists, err);
+		if (kind < 0)
+			return -1;
+		if (kind == TARGET_REPLACE) {
+			fd = open_temp(os, replace, &old, exists, err);
+			free(replace);
+			if (fd < 0)
+				return -1;
+		}
+	}
+	if (kind == TARGET_STDOUT) {
 		fd = STDOUT_FILENO;
 		if (gzip)
 			fd = dup(fd);
-	} else if (is_special(path)) {
-		os->name = path;
+	} else if (kind == TARGET_IN_PLACE) {
 		fd = open(path, O_WRONLY | O_TRUNC);
 		if (fd < 0)
 			return g2c_error_set(err, "%s: %s", path, strerror(errno));
 		os->own_fd = true;
-	} else {
-		os->name = path;
-		fd = open_temp(os, path, err);
-		if (fd < 0)
-			return -1;
 	}
 	if (gzip) {
 		os->gz = fd >= 0 ? gzdopen(fd, "wb9") : NULL;
@@ -129,6 +199,24 @@ int outstream_open(struct outstream *os, const char *path, bool gzip,
 	}
 	if (os->fp)
 		setvbuf(os->fp, NULL, _IOFBF, 1 << 17);
+	return 0;
+}
+
+int outstream_check_inputs(const char *path, const char *const *inputs,
+			   size_t n, struct g2c_error *err)
+{
+	bool to_stdout = !path || strcmp(path, "-") == 0;
+	struct stat out, in;
+
+	if ((to_stdout ? fstat(STDOUT_FILENO, &out) : stat(path, &out)) < 0 ||
+	    !S_ISREG(out.st_mode))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino)
+			return g2c_error_set(err,
+					     "%s: is the input %s; refusing to write the output over it",
+					     to_stdout ? "stdout" : path, inputs[i]);
 	return 0;
 }
 
@@ -177,6 +265,22 @@ void outstream_write(struct outstream *os, const char *data, size_t len)
 void outstream_puts(struct outstream *os, const char *s)
 {
 	outstream_write(os, s, strlen(s));
+}
+
+void outstream_puts_printable(struct outstream *os, const char *s)
+{
+	while (*s) {
+		size_t n = 0;
+
+		while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f)
+			n++;
+		outstream_write(os, s, n);
+		s += n;
+		if (*s) {
+			outstream_write(os, "?", 1);
+			s++;
+		}
+	}
 }
 
 void outstream_u64(struct outstream *os, uint64_t v, bool hex)
@@ -252,13 +356,6 @@ static bool close_stream(struct outstream *os)
 		os->fp = NULL;
 	}
 	return ok;
-}
-
-static void free_paths(struct outstream *os)
-{
-	free(os->tmp_path);
-	free(os->final_path);
-	os->tmp_path = os->final_path = NULL;
 }
 
 int outstream_close(struct outstream *os, struct g2c_error *err)

@@ -4,8 +4,8 @@
  * A named output is written to a temporary file in the same directory and
  * renamed over the target by outstream_close(), so a failed or interrupted
  * run never leaves a partial profile and never harms an existing one.  A
- * target that is not a regular file (/dev/null, a pipe) is written in place.  The
- * output may be gzip-compressed.  Write errors are remembered and reported
+ * target that is not a regular file (/dev/null, a pipe) is written in
+ * place.  The output may be gzip-compressed.  Write errors are remembered and reported
  * once, by outstream_close().
  */
 #ifndef GMON2CG_OUTSTREAM_H
@@ -30,9 +30,24 @@ struct outstream {
 	size_t len;
 };
 
-/* Opens PATH for writing ("-" or NULL: stdout), gzip-compressed if GZIP. */
+/* Opens PATH for writing ("-" or NULL: stdout), gzip-compressed if GZIP.
+ * What PATH is decides how it is written (see the top): a name of the file
+ * stdout is open on (/dev/stdout) is stdout; a symbolic link is followed,
+ * to the regular file it names, which is replaced, or to a device, which is
+ * written in place; a link to nothing is refused.  A replaced file keeps
+ * its mode, and its owner when the writer may give it. */
 int outstream_open(struct outstream *os, const char *path, bool gzip,
 		   struct g2c_error *err);
+
+/* Returns -1 with ERR set when the output PATH (as for outstream_open) is
+ * the same file as one of INPUTS[0..N) (device and inode), so that writing
+ * it would destroy an input; 0 otherwise.  Writes nothing. */
+int outstream_check_inputs(const char *path, const char *const *inputs,
+			   size_t n, struct g2c_error *err);
+
+/* Writes S with each control character (a newline, say) as '?', so that a
+ * name cannot break the line it is written in. */
+void outstream_puts_printable(struct outstream *os, const char *s);
 
 /* Wraps an open stream (for harnesses that write to /dev/null or a
  * memory stream); outstream_close() flushes it but does not close it. */

@@ -1,7 +1,7 @@
 /* fuzz-gmon.c -- libFuzzer harness: the gmon.out reader alone, for every
  * address width and byte order.  The first input byte picks the target;
  * the rest is the file, read twice into one profile so that merging is
- * exercised too. */
+ * exercised too.  The code span bounds the file as a 1 MiB object would. */
 #include <config.h>
 
 #include "diag.h"
@@ -10,7 +10,8 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	static const struct gmon_target targets[] = {
-		{ 8, false }, { 8, true }, { 4, false }, { 4, true },
+		{ 8, false, 1 << 20 }, { 8, true, 1 << 20 }, { 4, false, 1 << 20 },
+		{ 4, true, 1 << 20 },
 	};
 	struct gmon_profile prof;
 	struct g2c_error err;

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	struct source_map map = { 0 };
 	struct outstream os;
 	struct g2c_error err;
-	struct callgrind_info info = { "seconds" };
+	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 
 	gmon_profile_init(&prof);
 	if (gmon_profile_add_buffer(&prof, &obj.target, data, len, "fuzz", &err) == 0 &&

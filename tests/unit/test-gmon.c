@@ -11,7 +11,7 @@
 #include "gmon.h"
 
 static const struct gmon_target targets[] = {
-	{ 8, false }, { 8, true }, { 4, false }, { 4, true },
+	{ 8, false, 0 }, { 8, true, 0 }, { 4, false, 0 }, { 4, true, 0 },
 };
 
 static struct bytes *tagged_sample(struct gmon_target t)
@@ -71,8 +71,8 @@ static void test_tagged(void)
 	}
 }
 
-/* Every proper prefix that does not end on a record boundary is refused
- * with a message naming the file; none crashes. */
+/* Every proper prefix that does not end on a record boundary, and the
+ * header alone, is refused with a message naming the file; none crashes. */
 static void test_truncation(void)
 {
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
@@ -84,7 +84,7 @@ static void test_truncation(void)
 		for (size_t len = 0; len < b->len; len++) {
 			struct gmon_profile p;
 			struct g2c_error err = { "" };
-			bool boundary = len == 20 || len == hist_end ||
+			bool boundary = len == hist_end ||
 					len == hist_end + arc_size ||
 					len == hist_end + 2 * arc_size ||
 					len == hist_end + 3 * arc_size;
@@ -94,6 +94,10 @@ static void test_truncation(void)
 			rc = gmon_profile_add_buffer(&p, &b->t, b->data, len, "cut", &err);
 			if (boundary) {
 				CHECK(rc == 0);
+			} else if (len == 20) {
+				/* the header alone carries nothing */
+				CHECK(rc < 0);
+				CHECK_STR_CONTAINS(err.msg, "cut: empty profile");
 			} else {
 				CHECK(rc < 0);
 				CHECK(strncmp(err.msg, "cut: ", 5) == 0);
@@ -379,8 +383,8 @@ static void test_ld_profile_bytes(void)
 		0, 0, 0, 1,			/* slots taken */
 		0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0x01, 0x02,
 	};
-	const struct gmon_target be32 = { 4, true }, le32 = { 4, false },
-				 be64 = { 8, true };
+	const struct gmon_target be32 = { 4, true, 0 }, le32 = { 4, false, 0 },
+				 be64 = { 8, true, 0 };
 	struct gmon_profile p;
 	struct g2c_error err = { "" };
 
@@ -531,6 +535,67 @@ static void test_ld_profile_mixing(void)
 	gmon_profile_release(&p);
 }
 
+/* The object's code bounds what one file may hold: bins (one per 2 bytes
+ * of it) and records (2^20 plus one per 4 bytes of it); a file within the
+ * bound is read whole. */
+static void test_code_span_bound(void)
+{
+	static struct bytes b;
+	struct gmon_target t = { 8, false, 64 };	/* 33 bins, 2^20 + 16 records */
+	struct gmon_profile p;
+	struct g2c_error err;
+
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1040, 33, 100, NULL);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, b.data, b.len, "s", &err) == 0);
+	gmon_profile_release(&p);
+
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1044, 34, 100, NULL);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, b.data, b.len, "s", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s: histogram record at offset 20 has 34 bins, more than 64 bytes of code can use");
+	gmon_profile_release(&p);
+
+	/* Two records of 20 bins each: 40 in the file, over the bound. */
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	put_tagged_header(&b);
+	put_hist(&b, 0x1000, 0x1028, 20, 100, NULL);
+	put_hist(&b, 0x2000, 0x2028, 20, 100, NULL);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, b.data, b.len, "s", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "has 20 bins, more than 64 bytes");
+	gmon_profile_release(&p);
+
+	/* Basic-block records of no blocks still count: a file of 2^20 + 17
+	 * of them (5 bytes each) is stopped at the first one too many. */
+	{
+		size_t n = (1u << 20) + 17, len = 20 + 5 * n;
+		unsigned char *data = calloc(len, 1);
+
+		CHECK(data != NULL);
+		memcpy(data, b.data, 20);
+		for (size_t i = 0; i < n; i++)
+			data[20 + 5 * i] = 2;
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &t, data, len, "s", &err) < 0);
+		CHECK_STR_CONTAINS(err.msg, "s: more than 1048592 records, more than a profile of 64 bytes of code can hold");
+		gmon_profile_release(&p);
+		/* one fewer is read, and refused only for carrying nothing */
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &t, data, len - 5, "s", &err) < 0);
+		CHECK_STR_CONTAINS(err.msg, "s: empty profile");
+		gmon_profile_release(&p);
+		free(data);
+	}
+}
+
 int main(void)
 {
 	test_tagged();
@@ -544,5 +609,6 @@ int main(void)
 	test_ld_profile_truncation();
 	test_ld_profile_hostile();
 	test_ld_profile_mixing();
+	test_code_span_bound();
 	return check_report("test-gmon");
 }
