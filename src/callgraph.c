@@ -304,10 +304,14 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 	if (code_call_site(b->obj->code, arc->from_pc, bucket,
 			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
 		return -1;
-	/* ld.so records the callee's entry, not a return address in it. */
-	if (!ld_profile &&
-	    code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
-			      b->err) < 0)
+	/* ld.so records the callee's entry, not a return address in it;
+	 * mcount's return address is in the prologue, nowhere else (which
+	 * also bounds the code decoded for the check). */
+	if (!ld_profile && arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+		at_self = CODE_NOT_AFTER_CALL;
+	else if (!ld_profile &&
+		 code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
+				   b->err) < 0)
 		return -1;
 	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
 		return 0;

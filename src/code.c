@@ -89,6 +89,23 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 	return 0;
 }
 
+/* The first of INSNS[0..N) (in address order) that ends at or after
+ * PC. */
+static size_t first_ending_at(const struct insn *insns, size_t n, uint64_t pc)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (insns[mid].pc + insns[mid].len < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err)
@@ -122,10 +139,11 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
 		decoded = decoded || insns;
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = first_ending_at(insns, n, bucket);
+		     i < n && insns[i].pc < bucket + size; i++) {
 			uint64_t ret = insns[i].pc + insns[i].len;
 
-			if (!insns[i].is_call || ret < bucket || ret >= bucket + size)
+			if (!insns[i].is_call || ret >= bucket + size)
 				continue;
 			ncalls++;
 			if (insns[i].target == callee) {
