@@ -226,11 +226,13 @@ static int read_symbols(struct object *obj, const char *path,
 	}
 	if (count == 0 && defines_functions(obj->dynsyms, ndyn)) {
 		/* The exported functions are all a stripped library has. */
+		/* (NULL-terminated, as libbfd's readers of it expect) */
 		free(obj->syms);
-		obj->syms = malloc((size_t)ndyn * sizeof *obj->syms);
+		obj->syms = malloc(((size_t)ndyn + 1) * sizeof *obj->syms);
 		if (!obj->syms)
 			return g2c_error_set(err, "%s: out of memory for symbols", path);
 		memcpy(obj->syms, obj->dynsyms, (size_t)ndyn * sizeof *obj->syms);
+		obj->syms[ndyn] = NULL;
 		count = ndyn;
 		obj->dynamic_symbols_only = true;
 	}

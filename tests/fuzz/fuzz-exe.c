@@ -67,7 +67,7 @@ static void convert(struct object *obj, struct symtab *st)
 	struct source_map map = { 0 };
 	struct outstream os;
 	struct g2c_error err;
-	struct callgrind_info info = { "seconds" };
+	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 
 	source_lines_init(&lines, obj);
 	if (make_profile(&prof, st) == 0 && code_open(&code, obj, st, &err) == 0) {
