@@ -147,7 +147,7 @@ static void test_two_objects(void)
 				   { "???", 0 } };
 	struct src_pos cost_pos[3] = { { "/src/main.c", 1 }, { "/x/a/util.c", 2 },
 				       { "/x/b/util.c", 3 } };
-	struct source_map map = { home, cost_pos, NULL };
+	struct source_map map = { .home = home, .cost = cost_pos };
 	char *text;
 
 	fake_symtab(&prog_st, 1, 0x1000, 16);
