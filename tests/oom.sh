@@ -1,0 +1,34 @@
+#!/bin/bash
+# oom.sh -- out of memory at every stage: under address-space limits from
+# too small to start to enough, a conversion either succeeds with the same
+# output as without a limit or fails with exit 1 and one line saying so;
+# never a crash, another profile, or a second line.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -z "${G2C_VALGRIND:-}" ] || skip "valgrind needs more address space than the limits leave"
+ldd "$GMON2CG" 2>/dev/null | grep -q 'libasan\|libtsan' &&
+	skip "the sanitizers reserve more address space than the limits leave"
+exe=$FIXTURES/interp/prog gmon=$FIXTURES/interp/gmon.out
+"$GMON2CG" -o "$tmp/full.cg" "$exe" "$gmon" 2>/dev/null || { not_ok "no conversion without a limit"; finish; }
+bad=0 failed=0 passed=0 runs=0
+for kb in $(seq 12288 64 20480) $(seq 21504 1024 40960); do
+	(ulimit -v "$kb" && exec "$GMON2CG" -o "$tmp/lim.cg" "$exe" "$gmon") 2>"$tmp/err" >/dev/null
+	st=$?
+	# Too little even for the dynamic loader to map the libraries.
+	[ "$st" -eq 127 ] && grep -q 'error while loading shared libraries' "$tmp/err" && continue
+	runs=$((runs + 1))
+	lines=$(grep -vc 'warning: none of the' "$tmp/err")
+	case $st in
+	0) passed=$((passed + 1))
+	   cmp -s "$tmp/full.cg" "$tmp/lim.cg" ||
+		{ bad=$((bad + 1)); diag "$kb kB: another profile"; } ;;
+	1) failed=$((failed + 1))
+	   [ "$lines" -eq 1 ] && [ ! -e "$tmp/lim.cg" ] ||
+		{ bad=$((bad + 1)); diag "$kb kB: exit 1 with $lines lines: $(head -2 "$tmp/err")"; } ;;
+	*) bad=$((bad + 1)); diag "$kb kB: exit $st: $(head -2 "$tmp/err")" ;;
+	esac
+	rm -f "$tmp/lim.cg"
+done
+[ "$bad" -eq 0 ]; check "$runs limits: $failed refused in one line, $passed converted exactly, none otherwise"
+[ "$failed" -gt 0 ] && [ "$passed" -gt 0 ]; check "the limits cover both failing and succeeding runs"
+finish
