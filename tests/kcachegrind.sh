@@ -1,6 +1,7 @@
 #!/bin/bash
 # kcachegrind.sh -- the real KCachegrind loads every converted fixture, with
-# Cycle Detection on and off, and a gzip-compressed and a two-part profile,
+# Cycle Detection on and off, a gzip-compressed and a two-part profile,
+# and a program with a shared library's LD_PROFILE profile,
 # without one loader message (tests/lib/kcg-check runs it on a private
 # Xvfb display).  The screenshots, with KCachegrind's stderr and the
 # profiles, stay in tests/screenshots/ of the build tree for people to see.
@@ -47,4 +48,12 @@ exe=$FIXTURES/cycle/prog gmon=$FIXTURES/cycle/gmon.out
 shot gzip "$shots/gzip.cg.gz"
 "$GMON2CG" --parts -o "$shots/parts.cg" "$exe" "$gmon" "$gmon"; check "--parts output"
 shot parts --bottom parts "$shots/parts.cg"
+
+# A shared library's LD_PROFILE profile beside the program's gmon.out: two
+# objects in one file, sources found through --prefix-map.
+ld=$FIXTURES/ldprofile
+"$GMON2CG" --prefix-map=.="$FIXTURES" -o "$shots/ldprofile.cg" "$ld/prog-pg" \
+	"$ld/pg/gmon.out" "$ld/pg/libmix.so.1.profile"
+check "program and library output"
+shot ldprofile --function mix_block --top callers --bottom callgraph "$shots/ldprofile.cg"
 finish
