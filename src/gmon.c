@@ -515,6 +515,22 @@ static double hist_units_per_bin(uint64_t low_pc, uint64_t high_pc,
 /* The histogram of PROF that H adds to: one with the same range, or a new
  * one (*IS_NEW) without bins yet.  Identical ranges are summed; disjoint
  * ranges are kept; anything else is refused.  Returns NULL with ERR set. */
+/* Sets the error "histogram for H's range RELATION the one for O's
+ * range TAIL"; returns NULL, for hist_target's callers. */
+static struct gmon_hist *hist_conflict(struct reader *r,
+				       const struct gmon_hist *h,
+				       const char *relation,
+				       const struct gmon_hist *o,
+				       const char *tail)
+{
+	g2c_error_set(r->err, "%s: histogram for 0x%llx-0x%llx %s the one for 0x%llx-0x%llx%s",
+		      r->name, (unsigned long long)h->low_pc,
+		      (unsigned long long)h->high_pc, relation,
+		      (unsigned long long)o->low_pc,
+		      (unsigned long long)o->high_pc, tail);
+	return NULL;
+}
+
 static struct gmon_hist *hist_target(struct gmon_profile *prof,
 				     struct reader *r,
 				     const struct gmon_hist *h, bool *is_new)
@@ -534,27 +550,13 @@ static struct gmon_hist *hist_target(struct gmon_profile *prof,
 		}
 		if (fabs(hist_units_per_bin(o->low_pc, o->high_pc, o->nbins) -
 			 hist_units_per_bin(h->low_pc, h->high_pc, h->nbins)) > 1e-6) {
-			g2c_error_set(r->err,
-				      "%s: histogram for 0x%llx-0x%llx has a different bin size than the one for 0x%llx-0x%llx",
-				      r->name,
-				      (unsigned long long)h->low_pc,
-				      (unsigned long long)h->high_pc,
-				      (unsigned long long)o->low_pc,
-				      (unsigned long long)o->high_pc);
-			return NULL;
+			return hist_conflict(r, h, "has a different bin size than", o, "");
 		}
 		if (o->low_pc == h->low_pc && o->high_pc == h->high_pc &&
 		    o->nbins == h->nbins)
 			return o;
 		if (h->low_pc < o->high_pc && o->low_pc < h->high_pc) {
-			g2c_error_set(r->err,
-				      "%s: histogram for 0x%llx-0x%llx overlaps the one for 0x%llx-0x%llx without matching it",
-				      r->name,
-				      (unsigned long long)h->low_pc,
-				      (unsigned long long)h->high_pc,
-				      (unsigned long long)o->low_pc,
-				      (unsigned long long)o->high_pc);
-			return NULL;
+			return hist_conflict(r, h, "overlaps", o, " without matching it");
 		}
 	}
 	hists = realloc(prof->hists, (prof->nhists + 1) * sizeof *hists);

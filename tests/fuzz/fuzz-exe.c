@@ -14,17 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callgraph.h"
-#include "callgrind.h"
-#include "code.h"
-#include "diag.h"
-#include "gmon.h"
-#include "object.h"
-#include "outstream.h"
-#include "srcline.h"
-#include "symtab.h"
-
-static FILE *devnull;
+#include "convert.h"
 
 /* A profile for ST: bins over its functions' range, and arcs from each
  * function into the next, as mcount would record them. */
@@ -60,31 +50,11 @@ static int make_profile(struct gmon_profile *p, const struct symtab *st)
 static void convert(struct object *obj, struct symtab *st)
 {
 	struct gmon_profile prof;
-	struct code code;
-	struct cg_object cgo;
-	struct callgraph cg;
 	struct source_lines lines;
-	struct source_map map = { 0 };
-	struct outstream os;
-	struct g2c_error err;
-	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 
 	source_lines_init(&lines, obj);
-	if (make_profile(&prof, st) == 0 && code_open(&code, obj, st, &err) == 0) {
-		cgo = (struct cg_object){ .obj = obj, .st = st, .code = &code,
-					  .prof = &prof, .hz = 100 };
-		if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
-			code_close(&code);
-			outstream_from_file(&os, devnull, "/dev/null");
-			if (source_map_build(&map, &cg, &(struct source_lines *){ &lines },
-					     false, NULL, 0, &err) == 0 &&
-			    callgrind_write(&cg, &map, &info, &os, &err) == 0)
-				outstream_close(&os, &err);
-			source_map_release(&map);
-			callgraph_release(&cg);
-		}
-		code_close(&code);
-	}
+	if (make_profile(&prof, st) == 0)
+		fuzz_convert(obj, st, &lines, &prof, 100);
 	gmon_profile_release(&prof);
 	source_lines_close(&lines);
 }
@@ -98,8 +68,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	struct object_dynamic dyn;
 	struct g2c_error err;
 
-	if (!devnull)
-		devnull = fopen("/dev/null", "w");
 	/* libbfd reads files: the input goes to one in memory (tmpfs). */
 	snprintf(path, sizeof path, "/dev/shm/fuzz-exe-%ld", (long)getpid());
 	fp = fopen(path, "wb");

@@ -7,20 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callgraph.h"
-#include "callgrind.h"
-#include "code.h"
-#include "diag.h"
-#include "gmon.h"
-#include "object.h"
-#include "outstream.h"
-#include "srcline.h"
-#include "symtab.h"
+#include "convert.h"
 
 static struct object obj;
 static struct symtab st;
 static struct source_lines lines;
-static FILE *devnull;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,37 +28,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	source_lines_init(&lines, &obj);
-	devnull = fopen("/dev/null", "w");
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct gmon_profile prof;
-	struct callgraph cg;
-	struct code code;
-	struct cg_object cgo;
-	struct source_map map = { 0 };
-	struct outstream os;
 	struct g2c_error err;
-	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 
 	gmon_profile_init(&prof);
-	if (gmon_profile_add_buffer(&prof, &obj.target, data, len, "fuzz", &err) == 0 &&
-	    code_open(&code, &obj, &st, &err) == 0) {
-		cgo = (struct cg_object){ .obj = &obj, .st = &st, .code = &code,
-					  .prof = &prof,
-					  .hz = gmon_profile_rate(&prof, 100) };
-		if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
-			outstream_from_file(&os, devnull, "/dev/null");
-			if (source_map_build(&map, &cg, &(struct source_lines *){ &lines }, false, NULL, 0, &err) == 0 &&
-			    callgrind_write(&cg, &map, &info, &os, &err) == 0)
-				outstream_close(&os, &err);
-			source_map_release(&map);
-			callgraph_release(&cg);
-		}
-		code_close(&code);
-	}
+	if (gmon_profile_add_buffer(&prof, &obj.target, data, len, "fuzz", &err) == 0)
+		fuzz_convert(&obj, &st, &lines, &prof, gmon_profile_rate(&prof, 100));
 	gmon_profile_release(&prof);
 	return 0;
 }
