@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "gmon.h"
@@ -168,9 +169,12 @@ int program_open(struct program *prog, const char *exe, char **files,
 	    prepare_object(prog->objs[0], opts, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		bool ld_profile;
+		bool ld_profile = false;
+		struct stat sb;
 
-		if (gmon_file_is_ld_profile(files[i], &ld_profile, err) < 0)
+		/* A pipe can be read once: it is the executable's profile. */
+		if ((stat(files[i], &sb) < 0 || S_ISREG(sb.st_mode)) &&
+		    gmon_file_is_ld_profile(files[i], &ld_profile, err) < 0)
 			goto fail;
 		if (ld_profile ? add_ld_profile(prog, files[i], opts, err) < 0
 			       : add_file(prog->objs[0], files[i], false, err) < 0)

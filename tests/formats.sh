@@ -104,4 +104,11 @@ grep -q "^gmon2cg: $other: does not belong to $FIXTURES/cxx/prog: .* (--force co
 	not_ok "misfit message: $(cat "$tmp/err")"
 [ ! -e "$tmp/misfit.cg" ] || not_ok "misfit left an output file"
 "$GMON2CG" --force -o "$tmp/forced.cg" "$FIXTURES/cxx/prog" "$other" || not_ok "--force"
+
+# A profile read from a pipe (read once: it is not probed for LD_PROFILE).
+"$GMON2CG" -o "$tmp/file.cg" "$exe" "$gmon" 2>/dev/null
+"$GMON2CG" -o "$tmp/pipe.cg" "$exe" /dev/stdin <"$gmon" 2>/dev/null &&
+cat "$gmon" | "$GMON2CG" -o "$tmp/pipe.cg" "$exe" /dev/stdin 2>/dev/null &&
+	cmp -s <(grep -v '^desc: Trigger' "$tmp/file.cg") <(grep -v '^desc: Trigger' "$tmp/pipe.cg")
+check "a profile from a pipe converts as from its file"
 finish
