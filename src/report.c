@@ -2,10 +2,19 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+
+/* Writes at most MAX bytes of NAME, control characters as '?', so that
+ * a name cannot break the line. */
+static void put_name(FILE *fp, const char *name, size_t max)
+{
+	for (size_t i = 0; name[i] && i < max; i++)
+		fputc((unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i], fp);
+}
 
 void report_stats(FILE *fp, const struct callgraph *cg,
 		  const struct program *prog, const struct gmon_profile *profs,
@@ -29,22 +38,32 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 
 		if (nown == 0)
 			continue;
-		fprintf(fp, "%s: stats: %s (%s format", PACKAGE_NAME, own[0],
-			format_names[profs[o].first_format]);
-		if (prog->nobjs > 1 || po->ld_profile)
-			fprintf(fp, ", of %s", po->obj.path);
+		fprintf(fp, "%s: stats: ", PACKAGE_NAME);
+		put_name(fp, own[0], SIZE_MAX);
+		fprintf(fp, " (%s format", format_names[profs[o].first_format]);
+		if (prog->nobjs > 1 || po->ld_profile) {
+			fputs(", of ", fp);
+			put_name(fp, po->obj.path, SIZE_MAX);
+		}
 		fputc(')', fp);
-		for (size_t i = 1; i < nown; i++)
-			fprintf(fp, "%s%s", i == 1 ? ", summed with " : ", ", own[i]);
+		for (size_t i = 1; i < nown; i++) {
+			fputs(i == 1 ? ", summed with " : ", ", fp);
+			put_name(fp, own[i], SIZE_MAX);
+		}
 		fputc('\n', fp);
-		if (po->obj.dynamic_symbols_only)
-			fprintf(fp, "%s: stats: %s: stripped, no debug file found:"
-				" only its exported functions are known\n",
-				PACKAGE_NAME, po->obj.path);
-		if (profs[o].calls_lost)
-			fprintf(fp, "%s: stats: %s: %" PRIu64 " calls the dynamic"
-				" loader could not count (its arc table was full)\n",
-				PACKAGE_NAME, own[0], profs[o].calls_lost);
+		if (po->obj.dynamic_symbols_only) {
+			fprintf(fp, "%s: stats: ", PACKAGE_NAME);
+			put_name(fp, po->obj.path, SIZE_MAX);
+			fputs(": stripped, no debug file found: only its exported"
+			      " functions are known\n", fp);
+		}
+		if (profs[o].calls_lost) {
+			fprintf(fp, "%s: stats: ", PACKAGE_NAME);
+			put_name(fp, own[0], SIZE_MAX);
+			fprintf(fp, ": %" PRIu64 " calls the dynamic loader could not"
+				" count (its arc table was full)\n",
+				profs[o].calls_lost);
+		}
 	}
 	fprintf(fp, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
 		" in functions %.3f, in no function %.3f, in the mcount family"
@@ -144,10 +163,13 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 		else
 			fprintf(fp, "%8s %8s %8s  ", "", "", "");
 		/* Long names end in "..." within the 80 columns. */
-		if (len > COLUMNS - NAME_COLUMN)
-			fprintf(fp, "%.*s...\n", COLUMNS - NAME_COLUMN - 3, r->name);
-		else
-			fprintf(fp, "%s\n", r->name);
+		if (len > COLUMNS - NAME_COLUMN) {
+			put_name(fp, r->name, COLUMNS - NAME_COLUMN - 3);
+			fputs("...\n", fp);
+		} else {
+			put_name(fp, r->name, SIZE_MAX);
+			fputc('\n', fp);
+		}
 	}
 	free(flat);
 }

@@ -91,4 +91,11 @@ if [ -w /dev/full ]; then
 		{ diag "status $st"; diag <"$tmp/err"; false; }
 	check "a write error on stdout is an error"
 fi
+# A newline in a file name does not break --stats or a warning.
+nl_gmon="$tmp/a
+b.out"
+cp "$gmon" "$nl_gmon"
+"$GMON2CG" --stats -o /dev/null "$exe" "$nl_gmon" 2>"$tmp/nl.err"
+! grep -q '^b\.out' "$tmp/nl.err" && grep -q "^gmon2cg: stats: $tmp/a?b.out (GNU tagged format)$" "$tmp/nl.err"
+check "a newline in a file name is written as '?' by --stats"
 finish
