@@ -202,6 +202,22 @@ static bool defines_functions(asymbol **syms, long n)
 	return false;
 }
 
+/* Whether the PLT and relocation sections that libbfd sizes its
+ * synthetic symbols by fit in the file (a broken header can claim
+ * gigabytes there, which libbfd would allocate). */
+static bool plt_fits_file(bfd *abfd)
+{
+	ufile_ptr size = bfd_get_file_size(abfd);
+
+	for (asection *sec = abfd->sections; sec; sec = sec->next)
+		if ((strncmp(sec->name, ".plt", 4) == 0 ||
+		     strncmp(sec->name, ".rel", 4) == 0) &&
+		    (sec->flags & SEC_HAS_CONTENTS) && size &&
+		    bfd_section_size(sec) > size)
+			return false;
+	return true;
+}
+
 /* The static symbols (of the debug file, if one is used) or, in a
  * stripped object without a debug file, its dynamic symbols; plus the
  * synthetic "name@plt" symbols of the object's PLT. */
@@ -239,7 +255,7 @@ static int read_symbols(struct object *obj, const char *path,
 	if (count == 0)
 		return no_symbols(obj, path, err);
 	obj->nsyms = (size_t)count;
-	if (ndyn > 0)
+	if (ndyn > 0 && plt_fits_file(obj->abfd))
 		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
 						  ndyn, obj->dynsyms, &obj->synth);
 	obj->nsynth = nsynth > 0 ? (size_t)nsynth : 0;
