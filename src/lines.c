@@ -789,65 +789,56 @@ int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
 	return finish(lt, st, err);
 }
 
-/* The contents of section .NAME, or of .zNAME (gcc -gz=zlib-gnu), as
- * libbfd decompresses them.  False when out of memory. */
-static bool load(bfd *abfd, const char *name, unsigned char **data, size_t *size)
+/* Section .NAME of ABFD, or .zNAME (gcc -gz=zlib-gnu), as libbfd
+ * decompresses it; NULL when there is none. */
+static asection *debug_section(bfd *abfd, const char *name)
 {
 	char zname[32];
 	asection *sec = bfd_get_section_by_name(abfd, name);
 
-	*data = NULL;
-	*size = 0;
 	if (!sec) {
 		snprintf(zname, sizeof zname, ".z%s", name + 1);
 		sec = bfd_get_section_by_name(abfd, zname);
 	}
-	if (!sec)
-		return true;
-	if (!bfd_malloc_and_get_section(abfd, sec, data)) {
-		free(*data);
-		*data = NULL;
-		return bfd_get_error() != bfd_error_no_memory;
-	}
-	*size = bfd_section_size(sec);
-	return true;
+	return sec;
 }
 
-int line_table_read(struct line_table *lt, bfd *abfd, struct g2c_error *err)
+int line_table_read(struct line_table *lt, struct object *obj,
+		    struct g2c_error *err)
 {
 	static const char *const names[] = {
 		".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
 		".debug_line_str",
 	};
-	unsigned char *data[5];
-	size_t size[5];
+	struct section_bytes b[5] = { 0 };
 	struct dwarf_sections sec;
 	int rc;
 
 	for (unsigned i = 0; i < 5; i++) {
-		if (!load(abfd, names[i], &data[i], &size[i])) {
+		asection *s = debug_section(obj->dbfd, names[i]);
+
+		if (s && object_section_bytes(obj, obj->dbfd, s, &b[i], err) < 0) {
 			while (i-- > 0)
-				free(data[i]);
+				section_bytes_release(&b[i]);
 			memset(lt, 0, sizeof *lt);
-			return g2c_error_set(err, "%s: out of memory reading line tables",
-					     bfd_get_filename(abfd));
+			return -1;
 		}
 	}
 	sec = (struct dwarf_sections){
-		data[0], data[1], data[2], data[3], data[4],
-		size[0], size[1], size[2], size[3], size[4], bfd_big_endian(abfd),
+		b[0].data, b[1].data, b[2].data, b[3].data, b[4].data,
+		b[0].size, b[1].size, b[2].size, b[3].size, b[4].size,
+		bfd_big_endian(obj->dbfd),
 	};
-	rc = line_table_parse(lt, &sec, bfd_get_filename(abfd), err);
+	rc = line_table_parse(lt, &sec, bfd_get_filename(obj->dbfd), err);
 	if (rc != LINES_READ) {
 		for (unsigned i = 0; i < 5; i++)
-			free(data[i]);
+			section_bytes_release(&b[i]);
 		return rc;
 	}
 	/* the abbreviations are no longer needed; file entries point into
 	 * the others */
-	free(data[1]);
-	data[1] = NULL;
-	memcpy(lt->owned, data, sizeof lt->owned);
+	section_bytes_release(&b[1]);
+	memcpy(lt->owned, b, sizeof lt->owned);
 	return rc;
 }
 
@@ -960,7 +951,7 @@ void line_table_release(struct line_table *lt)
 		free(lt->paths);
 	}
 	for (size_t i = 0; i < sizeof lt->owned / sizeof *lt->owned; i++)
-		free(lt->owned[i]);
+		section_bytes_release(&lt->owned[i]);
 	free(lt->files);
 	free(lt->rows);
 	memset(lt, 0, sizeof *lt);

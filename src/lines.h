@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct bfd;
+#include "object.h"
+
 struct g2c_error;
 
 /* The bytes of the debug sections the reader uses; any may be missing
@@ -47,7 +48,7 @@ struct line_table {
 	size_t nfiles;
 	const char *name;	/* the object, for messages */
 	struct path_intern *paths;
-	unsigned char *owned[5];	/* section copies line_table_read made */
+	struct section_bytes owned[5];	/* the sections line_table_read read */
 };
 
 /* What line_table_read and line_table_parse return besides -1 (an error,
@@ -63,9 +64,10 @@ enum {
 int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
 		     const char *name, struct g2c_error *err);
 
-/* line_table_parse on the sections of ABFD (decompressed by libbfd; the
- * .zdebug_* names of gcc -gz=zlib-gnu too). */
-int line_table_read(struct line_table *lt, struct bfd *abfd,
+/* line_table_parse on the sections of OBJ's debug information (its
+ * dbfd; decompressed by libbfd, the .zdebug_* names of gcc -gz=zlib-gnu
+ * too).  The table must be released before OBJ is closed. */
+int line_table_read(struct line_table *lt, struct object *obj,
 		    struct g2c_error *err);
 
 /* The file and line of PC: 1 with *FILE and *LINE set, 0 where no row

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 
 struct loaded_section {
 	asection *sec;
-	bfd_byte *data;		/* NULL: the section has no contents */
+	struct section_bytes bytes;
 };
 
 static int bfd_failure(struct g2c_error *err, const char *path)
@@ -296,7 +297,7 @@ int object_open(struct object *obj, const char *path, const char *debug_dir,
 void object_forget_code(struct object *obj)
 {
 	for (size_t i = 0; i < obj->nloaded; i++)
-		free(obj->loaded[i].data);
+		section_bytes_release(&obj->loaded[i].bytes);
 	free(obj->loaded);
 	obj->loaded = NULL;
 	obj->nloaded = 0;
@@ -305,6 +306,9 @@ void object_forget_code(struct object *obj)
 void object_close(struct object *obj)
 {
 	object_forget_code(obj);
+	for (size_t i = 0; i < 2; i++)
+		if (obj->views[i].base)
+			munmap((void *)obj->views[i].base, obj->views[i].size);
 	free(obj->syms);
 	free(obj->synth);
 	free(obj->dynsyms);
@@ -344,7 +348,7 @@ int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 {
 	asection *sec = object_find_code_section(obj->abfd, &obj->last_code, pc);
 	struct loaded_section *loaded;
-	bfd_byte *data = NULL;
+	struct section_bytes bytes;
 	size_t i;
 
 	if (!sec)
@@ -356,17 +360,79 @@ int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 		if (!loaded)
 			return g2c_error_set(err, "%s: out of memory for code", obj->path);
 		obj->loaded = loaded;
-		if ((sec->flags & SEC_HAS_CONTENTS) &&
-		    !bfd_malloc_and_get_section(obj->abfd, sec, &data) &&
-		    bfd_get_error() == bfd_error_no_memory)
-			return g2c_error_set(err, "%s: out of memory for code", obj->path);
-		obj->loaded[obj->nloaded++] = (struct loaded_section){ sec, data };
+		if (object_section_bytes(obj, obj->abfd, sec, &bytes, err) < 0)
+			return -1;
+		obj->loaded[obj->nloaded++] = (struct loaded_section){ sec, bytes };
 	}
-	if (!obj->loaded[i].data)
+	if (!obj->loaded[i].bytes.data)
 		return 0;
-	*out = (struct code_bytes){ obj->loaded[i].data, bfd_section_vma(sec),
-				    bfd_section_size(sec) };
+	*out = (struct code_bytes){ obj->loaded[i].bytes.data, bfd_section_vma(sec),
+				    obj->loaded[i].bytes.size };
 	return 1;
+}
+
+/* ABFD's file mapped whole (read only, private), or NULL where it cannot
+ * be: not a plain file of its own, or not the size libbfd saw. */
+static const struct file_view *file_view(struct object *obj, bfd *abfd)
+{
+	struct file_view *v = &obj->views[abfd == obj->abfd ? 0 : 1];
+	struct stat sb;
+	void *base;
+	int fd;
+
+	if (v->tried)
+		return v->base ? v : NULL;
+	v->tried = true;
+	if (abfd->my_archive || (abfd->flags & BFD_IN_MEMORY) ||
+	    (fd = open(bfd_get_filename(abfd), O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size == bfd_get_file_size(abfd) &&
+	    (uint64_t)sb.st_size <= SIZE_MAX) {
+		base = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (base != MAP_FAILED) {
+			v->base = base;
+			v->size = (size_t)sb.st_size;
+		}
+	}
+	close(fd);
+	return v->base ? v : NULL;
+}
+
+int object_section_bytes(struct object *obj, bfd *abfd, asection *sec,
+			 struct section_bytes *out, struct g2c_error *err)
+{
+	const struct file_view *v;
+	uint64_t size = bfd_section_size(sec);
+	bfd_byte *copy = NULL;
+
+	memset(out, 0, sizeof *out);
+	if (!(sec->flags & SEC_HAS_CONTENTS) || size == 0)
+		return 0;
+	if (sec->compress_status == COMPRESS_SECTION_NONE &&
+	    !(sec->flags & SEC_IN_MEMORY) && (v = file_view(obj, abfd)) &&
+	    sec->filepos >= 0 && (uint64_t)sec->filepos <= v->size &&
+	    size <= v->size - (uint64_t)sec->filepos) {
+		out->data = v->base + sec->filepos;
+		out->size = (size_t)size;
+		return 0;
+	}
+	if (!bfd_malloc_and_get_section(abfd, sec, &copy)) {
+		free(copy);
+		if (bfd_get_error() == bfd_error_no_memory)
+			return g2c_error_set(err, "%s: out of memory reading section %s",
+					     bfd_get_filename(abfd), sec->name);
+		return 0;
+	}
+	out->data = out->copy = copy;
+	out->size = (size_t)bfd_section_size(sec);
+	return 0;
+}
+
+void section_bytes_release(struct section_bytes *sb)
+{
+	free(sb->copy);
+	memset(sb, 0, sizeof *sb);
 }
 
 /* An address-sized word of the object at P. */

@@ -21,6 +21,13 @@ struct bfd;
 struct bfd_section;
 struct bfd_symbol;
 
+/* The contents of one section: a view of the mapped file, or a copy. */
+struct section_bytes {
+	const unsigned char *data;	/* NULL: absent, or no contents */
+	size_t size;
+	unsigned char *copy;		/* what section_bytes_release frees */
+};
+
 /* The bytes of one code section, as loaded at VMA. */
 struct code_bytes {
 	const unsigned char *data;
@@ -42,6 +49,11 @@ struct object {
 	bool dynamic_symbols_only;	/* stripped: only exported functions */
 
 	/* private */
+	struct file_view {		/* the file of abfd [0] and dbfd [1] */
+		const unsigned char *base;
+		size_t size;
+		bool tried;
+	} views[2];
 	struct bfd_symbol **dynsyms;
 	struct loaded_section *loaded;	/* code section contents read */
 	size_t nloaded;
@@ -67,6 +79,18 @@ struct bfd_section *object_find_code_section(struct bfd *abfd,
  * with ERR set when memory runs out. */
 int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 		   struct g2c_error *err);
+
+/* Sets *OUT to the contents of SEC of ABFD (OBJ's object or its debug
+ * file).  Where the file holds them as they are (not compressed), they
+ * are a view of the file, mapped once, so that only the pages used are
+ * read; otherwise libbfd's copy (decompressed).  Returns 0, or -1 with
+ * ERR set when memory runs out; a section libbfd cannot read is left
+ * empty. */
+int object_section_bytes(struct object *obj, struct bfd *abfd,
+			 struct bfd_section *sec, struct section_bytes *out,
+			 struct g2c_error *err);
+
+void section_bytes_release(struct section_bytes *sb);
 
 /* What the dynamic section says about loading: each NULL when absent. */
 struct object_dynamic {

@@ -39,7 +39,7 @@ static int read_tables(struct source_lines *sl, struct g2c_error *err)
 	if (sl->tried)
 		return 0;
 	sl->table = calloc(1, sizeof *sl->table);
-	rc = sl->table ? line_table_read(sl->table, sl->obj->dbfd, err) :
+	rc = sl->table ? line_table_read(sl->table, sl->obj, err) :
 		g2c_error_set(err, "%s: out of memory reading line tables",
 			      sl->obj->path);
 	if (rc != LINES_READ) {
