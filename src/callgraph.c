@@ -196,16 +196,15 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
 			b->cg->stats.hists_outside++;
 
-		for (uint32_t i = 0; i < hist->nbins; i++) {
+		for (size_t i = 0; i < hist->ncounted; i++) {
+			const struct gmon_bin *bin = &hist->counted[i];
 			uint64_t lo, hi;
 
-			if (!hist->bins[i])
-				continue;
-			b->cg->stats.samples += hist->bins[i];
-			gmon_hist_bin_to_pc(hist, scale, i, &lo, &hi);
+			b->cg->stats.samples += bin->count;
+			gmon_hist_bin_to_pc(hist, scale, bin->index, &lo, &hi);
 			if (hi <= lo)	/* only at the very top of the address space */
 				hi = lo == UINT64_MAX ? lo : lo + 1;
-			if (hi > lo && attribute_bin(b, lo, hi, hist->bins[i]) < 0)
+			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0)
 				return -1;
 		}
 	}

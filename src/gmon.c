@@ -495,7 +495,7 @@ void gmon_profile_init(struct gmon_profile *prof)
 void gmon_profile_release(struct gmon_profile *prof)
 {
 	for (size_t i = 0; i < prof->nhists; i++)
-		free(prof->hists[i].bins);
+		free(prof->hists[i].counted);
 	free(prof->hists);
 	free(prof->arcs);
 	free(prof->bbs);
@@ -512,9 +512,6 @@ static double hist_units_per_bin(uint64_t low_pc, uint64_t high_pc,
 	return (double)((high_pc - low_pc) / 2) / nbins;
 }
 
-/* The histogram of PROF that H adds to: one with the same range, or a new
- * one (*IS_NEW) without bins yet.  Identical ranges are summed; disjoint
- * ranges are kept; anything else is refused.  Returns NULL with ERR set. */
 /* Sets the error "histogram for H's range RELATION the one for O's
  * range TAIL"; returns NULL, for hist_target's callers. */
 static struct gmon_hist *hist_conflict(struct reader *r,
@@ -531,13 +528,15 @@ static struct gmon_hist *hist_conflict(struct reader *r,
 	return NULL;
 }
 
+/* The histogram of PROF that H adds to: one with the same range, or a new
+ * one without samples yet.  Identical ranges are summed; disjoint ranges
+ * are kept; anything else is refused.  Returns NULL with ERR set. */
 static struct gmon_hist *hist_target(struct gmon_profile *prof,
 				     struct reader *r,
-				     const struct gmon_hist *h, bool *is_new)
+				     const struct gmon_hist *h)
 {
 	struct gmon_hist *hists;
 
-	*is_new = false;
 	for (size_t i = 0; i < prof->nhists; i++) {
 		struct gmon_hist *o = &prof->hists[i];
 
@@ -566,25 +565,65 @@ static struct gmon_hist *hist_target(struct gmon_profile *prof,
 	}
 	prof->hists = hists;
 	hists[prof->nhists] = *h;
-	hists[prof->nhists].bins = NULL;
-	*is_new = true;
+	hists[prof->nhists].counted = NULL;
+	hists[prof->nhists].ncounted = 0;
 	return &hists[prof->nhists++];
 }
 
 /* Bins read at a time. */
 #define BIN_CHUNK 4096
 
+/* Adds the bins with samples FRESH[0..N) (by index) to HIST's, summing
+ * those of one index.  Takes FRESH.  Returns false when out of memory. */
+static bool merge_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
+			  size_t n)
+{
+	struct gmon_bin *old = hist->counted, *merged;
+	size_t i = 0, j = 0, k = 0;
+
+	if (n == 0) {
+		free(fresh);
+		return true;
+	}
+	if (hist->ncounted == 0) {
+		free(old);
+		hist->counted = fresh;
+		hist->ncounted = n;
+		return true;
+	}
+	merged = malloc((hist->ncounted + n) * sizeof *merged);
+	if (!merged) {
+		free(fresh);
+		return false;
+	}
+	while (i < hist->ncounted || j < n) {
+		if (j == n || (i < hist->ncounted && old[i].index < fresh[j].index))
+			merged[k++] = old[i++];
+		else if (i == hist->ncounted || fresh[j].index < old[i].index)
+			merged[k++] = fresh[j++];
+		else {
+			merged[k] = old[i++];
+			merged[k++].count += fresh[j++].count;
+		}
+	}
+	free(old);
+	free(fresh);
+	hist->counted = merged;
+	hist->ncounted = k;
+	return true;
+}
+
 /* Adds the histogram whose header, read from the record WHAT at START, is
- * in H; its NBINS 16-bit counts follow.  The bins of a new histogram are
- * allocated as they arrive, so a record that claims more than the file
- * holds costs no more than the file. */
+ * in H; its NBINS 16-bit counts follow.  Only bins with samples are kept,
+ * as they arrive, so a record that claims more than the file holds costs
+ * no more than the file. */
 static int add_hist(struct gmon_profile *prof, struct reader *r,
 		    const struct gmon_hist *h, const char *what, uint64_t start)
 {
 	uint64_t end = r->pos + (uint64_t)h->nbins * 2;
 	struct gmon_hist *target;
-	size_t cap = 0;
-	bool is_new;
+	struct gmon_bin *fresh = NULL;
+	size_t nfresh = 0, cap = 0;
 
 	if (h->high_pc < h->low_pc)
 		return g2c_error_set(r->err,
@@ -606,7 +645,7 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 				     h->nbins,
 				     (unsigned long long)r->target->code_span);
 	r->bins += h->nbins;
-	target = hist_target(prof, r, h, &is_new);
+	target = hist_target(prof, r, h);
 	if (!target)
 		return -1;
 	for (uint32_t done = 0; done < h->nbins;) {
@@ -614,24 +653,31 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 		const unsigned char *p = raw;
 		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
 
-		if (is_new) {
-			uint64_t *bins = array_grow(target->bins, &cap,
-						    (size_t)done + n,
-						    sizeof *bins);
+		if (take_bytes(r, raw, 2 * (size_t)n, what, start, end) < 0) {
+			free(fresh);
+			return -1;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t count = get(r, &p, 2);
+			struct gmon_bin *grown;
 
-			if (!bins)
+			if (!count)
+				continue;
+			grown = array_grow(fresh, &cap, nfresh + 1, sizeof *fresh);
+			if (!grown) {
+				free(fresh);
 				return g2c_error_set(r->err,
 						     "%s: out of memory for %u histogram bins",
 						     r->name, h->nbins);
-			target->bins = bins;
-			memset(bins + done, 0, n * sizeof *bins);
+			}
+			fresh = grown;
+			fresh[nfresh++] = (struct gmon_bin){ done + i, count };
 		}
-		if (take_bytes(r, raw, 2 * (size_t)n, what, start, end) < 0)
-			return -1;
-		for (uint32_t i = 0; i < n; i++)
-			target->bins[done + i] += get(r, &p, 2);
 		done += n;
 	}
+	if (!merge_counted(target, fresh, nfresh))
+		return g2c_error_set(r->err, "%s: out of memory for %u histogram bins",
+				     r->name, h->nbins);
 	r->carries_data = true;
 	return 0;
 }

@@ -56,6 +56,14 @@ enum gmon_format {
 	GMON_FORMAT_LD_PROFILE,
 };
 
+/* A histogram bin that has samples.  Most bins of a profile have none
+ * (a run of seconds samples a few hundred places of megabytes of code),
+ * so only these are kept. */
+struct gmon_bin {
+	uint64_t index;		/* of the bin in its histogram */
+	uint64_t count;		/* summed over files */
+};
+
 struct gmon_hist {
 	uint64_t low_pc;	/* first address covered */
 	uint64_t high_pc;	/* end of the covered range, exclusive */
@@ -63,7 +71,8 @@ struct gmon_hist {
 	uint32_t rate;		/* samples per second; 0 = not recorded */
 	char dimen[16];		/* e.g. "seconds", NUL-terminated */
 	char dimen_abbrev;	/* e.g. 's' */
-	uint64_t *bins;		/* nbins counts, summed over files */
+	struct gmon_bin *counted;	/* the bins with samples, by index */
+	size_t ncounted;
 };
 
 /* The from_pc of an LD_PROFILE arc whose caller is outside the library. */

@@ -127,8 +127,8 @@ static int describe_object(struct conversion *c, const struct program_object *po
 	int n;
 
 	for (size_t h = 0; h < prof->nhists; h++)
-		for (uint32_t i = 0; i < prof->hists[h].nbins; i++)
-			samples += prof->hists[h].bins[i];
+		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
+			samples += prof->hists[h].counted[i].count;
 	if (po->nfiles == 0)
 		n = asprintf(&c->desc[c->ndesc], "Object: %s: not profiled%s",
 			     po->obj.path, symbols);

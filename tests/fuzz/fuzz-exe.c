@@ -34,11 +34,12 @@ static int make_profile(struct gmon_profile *p, const struct symtab *st)
 	p->hists[0] = (struct gmon_hist){ .low_pc = lo, .high_pc = hi,
 					  .nbins = (uint32_t)((hi - lo + 1) / 2),
 					  .rate = 100, .dimen = "seconds" };
-	p->hists[0].bins = calloc(p->hists[0].nbins, sizeof *p->hists[0].bins);
-	if (!p->hists[0].bins)
+	p->hists[0].counted = calloc(p->hists[0].nbins, sizeof *p->hists[0].counted);
+	if (!p->hists[0].counted)
 		return -1;
 	for (uint32_t i = 0; i < p->hists[0].nbins; i++)
-		p->hists[0].bins[i] = 1;
+		p->hists[0].counted[i] = (struct gmon_bin){ i, 1 };
+	p->hists[0].ncounted = p->hists[0].nbins;
 	for (size_t i = 0; i + 1 < n; i++)
 		p->arcs[p->narcs++] = (struct gmon_arc){ st->funcs[i].addr,
 							 st->funcs[i + 1].addr + 8,

@@ -82,14 +82,13 @@ int main(int argc, char **argv)
 		printf("hist 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu32 " %" PRIu32
 		       " %s %c\n", hist->low_pc, hist->high_pc, hist->nbins,
 		       hist->rate, hist->dimen, hist->dimen_abbrev);
-		for (uint32_t b = 0; b < hist->nbins; b++) {
+		for (size_t b = 0; b < hist->ncounted; b++) {
 			uint64_t lo, hi;
 
-			if (!hist->bins[b])
-				continue;
-			gmon_hist_bin_to_pc(hist, scale, b, &lo, &hi);
+			gmon_hist_bin_to_pc(hist, scale, hist->counted[b].index,
+					    &lo, &hi);
 			printf("bin 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n",
-			       lo, hi, hist->bins[b]);
+			       lo, hi, hist->counted[b].count);
 		}
 	}
 	for (size_t a = 0; a < prof.narcs; a++)

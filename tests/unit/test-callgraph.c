@@ -49,7 +49,7 @@ static void test_worked_example(void)
 	fake_symtab(&st, N, 0x1000, 16);
 	fake_profile(&p, 0x1000, 0x1000 + N * 16);
 	for (int f = 0; f < N; f++)
-		p.hists[0].bins[f * 8 + 2] = ticks[f];
+		set_bin(&p, f * 8 + 2, ticks[f]);
 	for (size_t i = 0; i < sizeof arcs / sizeof *arcs; i++)
 		add_arc(&p, 0x1000 + 16 * arcs[i].from + 6,
 			0x1000 + 16 * arcs[i].to + 4, arcs[i].count);
@@ -109,8 +109,8 @@ static void test_straddling_bins(void)
 	st.funcs[1].end = 0x200e;
 	fake_profile(&p, 0x2000, 0x2010);
 	p.hists[0].nbins = 4;	/* scale 32768: each bin is 4 bytes */
-	p.hists[0].bins[0] = 4;	/* 3 bytes of X, 1 of Y */
-	p.hists[0].bins[3] = 2;	/* 2 bytes of Y, 2 in no function */
+	set_bin(&p, 0, 4);	/* 3 bytes of X, 1 of Y */
+	set_bin(&p, 3, 2);	/* 2 bytes of Y, 2 in no function */
 	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
 	nosym = callgraph_no_symbol(&cg);
 	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
@@ -141,9 +141,9 @@ static void test_exact_sums(void)
 	fake_symtab(&st, 4, 0x3000, 16);
 	fake_profile(&p, 0x3000, 0x3040);
 	p.hists[0].nbins = 3;	/* 64 bytes / 3 bins: uneven bins */
-	p.hists[0].bins[0] = 7;
-	p.hists[0].bins[1] = 11;
-	p.hists[0].bins[2] = 13;
+	set_bin(&p, 0, 7);
+	set_bin(&p, 1, 11);
+	set_bin(&p, 2, 13);
 	add_arc(&p, 0x3004, 0x3034, 1);
 	add_arc(&p, 0x3014, 0x3034, 1);
 	add_arc(&p, 0x3024, 0x3034, 1);
@@ -186,7 +186,7 @@ static void test_deep_graph(bool ring)
 	fake_symtab(&st, N, 0x10000, 4);
 	fake_profile(&p, 0x10000, 0x10000 + 4 * N);
 	for (size_t i = 0; i < N; i++) {
-		p.hists[0].bins[2 * i] = 1;
+		set_bin(&p, 2 * i, 1);
 		if (i + 1 < N || ring)
 			add_arc(&p, 0x10000 + 4 * i + 2,
 				0x10000 + 4 * ((i + 1) % N), 1);

@@ -14,6 +14,21 @@ static const struct gmon_target targets[] = {
 	{ 8, false, 0 }, { 8, true, 0 }, { 4, false, 0 }, { 4, true, 0 },
 };
 
+/* The samples of bin INDEX of H; checks that the bins with samples are
+ * kept in increasing order, each once, none with 0 samples. */
+static uint64_t bin_count(const struct gmon_hist *h, uint64_t index)
+{
+	uint64_t count = 0;
+
+	for (size_t i = 0; i < h->ncounted; i++) {
+		CHECK(h->counted[i].count > 0);
+		CHECK(i == 0 || h->counted[i - 1].index < h->counted[i].index);
+		if (h->counted[i].index == index)
+			count = h->counted[i].count;
+	}
+	return count;
+}
+
 static struct bytes *tagged_sample(struct gmon_target t)
 {
 	static struct bytes b;
@@ -51,8 +66,8 @@ static void test_tagged(void)
 		CHECK_U64(p.hists[0].nbins, 8);
 		CHECK_U64(p.hists[0].rate, 100);
 		CHECK(strcmp(p.hists[0].dimen, "seconds") == 0);
-		CHECK_U64(p.hists[0].bins[1], 3);
-		CHECK_U64(p.hists[0].bins[4], 65535);
+		CHECK_U64(bin_count(&p.hists[0], 1), 3);
+		CHECK_U64(bin_count(&p.hists[0], 4), 65535);
 		CHECK_U64(p.narcs, 2);
 		CHECK_U64(p.arcs[0].from_pc, 0x1004);
 		CHECK_U64(p.arcs[0].count, 9);
@@ -64,11 +79,41 @@ static void test_tagged(void)
 		/* A second file with the same range sums bin by bin. */
 		CHECK(gmon_profile_add_buffer(&p, &b->t, b->data, b->len, "t", &err) == 0);
 		CHECK_U64(p.nhists, 1);
-		CHECK_U64(p.hists[0].bins[4], 131070);
+		CHECK_U64(bin_count(&p.hists[0], 4), 131070);
 		CHECK_U64(p.arcs[0].count, 18);
 		CHECK_U64(p.bbs[1].count, 8);
+		CHECK_U64(p.hists[0].ncounted, 3);
 		gmon_profile_release(&p);
 	}
+}
+
+/* Files with samples in different bins of one range: the bins with
+ * samples are merged in order, shared ones summed, empty ones not kept. */
+static void test_bins_merged(void)
+{
+	static const uint16_t first[8] = { 0, 2, 0, 0, 0, 0, 5, 0 };
+	static const uint16_t second[8] = { 1, 0, 0, 3, 0, 0, 4, 9 };
+	static const uint16_t none[8] = { 0 };
+	const uint16_t *files[] = { first, none, second };
+	struct gmon_profile p;
+	struct g2c_error err = { "" };
+
+	gmon_profile_init(&p);
+	for (size_t f = 0; f < 3; f++) {
+		struct bytes b = { .t = targets[0] };
+
+		put_tagged_header(&b);
+		put_hist(&b, 0x1000, 0x1020, 8, 100, files[f]);
+		CHECK(gmon_profile_add_buffer(&p, &b.t, b.data, b.len, "t", &err) == 0);
+	}
+	CHECK_U64(p.nhists, 1);
+	CHECK_U64(p.hists[0].ncounted, 5);
+	CHECK_U64(bin_count(&p.hists[0], 0), 1);
+	CHECK_U64(bin_count(&p.hists[0], 1), 2);
+	CHECK_U64(bin_count(&p.hists[0], 3), 3);
+	CHECK_U64(bin_count(&p.hists[0], 6), 9);
+	CHECK_U64(bin_count(&p.hists[0], 7), 9);
+	gmon_profile_release(&p);
 }
 
 /* Every proper prefix that does not end on a record boundary, and the
@@ -181,8 +226,8 @@ static void test_hist_merging(void)
 	put_hist(&b, 0x1000, 0x1010, 4, 100, ones);
 	CHECK(read_one(&b, &p, &err) == 0);
 	CHECK_U64(p.nhists, 2);
-	CHECK_U64(p.hists[0].bins[3], 2);
-	CHECK_U64(p.hists[1].bins[3], 1);
+	CHECK_U64(bin_count(&p.hists[0], 3), 2);
+	CHECK_U64(bin_count(&p.hists[1], 3), 1);
 	gmon_profile_release(&p);
 
 	/* Overlapping without matching is refused. */
@@ -236,7 +281,7 @@ static void test_bsd(void)
 			CHECK_U64(p.first_format, bsd44 ? GMON_FORMAT_BSD44 : GMON_FORMAT_BSD_OLD);
 			CHECK_U64(p.nhists, 1);
 			CHECK_U64(p.hists[0].nbins, 4);
-			CHECK_U64(p.hists[0].bins[3], 4);
+			CHECK_U64(bin_count(&p.hists[0], 3), 4);
 			CHECK_U64(p.hists[0].rate, bsd44 ? 1000 : 0);
 			CHECK_U64(p.narcs, 1);
 			CHECK_U64(p.arcs[0].count, P == 4 ? 0x10000000 : 0x100000000ull);
@@ -322,8 +367,8 @@ static void check_ld_sample(const struct gmon_profile *p, uint64_t times)
 	CHECK_U64(p->hists[0].rate, 100);
 	CHECK(strcmp(p->hists[0].dimen, "seconds") == 0);
 	CHECK_U64(p->hists[0].dimen_abbrev, 's');
-	CHECK_U64(p->hists[0].bins[3], 5 * times);
-	CHECK_U64(p->hists[0].bins[48], 65535 * times);
+	CHECK_U64(bin_count(&p->hists[0], 3), 5 * times);
+	CHECK_U64(bin_count(&p->hists[0], 48), 65535 * times);
 	CHECK_U64(p->narcs, 3);
 	/* pcs are link-time addresses; a caller outside stays 0 */
 	CHECK_U64(p->arcs[0].from_pc, GMON_FROM_OUTSIDE);
@@ -393,8 +438,8 @@ static void test_ld_profile_bytes(void)
 	CHECK_U64(p.nhists, 1);
 	CHECK_U64(p.hists[0].low_pc, 0x400);
 	CHECK_U64(p.hists[0].high_pc, 0x408);
-	CHECK_U64(p.hists[0].bins[0], 7);
-	CHECK_U64(p.hists[0].bins[1], 256);
+	CHECK_U64(bin_count(&p.hists[0], 0), 7);
+	CHECK_U64(bin_count(&p.hists[0], 1), 256);
 	CHECK_U64(p.narcs, 1);
 	CHECK_U64(p.arcs[0].from_pc, GMON_FROM_OUTSIDE);
 	CHECK_U64(p.arcs[0].self_pc, 0x404);
@@ -599,6 +644,7 @@ static void test_code_span_bound(void)
 int main(void)
 {
 	test_tagged();
+	test_bins_merged();
 	test_truncation();
 	test_bad_files();
 	test_hist_merging();

@@ -51,9 +51,9 @@ static void test_one_object(void)
 	st.funcs[MAIN].name = "main";
 	st.funcs[LEAF].name = "leaf";
 	fake_profile(&p, 0x1000, 0x1040);
-	p.hists[0].bins[2] = 1;		/* main, 0x1004 */
-	p.hists[0].bins[17] = 2;	/* leaf, 0x1022 */
-	p.hists[0].bins[18] = 1;	/* leaf, 0x1024 */
+	set_bin(&p, 2, 1);	/* main, 0x1004 */
+	set_bin(&p, 17, 2);	/* leaf, 0x1022 */
+	set_bin(&p, 18, 1);	/* leaf, 0x1024 */
 	add_arc(&p, 0x1008, 0x1024, 3);
 	add_arc(&p, 0x1018, 0x1024, 2);
 	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
