@@ -309,6 +309,14 @@ static size_t unique_pointers(const char **names, size_t n)
 	return kept;
 }
 
+/* Appends FILE to NAMES[0..*N) unless it is the last one there: the
+ * positions of a function, and neighbouring functions, share a file. */
+static void add_name(const char **names, size_t *n, const char *file)
+{
+	if (*n == 0 || names[*n - 1] != file)
+		names[(*n)++] = file;
+}
+
 static int compare_names(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -331,13 +339,13 @@ int source_map_count_files(const struct source_map *map,
 
 		if (!fn->shown)
 			continue;
-		names[n++] = map->home[f].file;
+		add_name(names, &n, map->home[f].file);
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
-			names[n++] = map->cost[i].file;
+			add_name(names, &n, map->cost[i].file);
 		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
 			for (size_t i = cg->arcs[a].first_site;
 			     i < cg->arcs[a].first_site + cg->arcs[a].nsites; i++)
-				names[n++] = map->site[i].file;
+				add_name(names, &n, map->site[i].file);
 	}
 	/* The names are shared strings: most repeats are the same pointer,
 	 * so drop those before comparing the strings. */
