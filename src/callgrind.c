@@ -13,11 +13,18 @@
 #define NO_SYMBOL "<no symbol>"
 #define HIDDEN "<hidden>"
 
+#define RECENT_IDS 64
+
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
 	const char **names;	/* open addressing by string hash */
 	size_t *ids;
 	size_t cap, count;
+	/* the ids of strings recently asked for, by their address: the
+	 * positions name their files with shared strings, so most look-ups
+	 * end here without hashing a path */
+	const char *recent[RECENT_IDS];
+	size_t recent_id[RECENT_IDS];
 };
 
 static uint64_t hash_string(const char *s)
@@ -33,8 +40,12 @@ static uint64_t hash_string(const char *s)
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t slot;
+	size_t slot, recent = ((uintptr_t)s >> 3) % RECENT_IDS;
 
+	if (ids->recent[recent] == s) {
+		*is_new = false;
+		return (long long)ids->recent_id[recent];
+	}
 	if ((ids->count + 1) * 2 > ids->cap) {
 		size_t cap = ids->cap ? ids->cap * 2 : 64;
 		const char **names = calloc(cap, sizeof *names);
@@ -68,6 +79,8 @@ static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 		ids->names[slot] = s;
 		ids->ids[slot] = ++ids->count;
 	}
+	ids->recent[recent] = s;
+	ids->recent_id[recent] = ids->ids[slot];
 	return (long long)ids->ids[slot];
 }
 
@@ -221,11 +234,17 @@ static void write_value(struct writer *w, uint64_t v)
 
 /* Switches the file of the following cost lines with fi=/fe= (fe= when
  * returning to the function's own file). */
+/* Whether A and B are one file name; most are one shared string. */
+static bool same_file(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
 static void switch_file(struct writer *w, size_t f, const char *file)
 {
-	if (strcmp(file, w->cur_file) == 0)
+	if (same_file(file, w->cur_file))
 		return;
-	write_file(w, strcmp(file, home_file(w, f)) == 0 ? "fe" : "fi", file);
+	write_file(w, same_file(file, home_file(w, f)) ? "fe" : "fi", file);
 	w->cur_file = file;
 }
 
@@ -276,7 +295,7 @@ static void write_function(struct writer *w, size_t f)
 	bool wrote_cost = false;
 
 	switch_object(w, callgraph_object_of(w->cg, f));
-	if (!w->last_fl || strcmp(w->last_fl, home_file(w, f)) != 0) {
+	if (!w->last_fl || !same_file(w->last_fl, home_file(w, f))) {
 		write_file(w, "fl", home_file(w, f));
 		w->last_fl = home_file(w, f);
 	}

@@ -247,7 +247,7 @@ static void flush_buffer(struct outstream *os)
 		os->saved_errno = errno;
 }
 
-void outstream_write(struct outstream *os, const char *data, size_t len)
+void outstream_write_through(struct outstream *os, const char *data, size_t len)
 {
 	while (len > 0 && !os->failed) {
 		size_t room = sizeof os->buf - os->len;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct g2c_error;
 
@@ -53,7 +54,21 @@ void outstream_puts_printable(struct outstream *os, const char *s);
  * memory stream); outstream_close() flushes it but does not close it. */
 void outstream_from_file(struct outstream *os, FILE *fp, const char *name);
 
-void outstream_write(struct outstream *os, const char *data, size_t len);
+/* outstream_write's path when DATA does not fit the buffer's room. */
+void outstream_write_through(struct outstream *os, const char *data, size_t len);
+
+/* Inline: the writer calls it for every token it writes. */
+static inline void outstream_write(struct outstream *os, const char *data,
+				   size_t len)
+{
+	if (len < sizeof os->buf - os->len) {
+		memcpy(os->buf + os->len, data, len);
+		os->len += len;
+	} else {
+		outstream_write_through(os, data, len);
+	}
+}
+
 void outstream_puts(struct outstream *os, const char *s);
 /* V in decimal, or with HEX as 0x followed by lowercase hex digits. */
 void outstream_u64(struct outstream *os, uint64_t v, bool hex);
