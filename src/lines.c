@@ -79,6 +79,12 @@ static uint64_t read_leb(struct cursor *c, bool is_signed)
 	uint64_t v = 0;
 	unsigned shift = 0;
 
+	/* most operands of a line program fit in one byte */
+	if (c->p < c->end && !(*c->p & 0x80)) {
+		unsigned char b = *c->p++;
+
+		return is_signed && (b & 0x40) ? (uint64_t)b | ~(uint64_t)0x7f : b;
+	}
 	while (c->p < c->end) {
 		unsigned char b = *c->p++;
 
@@ -511,11 +517,13 @@ static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
 		*in_sequence = file != LINE_END;
 		return true;
 	}
-	rows = array_grow(lt->rows, &r->rows_cap, lt->nrows + 1, sizeof *rows);
-	if (!rows)
-		return false;
-	lt->rows = rows;
-	rows[lt->nrows++] = (struct line_row){ addr, file, line };
+	if (lt->nrows == r->rows_cap) {
+		rows = array_grow(lt->rows, &r->rows_cap, lt->nrows + 1, sizeof *rows);
+		if (!rows)
+			return false;
+		lt->rows = rows;
+	}
+	lt->rows[lt->nrows++] = (struct line_row){ addr, file, line };
 	*in_sequence = file != LINE_END;
 	return true;
 }
@@ -917,12 +925,25 @@ static const char *join(struct line_table *lt, struct line_file *f)
 	return path;
 }
 
-int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
-		      unsigned *line, struct g2c_error *err)
+/* The number of rows at or below PC.  Positions are mostly looked up in
+ * address order, so the search starts where the last one ended and
+ * gallops forward from there: a few rows apart, not across the table. */
+static size_t rows_up_to(struct line_table *lt, uint64_t pc)
 {
-	size_t lo = 0, hi = lt->nrows;
-	struct line_file *f;
+	size_t lo = 0, hi = lt->nrows, last = lt->last;
 
+	if (last > 0 && last <= lt->nrows && lt->rows[last - 1].addr <= pc) {
+		for (size_t step = 1;; step *= 2) {
+			size_t probe = last + step - 1;
+
+			if (probe >= lt->nrows || lt->rows[probe].addr > pc) {
+				lo = last;
+				hi = probe < lt->nrows ? probe : lt->nrows;
+				break;
+			}
+			last = probe + 1;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -931,6 +952,16 @@ int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
 		else
 			hi = mid;
 	}
+	lt->last = lo;
+	return lo;
+}
+
+int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
+		      unsigned *line, struct g2c_error *err)
+{
+	size_t lo = rows_up_to(lt, pc);
+	struct line_file *f;
+
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
 		return 0;
 	f = &lt->files[lt->rows[lo - 1].file];

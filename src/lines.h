@@ -44,6 +44,7 @@ struct path_intern;		/* private: joined paths by (dirs, name) */
 struct line_table {
 	struct line_row *rows;	/* sorted by address */
 	size_t nrows;
+	size_t last;		/* where the last look-up ended */
 	struct line_file *files;
 	size_t nfiles;
 	const char *name;	/* the object, for messages */
