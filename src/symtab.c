@@ -292,6 +292,33 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 	return kept;
 }
 
+/* Cuts the address range of ST's functions into about one slice per
+ * function, so that a look-up searches the few functions of one slice
+ * rather than the whole table (whose binary search misses the cache at
+ * every step on large programs). */
+static int index_slices(struct symtab *st)
+{
+	uint64_t low = st->funcs[0].addr, span = st->funcs[st->nfuncs - 1].addr - low;
+	size_t f = 0;
+
+	if (st->nfuncs >= UINT32_MAX)
+		return 0;	/* the whole table is searched */
+	while (st->slice_shift < 63 && (span >> st->slice_shift) >= st->nfuncs)
+		st->slice_shift++;
+	st->nslices = (size_t)(span >> st->slice_shift) + 1;
+	st->slice_first = malloc(st->nslices * sizeof *st->slice_first);
+	if (!st->slice_first)
+		return -1;
+	for (size_t s = 0; s < st->nslices; s++) {
+		uint64_t start = low + ((uint64_t)s << st->slice_shift);
+
+		while (f < st->nfuncs && st->funcs[f].addr < start)
+			f++;
+		st->slice_first[s] = (uint32_t)f;
+	}
+	return 0;
+}
+
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err)
 {
@@ -319,7 +346,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 		if (!f->name)
 			goto oom;
 	}
-	if (assign_cold_parts(st) < 0)
+	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
 		goto oom;
 	return 0;
 oom:
@@ -333,6 +360,7 @@ void symtab_release(struct symtab *st)
 		free(st->owned[i]);
 	free(st->owned);
 	free(st->funcs);
+	free(st->slice_first);
 	memset(st, 0, sizeof *st);
 }
 
@@ -439,6 +467,20 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 {
 	size_t lo = 0, hi = st->nfuncs;
 
+	/* Functions before PC's slice start below PC, those after it above:
+	 * the answer is the last function of the slice starting at or below
+	 * PC, or the one before the slice. */
+	if (st->slice_first && pc >= st->funcs[0].addr) {
+		uint64_t s = (pc - st->funcs[0].addr) >> st->slice_shift;
+
+		if (s < st->nslices) {
+			lo = st->slice_first[s];
+			if (s + 1 < st->nslices)
+				hi = st->slice_first[s + 1];
+		} else {
+			lo = st->slice_first[st->nslices - 1];
+		}
+	}
 	/* Find the last function starting at or below PC. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

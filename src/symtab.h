@@ -46,6 +46,12 @@ struct symtab {
 	/* private */
 	char **owned;			/* demangled names to free */
 	size_t nowned, owned_cap;
+	/* look-up index: for each slice of 2^shift bytes from the first
+	 * function's address, the first function starting in or above it
+	 * (NULL: search the whole table) */
+	uint32_t *slice_first;
+	size_t nslices;
+	unsigned slice_shift;
 };
 
 /* Builds the function table of OBJ.  Returns 0, or -1 with ERR set (no
