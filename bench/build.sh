@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # build.sh -- generate, build (gcc -pg -g -O2) and run the benchmark programs.
 #
-#   bench/build.sh [--many-size N] [--many-runs N] [--no-many] [SIZE...]
+#   bench/build.sh [--many-size N] [--many-runs N] [--no-many] [--cxx]
+#                  [SIZE...]
 #
 # For each SIZE (number of functions; default 5000 20000 50000 100000):
 # bench/work/fSIZE/ gets the generated sources, prog and the gmon.out of one
 # default run (a few seconds), plus BUILD-INFO with timings and sizes.
+# With --cxx the programs are the C++ variant (long names, heavy inlining;
+# see gen-program.py) in bench/work/cxxSIZE/, and there is no many-runs case.
 # Then the many-runs case: bench/work/many-fM/ gets the gmon.out.PID files of
 # --many-runs (default 1000) short runs (`prog 1`) of the M-function program
 # (default 20000, about 3 MB of text), built first if needed.
@@ -20,6 +23,8 @@ seed=${SEED:-1}
 jobs=${JOBS:-$(nproc)}
 many_size=20000
 many_runs=1000
+cxx=
+prefix=f
 sizes=()
 
 while [ $# -gt 0 ]; do
@@ -27,7 +32,8 @@ while [ $# -gt 0 ]; do
 	--many-size) many_size=$2; shift 2 ;;
 	--many-runs) many_runs=$2; shift 2 ;;
 	--no-many) many_runs=0; shift ;;
-	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	--cxx) cxx=--cxx; prefix=cxx; many_runs=0; shift ;;
+	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
 	-*) echo "build.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
 	esac
@@ -46,15 +52,15 @@ mkdir -p "$work"
 
 # build_one N: generate, make and run work/fN; prints one summary line.
 build_one() {
-	local n=$1 dir=$work/f$1 t gen_s make_s run_s
+	local n=$1 dir=$work/$prefix$1 t gen_s make_s run_s
 	mkdir -p "$dir"
 	t=$(now)
-	python3 "$bench/gen-program.py" --functions "$n" --seed "$seed" --out "$dir" >/dev/null
+	python3 "$bench/gen-program.py" --functions "$n" --seed "$seed" $cxx --out "$dir" >/dev/null
 	gen_s=$(since "$t")
 	if make -C "$dir" -q prog 2>/dev/null && [ -f "$dir/BUILD-INFO" ]; then
 		make_s=$(info "$dir/BUILD-INFO" make_s)
 	else
-		echo "build.sh: f$n: compiling ($(info "$dir/GEN-INFO" files) files, make -j$jobs)" >&2
+		echo "build.sh: $prefix$n: compiling ($(info "$dir/GEN-INFO" files) files, make -j$jobs)" >&2
 		rm -f "$dir/gmon.out" "$dir/BUILD-INFO"
 		t=$(now)
 		make -C "$dir" -s -j"$jobs" prog
@@ -65,7 +71,7 @@ build_one() {
 		(cd "$dir" && rm -f gmon.out && ./prog >run.stdout 2>run.stderr)
 		run_s=$(since "$t")
 		if [ -s "$dir/run.stderr" ]; then
-			echo "build.sh: f$n: prog wrote to stderr:" >&2
+			echo "build.sh: $prefix$n: prog wrote to stderr:" >&2
 			cat "$dir/run.stderr" >&2
 			exit 1
 		fi
@@ -78,7 +84,7 @@ build_one() {
 			echo "prog_bytes=$(stat -c %s "$dir/prog")"
 			echo "gmon_bytes=$(stat -c %s "$dir/gmon.out")"
 			python3 "$bench/gmon-info.py" "$dir/gmon.out" | tr ' ' '\n'
-			echo "cc=$(gcc --version | sed -n 1p)"
+			echo "cc=$(sed -n 's/^CC = //p' "$dir/Makefile") ($(gcc --version | sed -n 1p))"
 			echo "cflags=-pg -g -O2"
 		} >"$dir/BUILD-INFO.tmp"
 		mv "$dir/BUILD-INFO.tmp" "$dir/BUILD-INFO"
@@ -89,11 +95,11 @@ build_one() {
 	# otherwise glibc's arc table overflowed.
 	if [ "$(info "$bi" callees)" != "$(info "$bi" functions)" ] ||
 	   [ "$(info "$bi" arcs)" -lt "$(info "$bi" call_sites)" ]; then
-		echo "build.sh: f$n: WARNING: gmon.out has $(info "$bi" callees) callees and $(info "$bi" arcs) arcs;" \
+		echo "build.sh: $prefix$n: WARNING: gmon.out has $(info "$bi" callees) callees and $(info "$bi" arcs) arcs;" \
 			"expected $(info "$bi" functions) and at least $(info "$bi" call_sites)" >&2
 	fi
-	printf 'f%-7s %4s files  make %6.1fs  run %4.1fs  text %5.1f MB  prog %5.1f MB  gmon.out %5.1f MB  %7d arcs  %4d samples\n' \
-		"$n" "$(info "$bi" files)" "$(info "$bi" make_s)" "$(info "$bi" run_s)" \
+	printf '%s%-7s %4s files  make %6.1fs  run %4.1fs  text %5.1f MB  prog %5.1f MB  gmon.out %5.1f MB  %7d arcs  %4d samples\n' \
+		"$prefix" "$n" "$(info "$bi" files)" "$(info "$bi" make_s)" "$(info "$bi" run_s)" \
 		"$(awk -v b="$(info "$bi" text_bytes)" 'BEGIN { print b / 1e6 }')" \
 		"$(awk -v b="$(info "$bi" prog_bytes)" 'BEGIN { print b / 1e6 }')" \
 		"$(awk -v b="$(info "$bi" gmon_bytes)" 'BEGIN { print b / 1e6 }')" \
