@@ -245,6 +245,14 @@ struct reader {
 	size_t nunits, units_cap, rows_cap, files_cap;
 	struct unit_state unit;
 	uint64_t abbrev_budget;	/* abbreviation bytes still to scan */
+	/* the addresses that will be looked up (NULL: any), and the first
+	 * of them at or above the last row asked about */
+	const uint64_t *pcs;
+	size_t npcs, next_pc;
+	/* the last row of the sequence being read, held back until the
+	 * next row shows which addresses it covers */
+	struct line_row held;
+	bool holding, in_sequence;
 };
 
 /* The attribute list of abbreviation CODE in the table at OFFSET. */
@@ -503,28 +511,81 @@ static bool add_file(struct reader *r, const char *name, uint64_t dir,
 	return true;
 }
 
-static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
-		    uint32_t line, bool *in_sequence)
+static bool store_row(struct reader *r, struct line_row row)
 {
 	struct line_table *lt = r->lt;
 	struct line_row *rows;
 
-	/* libbfd keeps only the last row at one address of a sequence, and
-	 * a row at the sequence's end covers nothing. */
-	if (*in_sequence && lt->nrows > 0 && lt->rows[lt->nrows - 1].addr == addr) {
-		lt->rows[lt->nrows - 1].file = file;
-		lt->rows[lt->nrows - 1].line = line;
-		*in_sequence = file != LINE_END;
-		return true;
-	}
 	if (lt->nrows == r->rows_cap) {
 		rows = array_grow(lt->rows, &r->rows_cap, lt->nrows + 1, sizeof *rows);
 		if (!rows)
 			return false;
 		lt->rows = rows;
 	}
-	lt->rows[lt->nrows++] = (struct line_row){ addr, file, line };
-	*in_sequence = file != LINE_END;
+	lt->rows[lt->nrows++] = row;
+	return true;
+}
+
+/* Whether an address that will be looked up lies in [LO, HI). */
+static bool wanted(struct reader *r, uint64_t lo, uint64_t hi)
+{
+	size_t i = r->next_pc;
+
+	if (!r->pcs)
+		return true;
+	/* rows come mostly in address order: the last answer usually holds */
+	if ((i > 0 && r->pcs[i - 1] >= lo) || (i < r->npcs && r->pcs[i] < lo)) {
+		size_t top = r->npcs;
+
+		for (i = 0; i < top;) {
+			size_t mid = i + (top - i) / 2;
+
+			if (r->pcs[mid] < lo)
+				i = mid + 1;
+			else
+				top = mid;
+		}
+		r->next_pc = i;
+	}
+	return i < r->npcs && r->pcs[i] < hi;
+}
+
+/* Stores the held row if it covers an address that will be looked up,
+ * from its own up to NEXT, the next row's address.  A row is the answer
+ * for an address only if that address lies in its cover (a later row of
+ * the sequence would be a later answer), so the look-ups find what they
+ * would in the whole table.  A sequence that goes back in address keeps
+ * such rows. */
+static bool release_held(struct reader *r, uint64_t next)
+{
+	if (!r->holding)
+		return true;
+	r->holding = false;
+	if (next < r->held.addr || wanted(r, r->held.addr, next))
+		return store_row(r, r->held);
+	return true;
+}
+
+static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
+		    uint32_t line)
+{
+	/* libbfd keeps only the last row at one address of a sequence, and
+	 * a row at the sequence's end covers nothing. */
+	if (r->in_sequence && r->holding && r->held.addr == addr) {
+		r->held.file = file;
+		r->held.line = line;
+	} else {
+		if (!release_held(r, addr))
+			return false;
+		r->held = (struct line_row){ addr, file, line };
+		r->holding = true;
+	}
+	r->in_sequence = file != LINE_END;
+	/* a sequence's end bounds the cover of rows of other sequences */
+	if (file == LINE_END) {
+		r->holding = false;
+		return store_row(r, r->held);
+	}
 	return true;
 }
 
@@ -539,15 +600,14 @@ struct program_shape {
 /* Appends the row of the registers; a file index outside the unit's list
  * (which libbfd names "<unknown>") is left to libbfd. */
 static enum status emit(struct reader *r, const struct program_shape *ps,
-			uint64_t addr, uint64_t file, uint32_t line,
-			bool *in_sequence)
+			uint64_t addr, uint64_t file, uint32_t line)
 {
 	uint64_t index = r->unit.version < 5 ? file - 1 : file;
 
 	if (index >= ps->nfiles)
 		return REFUSE;
-	return add_row(r, addr, (uint32_t)(r->unit.first_file + index), line,
-		       in_sequence) ? OK : NOMEM;
+	return add_row(r, addr, (uint32_t)(r->unit.first_file + index), line) ?
+		OK : NOMEM;
 }
 
 /* Runs one unit's line program from C to its end.  Every step consumes
@@ -557,8 +617,9 @@ static enum status run_program(struct reader *r, struct cursor *c,
 {
 	uint64_t addr = 0, file = 1;
 	uint32_t line = 1;	/* wraps as libbfd's unsigned register does */
-	bool in_sequence = false;
 	enum status st = OK;
+
+	r->in_sequence = false;
 
 	while (c->p < c->end && !c->failed && st == OK) {
 		unsigned op = *c->p++;
@@ -568,7 +629,7 @@ static enum status run_program(struct reader *r, struct cursor *c,
 
 			addr += (uint64_t)(adj / ps->line_range) * ps->min_insn;
 			line += (uint32_t)(ps->line_base + (int)(adj % ps->line_range));
-			st = emit(r, ps, addr, file, line, &in_sequence);
+			st = emit(r, ps, addr, file, line);
 			continue;
 		}
 		switch (op) {
@@ -583,7 +644,7 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			c->p = ext.end;
 			sub = (unsigned)read_fixed(&ext, 1);
 			if (sub == DW_LNE_end_sequence) {
-				if (!add_row(r, addr, LINE_END, 0, &in_sequence))
+				if (!add_row(r, addr, LINE_END, 0))
 					return NOMEM;
 				addr = 0;
 				file = 1;
@@ -599,7 +660,7 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			break;
 		}
 		case DW_LNS_copy:
-			st = emit(r, ps, addr, file, line, &in_sequence);
+			st = emit(r, ps, addr, file, line);
 			break;
 		case DW_LNS_advance_pc:
 			addr += read_uleb(c) * ps->min_insn;
@@ -624,7 +685,15 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			break;
 		}
 	}
-	return c->failed ? REFUSE : st;
+	if (c->failed)
+		return REFUSE;
+	/* a sequence without its end: the held row covers what follows */
+	if (st == OK && r->holding) {
+		r->holding = false;
+		if (!store_row(r, r->held))
+			return NOMEM;
+	}
+	return st;
 }
 
 /* The directory and file lists of DWARF 2 to 4: NUL-terminated strings,
@@ -773,11 +842,13 @@ static struct dwarf_sections present_sections(const struct dwarf_sections *s)
 }
 
 int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
-		     const char *name, struct g2c_error *err)
+		     const uint64_t *pcs, size_t npcs, const char *name,
+		     struct g2c_error *err)
 {
 	struct dwarf_sections sec = present_sections(given);
 	struct reader r = { .lt = lt, .sec = &sec,
-			    .abbrev_budget = 4 * (uint64_t)sec.abbrev_size + 65536 };
+			    .abbrev_budget = 4 * (uint64_t)sec.abbrev_size + 65536,
+			    .pcs = pcs, .npcs = npcs };
 	enum status st;
 
 	memset(lt, 0, sizeof *lt);
@@ -812,7 +883,7 @@ static asection *debug_section(bfd *abfd, const char *name)
 }
 
 int line_table_read(struct line_table *lt, struct object *obj,
-		    struct g2c_error *err)
+		    const uint64_t *pcs, size_t npcs, struct g2c_error *err)
 {
 	static const char *const names[] = {
 		".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
@@ -837,7 +908,7 @@ int line_table_read(struct line_table *lt, struct object *obj,
 		b[0].size, b[1].size, b[2].size, b[3].size, b[4].size,
 		bfd_big_endian(obj->dbfd),
 	};
-	rc = line_table_parse(lt, &sec, bfd_get_filename(obj->dbfd), err);
+	rc = line_table_parse(lt, &sec, pcs, npcs, bfd_get_filename(obj->dbfd), err);
 	if (rc != LINES_READ) {
 		for (unsigned i = 0; i < 5; i++)
 			section_bytes_release(&b[i]);

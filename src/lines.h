@@ -60,16 +60,20 @@ enum {
 };
 
 /* Reads all line tables of SEC, those the compilation units of .debug_info
- * refer to, into LT.  NAME (kept, not copied) names the object in error
- * messages.  On LINES_UNREADABLE and -1, LT is left empty. */
+ * refer to, into LT.  PCS[0..NPCS), sorted and distinct, are the only
+ * addresses that will be looked up: only the rows their answers need are
+ * kept (a small part of a large program's rows).  PCS NULL keeps every
+ * row.  NAME (kept, not copied) names the object in error messages.  On
+ * LINES_UNREADABLE and -1, LT is left empty. */
 int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
-		     const char *name, struct g2c_error *err);
+		     const uint64_t *pcs, size_t npcs, const char *name,
+		     struct g2c_error *err);
 
 /* line_table_parse on the sections of OBJ's debug information (its
  * dbfd; decompressed by libbfd, the .zdebug_* names of gcc -gz=zlib-gnu
  * too).  The table must be released before OBJ is closed. */
 int line_table_read(struct line_table *lt, struct object *obj,
-		    struct g2c_error *err);
+		    const uint64_t *pcs, size_t npcs, struct g2c_error *err);
 
 /* The file and line of PC: 1 with *FILE and *LINE set, 0 where no row
  * covers PC, or -1 with ERR set (out of memory joining the path). */

@@ -282,8 +282,8 @@ static int convert(const struct options *o, struct program *prog,
 		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
 			      info.source, info.nsources > 1 ? " and the other profiles" : "",
 			      o->exe, misfit);
-	} else if (source_map_build(&map, &cg, lines, o->no_inline, maps,
-				    o->prefix_maps.n, err) == 0 &&
+	} else if (source_map_build(&map, &cg, lines, o->no_inline,
+				    !o->parts, maps, o->prefix_maps.n, err) == 0 &&
 		   check_sources(w, &map, &cg, o->stats, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {

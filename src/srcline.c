@@ -20,11 +20,22 @@ void source_lines_init(struct source_lines *sl, struct object *obj)
 	sl->obj = obj;
 }
 
-void source_lines_close(struct source_lines *sl)
+/* Forgets the line tables read, so that the next look-up reads them
+ * again. */
+static void drop_tables(struct source_lines *sl)
 {
 	if (sl->table)
 		line_table_release(sl->table);
 	free(sl->table);
+	sl->table = NULL;
+	sl->tried = false;
+	sl->restricted = false;
+}
+
+void source_lines_close(struct source_lines *sl)
+{
+	drop_tables(sl);
+	free(sl->expected);
 	memset(sl, 0, sizeof *sl);
 }
 
@@ -39,7 +50,8 @@ static int read_tables(struct source_lines *sl, struct g2c_error *err)
 	if (sl->tried)
 		return 0;
 	sl->table = calloc(1, sizeof *sl->table);
-	rc = sl->table ? line_table_read(sl->table, sl->obj, err) :
+	rc = sl->table ? line_table_read(sl->table, sl->obj, sl->expected,
+					 sl->nexpected, err) :
 		g2c_error_set(err, "%s: out of memory reading line tables",
 			      sl->obj->path);
 	if (rc != LINES_READ) {
@@ -49,6 +61,7 @@ static int read_tables(struct source_lines *sl, struct g2c_error *err)
 	if (rc < 0)
 		return -1;
 	sl->tried = true;
+	sl->restricted = sl->expected != NULL;
 	return 0;
 }
 
@@ -239,12 +252,83 @@ static int map_positions(struct source_map *map, const struct callgraph *cg,
 	return 0;
 }
 
+static int compare_addresses(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The addresses of object O whose lines source_map_build looks up in its
+ * tables (entries, and with inlined positions costs and call sites),
+ * sorted and distinct, into SL->expected.  Returns -1 when out of memory. */
+static int expect_positions(struct source_lines *sl, const struct callgraph *cg,
+			    size_t o, bool outermost)
+{
+	size_t n = 0;
+	uint64_t *pcs = malloc((cg->nfuncs + cg->ncosts + cg->nsites + 1) *
+			       sizeof *pcs);
+
+	if (!pcs)
+		return -1;
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct cg_func *fn = &cg->funcs[f];
+
+		if (!fn->shown || callgraph_is_pseudo(cg, f) ||
+		    callgraph_object_of(cg, f) != o)
+			continue;
+		pcs[n++] = callgraph_symbol(cg, f) ? callgraph_symbol(cg, f)->addr : 0;
+		if (outermost)
+			continue;
+		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
+			pcs[n++] = cg->costs[i].pc;
+		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
+			for (size_t s = cg->arcs[a].first_site;
+			     s < cg->arcs[a].first_site + cg->arcs[a].nsites; s++)
+				pcs[n++] = cg->sites[s].pc;
+	}
+	qsort(pcs, n, sizeof *pcs, compare_addresses);
+	sl->nexpected = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || pcs[i] != pcs[i - 1])
+			pcs[sl->nexpected++] = pcs[i];
+	free(sl->expected);
+	sl->expected = pcs;
+	return 0;
+}
+
+/* Prepares the line tables of every object for the look-ups of CG: read
+ * for these positions alone with ONLY_THESE, else whole (read again if
+ * they were read for other positions). */
+static int prepare_tables(const struct callgraph *cg,
+			  struct source_lines *const *lines, bool outermost,
+			  bool only_these)
+{
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		struct source_lines *sl = lines[o];
+
+		if (sl->restricted)
+			drop_tables(sl);
+		if (sl->tried)
+			continue;	/* read whole already */
+		if (!only_these) {
+			free(sl->expected);
+			sl->expected = NULL;
+		} else if (expect_positions(sl, cg, o, outermost) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct source_lines *const *lines, bool outermost,
-		     const struct prefix_map *maps, size_t nmaps,
-		     struct g2c_error *err)
+		     bool only_these, const struct prefix_map *maps,
+		     size_t nmaps, struct g2c_error *err)
 {
 	memset(map, 0, sizeof *map);
+	if (prepare_tables(cg, lines, outermost, only_these) < 0)
+		goto oom;
 	map->home = calloc(cg->nfuncs, sizeof *map->home);
 	map->cost = calloc(cg->ncosts ? cg->ncosts : 1, sizeof *map->cost);
 	map->site = calloc(cg->nsites ? cg->nsites : 1, sizeof *map->site);

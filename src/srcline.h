@@ -29,6 +29,9 @@ struct source_lines {
 	/* private */
 	struct line_table *table;	/* NULL: ask libbfd */
 	bool tried;
+	uint64_t *expected;		/* the only addresses to look up, or NULL */
+	size_t nexpected;
+	bool restricted;		/* table read for EXPECTED alone */
 	struct bfd_section *last_section;
 };
 
@@ -70,11 +73,14 @@ int source_lines_file(struct source_lines *sl, uint64_t pc,
  * outermost call.  Where there is no line information a function's file
  * is "???", as callgrind writes it, and a position's file its function's
  * file.  File
- * names are rewritten by MAPS[0..NMAPS).  Returns 0, or -1 with ERR set. */
+ * names are rewritten by MAPS[0..NMAPS).  With ONLY_THESE, these
+ * positions are the last looked up in LINES (no other part of the
+ * profile follows), so the line tables keep only the rows they need.
+ * Returns 0, or -1 with ERR set. */
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct source_lines *const *lines, bool outermost,
-		     const struct prefix_map *maps, size_t nmaps,
-		     struct g2c_error *err);
+		     bool only_these, const struct prefix_map *maps,
+		     size_t nmaps, struct g2c_error *err);
 
 /* Counts the distinct source files MAP names for CG (not "???") into
  * *NAMED, and those that exist on this machine (relative names from the

@@ -39,7 +39,7 @@ static inline void fuzz_convert(struct object *obj, struct symtab *st,
 	if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
 		code_close(&code);
 		outstream_from_file(&os, devnull, "/dev/null");
-		if (source_map_build(&map, &cg, &(struct source_lines *){ lines }, false, NULL, 0, &err) == 0 &&
+		if (source_map_build(&map, &cg, &(struct source_lines *){ lines }, false, true, NULL, 0, &err) == 0 &&
 		    callgrind_write(&cg, &map, &info, &os, &err) == 0)
 			outstream_close(&os, &err);
 		source_map_release(&map);

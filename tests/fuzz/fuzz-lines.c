@@ -4,9 +4,12 @@
  * 64-bit DWARF, unit version); the next two give the offset of a second
  * unit's table; the rest is the section, which also serves as .debug_str
  * and .debug_line_str so that string offsets land somewhere.  Every row's
- * address is looked up, which joins every file's path. */
+ * address is looked up, which joins every file's path, and so is the
+ * next address, in a table read for these addresses alone: both tables
+ * must give the same answers. */
 #include <config.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -48,12 +51,21 @@ static size_t put_unit(unsigned char *p, unsigned version, unsigned offset_size,
 	return n;
 }
 
+static int compare_addresses(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	unsigned char info[128], abbrev[16];
 	struct dwarf_sections sec;
-	struct line_table lt;
+	struct line_table lt, only;
 	struct g2c_error err;
+	uint64_t *pcs;
+	size_t npcs = 0;
 	unsigned version, offset_size, addr_size;
 	size_t ninfo = 0, nabbrev = 0;
 	bool be;
@@ -82,16 +94,36 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		info, abbrev, data + 3, data + 3, data + 3,
 		ninfo, nabbrev, len - 3, len - 3, len - 3, be,
 	};
-	if (line_table_parse(&lt, &sec, "fuzz", &err) != LINES_READ)
+	if (line_table_parse(&lt, &sec, NULL, 0, "fuzz", &err) != LINES_READ)
 		return 0;
+	/* Every row's address and the one after it: read again for these
+	 * alone, the table must answer them as the whole table does. */
+	pcs = malloc((2 * lt.nrows + 1) * sizeof *pcs);
+	if (!pcs)
+		__builtin_trap();
 	for (size_t i = 0; i < lt.nrows; i++) {
-		const char *file;
-		unsigned line;
-
-		if (line_table_lookup(&lt, lt.rows[i].addr, &file, &line, &err) == 1 &&
-		    strlen(file) == (size_t)-1)
-			__builtin_trap();	/* reads the whole path */
+		pcs[2 * i] = lt.rows[i].addr;
+		pcs[2 * i + 1] = lt.rows[i].addr + 1;
 	}
+	qsort(pcs, 2 * lt.nrows, sizeof *pcs, compare_addresses);
+	for (size_t i = 0; i < 2 * lt.nrows; i++)
+		if (npcs == 0 || pcs[i] != pcs[npcs - 1])
+			pcs[npcs++] = pcs[i];
+	if (line_table_parse(&only, &sec, pcs, npcs, "fuzz", &err) != LINES_READ)
+		__builtin_trap();
+	for (size_t i = 0; i < npcs; i++) {
+		const char *file = NULL, *file2 = NULL;
+		unsigned line = 0, line2 = 0;
+		int found = line_table_lookup(&lt, pcs[i], &file, &line, &err);
+
+		if (found == 1 && strlen(file) == (size_t)-1)
+			__builtin_trap();	/* reads the whole path */
+		if (line_table_lookup(&only, pcs[i], &file2, &line2, &err) != found ||
+		    (found == 1 && (strcmp(file, file2) != 0 || line != line2)))
+			__builtin_trap();
+	}
+	free(pcs);
+	line_table_release(&only);
 	line_table_release(&lt);
 	return 0;
 }

@@ -275,7 +275,7 @@ static int parse(struct line_table *lt, const struct sections *s)
 	struct dwarf_sections v = view(s);
 	struct g2c_error err;
 
-	return line_table_parse(lt, &v, "test", &err);
+	return line_table_parse(lt, &v, NULL, 0, "test", &err);
 }
 
 static void expect_line(struct line_table *lt, uint64_t pc, const char *file,
@@ -523,6 +523,79 @@ static void test_sharing(void)
 	line_table_release(&lt);
 }
 
+/* A table read for some addresses alone answers them as the whole table
+ * does: sequences that overlap, go back in address, end at a row's
+ * address, or do not end; each address alone and all of them at once. */
+static void test_restricted(void)
+{
+	struct shape sh = { 4, 4, 8, false };
+	static struct sections s;
+	struct line_table whole, only;
+	struct dwarf_sections v;
+	struct g2c_error err;
+	struct buf *l = &s.line;
+	uint64_t pcs[0x2100], npcs = 0;
+
+	init(&s, &sh);
+	add_unit(&s, &sh, 0);
+	begin_table(&s, &sh);
+	set_address(l, 0x2000, 8);		/* 0x2000-0x2010: lines 1, 3, 4 */
+	put(l, 1, 1);
+	put(l, 2, 1); uleb(l, 4); put(l, 3, 1); sleb(l, 2); put(l, 1, 1);
+	put(l, 2, 1); uleb(l, 4); put(l, 3, 1); sleb(l, 1); put(l, 1, 1);
+	put(l, 2, 1); uleb(l, 8); end_sequence(l);
+	set_address(l, 0x2008, 8);		/* overlapping: line 11 */
+	put(l, 3, 1); sleb(l, 10); put(l, 1, 1);
+	put(l, 2, 1); uleb(l, 4); end_sequence(l);
+	set_address(l, 0x3000, 8);		/* back in address: 0x2ff0 */
+	put(l, 3, 1); sleb(l, 20); put(l, 1, 1);
+	set_address(l, 0x2ff0, 8);
+	put(l, 3, 1); sleb(l, 1); put(l, 1, 1);
+	put(l, 2, 1); uleb(l, 0x20); end_sequence(l);
+	set_address(l, 0x3100, 8);		/* a row at its sequence's end */
+	put(l, 1, 1); put(l, 2, 1); uleb(l, 2); put(l, 1, 1); end_sequence(l);
+	set_address(l, 0x4000, 8);		/* no end */
+	put(l, 3, 1); sleb(l, 5); put(l, 1, 1);
+	end_table(&s, &sh);
+	v = view(&s);
+	CHECK_U64(line_table_parse(&whole, &v, NULL, 0, "test", &err), LINES_READ);
+	for (uint64_t pc = 0x1ff0; pc < 0x3110; pc++)
+		pcs[npcs++] = pc;
+	pcs[npcs++] = 0x4000;
+	pcs[npcs++] = 0x5000;
+	for (size_t n = 0; n <= npcs; n++) {
+		/* N < NPCS: PCS[N] alone; then all of them */
+		const uint64_t *asked = n < npcs ? &pcs[n] : pcs;
+		size_t nasked = n < npcs ? 1 : npcs;
+		bool same = true;
+
+		CHECK_U64(line_table_parse(&only, &v, asked, nasked, "test", &err),
+			  LINES_READ);
+		for (size_t i = 0; i < nasked; i++) {
+			const char *f1 = NULL, *f2 = NULL;
+			unsigned l1 = 0, l2 = 0;
+			int r1 = line_table_lookup(&whole, asked[i], &f1, &l1, &err);
+			int r2 = line_table_lookup(&only, asked[i], &f2, &l2, &err);
+
+			if (r1 != r2 || (r1 == 1 && (strcmp(f1, f2) != 0 || l1 != l2))) {
+				printf("  at %#" PRIx64 ": %d %u, whole table %d %u\n",
+				       asked[i], r2, l2, r1, l1);
+				same = false;
+			}
+		}
+		/* before every row: only the ends and the unended row stay */
+		if (n == 0)
+			CHECK_U64(only.nrows, 6);
+		CHECK(same);
+		line_table_release(&only);
+	}
+	expect_line(&whole, 0x2008, "/comp/a.c", 11);
+	expect_line(&whole, 0x200c, NULL, 0);	/* the overlapping end */
+	expect_line(&whole, 0x2ff8, "/comp/a.c", 22);
+	expect_line(&whole, 0x4100, "/comp/a.c", 6);
+	line_table_release(&whole);
+}
+
 /* Each allocation failing in turn: -1 with "out of memory" and the
  * object's name, never a table read another way, never a leak (the
  * harness runs this under valgrind and ASan). */
@@ -549,7 +622,7 @@ static void test_out_of_memory(void)
 
 		allocations = 0;
 		fail_at = n;
-		rc = line_table_parse(&lt, &v, "prog", &err);
+		rc = line_table_parse(&lt, &v, NULL, 0, "prog", &err);
 		if (rc == LINES_READ) {
 			found = line_table_lookup(&lt, 0x1004, &f, &line, &err);
 			if (found == 1)
@@ -577,6 +650,7 @@ int main(void)
 	test_hostile_headers();
 	test_truncation();
 	test_sharing();
+	test_restricted();
 	test_out_of_memory();
 	return check_report("test-lines");
 }
