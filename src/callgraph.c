@@ -211,6 +211,11 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 	return 0;
 }
 
+static uint64_t cost_key(const void *x)
+{
+	return ((const struct cg_cost *)x)->func;
+}
+
 static int compare_costs(const void *x, const void *y)
 {
 	const struct cg_cost *a = x, *b = y;
@@ -233,7 +238,8 @@ static void finish_costs(struct callgraph *cg)
 	size_t n = 0;
 
 	if (cg->ncosts)
-		qsort(cg->costs, cg->ncosts, sizeof *cg->costs, compare_costs);
+		sort_by_key(cg->costs, cg->ncosts, sizeof *cg->costs, cost_key,
+			    compare_costs);
 	for (size_t i = 0; i < cg->ncosts; i++) {
 		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
 		    cg->costs[n - 1].pc == cg->costs[i].pc) {
@@ -272,6 +278,11 @@ struct raw_call {
 	size_t caller, callee;
 	uint64_t pc, count;
 };
+
+static uint64_t raw_call_key(const void *x)
+{
+	return ((const struct raw_call *)x)->caller;
+}
 
 static int compare_raw_calls(const void *x, const void *y)
 {
@@ -422,7 +433,7 @@ static int collect_arcs(struct build *b, const struct cg_selection *sel)
 			return -1;
 		}
 	}
-	qsort(calls, n, sizeof *calls, compare_raw_calls);
+	sort_by_key(calls, n, sizeof *calls, raw_call_key, compare_raw_calls);
 	cg->arcs = calloc(n ? n : 1, sizeof *cg->arcs);
 	cg->sites = calloc(n ? n : 1, sizeof *cg->sites);
 	if (!cg->arcs || !cg->sites) {
@@ -751,6 +762,11 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 	}
 }
 
+static uint64_t root_key(const void *x)
+{
+	return ((const struct cg_root *)x)->func;
+}
+
 static int compare_roots(const void *x, const void *y)
 {
 	const struct cg_root *a = x, *b = y;
@@ -795,7 +811,8 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		roots[cg->nroots++] = (struct cg_root){ head, ns };
 	}
 	if (cg->nroots)
-		qsort(cg->roots, cg->nroots, sizeof *cg->roots, compare_roots);
+		sort_by_key(cg->roots, cg->nroots, sizeof *cg->roots, root_key,
+			    compare_roots);
 	return 0;
 }
 

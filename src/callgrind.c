@@ -7,6 +7,7 @@
 
 #include "callgrind.h"
 #include "diag.h"
+#include "util.h"
 
 #define UNKNOWN_FILE "???"
 #define SPONTANEOUS "<spontaneous>"
@@ -425,6 +426,11 @@ static int compare_identity(const void *x, const void *y)
 	return c;
 }
 
+static uint64_t identity_key(const void *x)
+{
+	return ((const struct identity *)x)->hash;
+}
+
 /* The same, made total by the function's number, for a stable order. */
 static int compare_identity_then_number(const void *x, const void *y)
 {
@@ -481,7 +487,7 @@ static int label_clashing_names(struct writer *w)
 			ids[n++] = (struct identity){ hash_identity(name, file, object),
 						      name, file, object, f };
 		}
-	qsort(ids, n, sizeof *ids, compare_identity_then_number);
+	sort_by_key(ids, n, sizeof *ids, identity_key, compare_identity_then_number);
 	for (size_t i = 0, end; i < n; i = end) {
 		for (end = i + 1; end < n && compare_identity(&ids[i], &ids[end]) == 0; end++)
 			;

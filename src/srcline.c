@@ -11,6 +11,7 @@
 #include "lines.h"
 #include "object.h"
 #include "srcline.h"
+#include "util.h"
 
 #define UNKNOWN_FILE "???"
 
@@ -252,6 +253,11 @@ static int map_positions(struct source_map *map, const struct callgraph *cg,
 	return 0;
 }
 
+static uint64_t address_key(const void *x)
+{
+	return *(const uint64_t *)x;
+}
+
 static int compare_addresses(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -287,7 +293,7 @@ static int expect_positions(struct source_lines *sl, const struct callgraph *cg,
 			     s < cg->arcs[a].first_site + cg->arcs[a].nsites; s++)
 				pcs[n++] = cg->sites[s].pc;
 	}
-	qsort(pcs, n, sizeof *pcs, compare_addresses);
+	sort_by_key(pcs, n, sizeof *pcs, address_key, compare_addresses);
 	sl->nexpected = 0;
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || pcs[i] != pcs[i - 1])

@@ -108,6 +108,11 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 
 /* Sort key of gprof's symtab_finalize, made total by the name so that the
  * result never depends on qsort's order. */
+static uint64_t func_key(const void *a)
+{
+	return ((const struct symtab_func *)a)->addr;
+}
+
 static int compare_funcs(const void *a, const void *b)
 {
 	const struct symtab_func *x = a, *y = b;
@@ -272,7 +277,7 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 {
 	size_t kept = 0;
 
-	qsort(f, n, sizeof *f, compare_funcs);
+	sort_by_key(f, n, sizeof *f, func_key, compare_funcs);
 	for (size_t i = 0; i < n; i++) {
 		if (kept > 0 && f[kept - 1].addr == f[i].addr) {
 			if (name_is_better(&f[i], &f[kept - 1]))

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -21,4 +22,90 @@ void *array_grow(void *array, size_t *cap, size_t need, size_t elem)
 	if (p)
 		*cap = n;
 	return p;
+}
+
+/* An element's key and its place in the input. */
+struct keyed {
+	uint64_t key;
+	size_t index;
+};
+
+/* Runs of equal keys are ordered by CMP: by insertion where they are
+ * short (the usual case), by qsort where a hostile input makes them long. */
+static void sort_equal_runs(char *base, size_t n, size_t size,
+			    const struct keyed *sorted,
+			    int (*cmp)(const void *, const void *), char *swap)
+{
+	for (size_t start = 0, end; start < n; start = end) {
+		for (end = start + 1; end < n && sorted[end].key == sorted[start].key; end++)
+			;
+		if (end - start > 16) {
+			qsort(base + start * size, end - start, size, cmp);
+			continue;
+		}
+		for (size_t i = start + 1; i < end; i++) {
+			size_t j = i;
+
+			memcpy(swap, base + i * size, size);
+			while (j > start && cmp(base + (j - 1) * size, swap) > 0) {
+				memcpy(base + j * size, base + (j - 1) * size, size);
+				j--;
+			}
+			if (j != i)
+				memcpy(base + j * size, swap, size);
+		}
+	}
+}
+
+void sort_by_key(void *base, size_t n, size_t size,
+		 uint64_t (*key)(const void *),
+		 int (*cmp)(const void *, const void *))
+{
+	struct keyed *a = NULL, *b = NULL;
+	char *out = NULL;
+	uint64_t differ = 0;
+
+	if (n < 64) {
+		qsort(base, n, size, cmp);	/* without buffers to allocate */
+		return;
+	}
+	if (n <= SIZE_MAX / 2 / sizeof *a && n <= SIZE_MAX / size) {
+		a = malloc(n * sizeof *a);
+		b = malloc(n * sizeof *b);
+		out = malloc(n * size + size);
+	}
+	if (!a || !b || !out) {
+		free(a);
+		free(b);
+		free(out);
+		qsort(base, n, size, cmp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (struct keyed){ key((char *)base + i * size), i };
+		differ |= a[i].key ^ a[0].key;
+	}
+	/* least significant byte first, each pass stable; bytes every key
+	 * shares need no pass */
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		struct keyed *t;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[((a[i].key >> shift) & 0xff) + 1]++;
+		for (unsigned d = 0; d < 256; d++)
+			count[d + 1] += count[d];
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		t = a, a = b, b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		memcpy(out + i * size, (char *)base + a[i].index * size, size);
+	memcpy(base, out, n * size);
+	sort_equal_runs(base, n, size, a, cmp, out + n * size);
+	free(a);
+	free(b);
+	free(out);
 }

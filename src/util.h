@@ -1,5 +1,5 @@
-/* util.h -- small helpers the stages share: growing arrays and sums of
- * counts that saturate instead of wrapping. */
+/* util.h -- small helpers the stages share: growing arrays, sorting by a
+ * numeric key, and sums of counts that saturate instead of wrapping. */
 #ifndef GMON2CG_UTIL_H
 #define GMON2CG_UTIL_H
 
@@ -10,6 +10,17 @@
  * *CAP, doubling it as needed.  Returns the (possibly moved) array, or
  * NULL when out of memory or past SIZE_MAX, leaving ARRAY as it was. */
 void *array_grow(void *array, size_t *cap, size_t need, size_t elem);
+
+/* Sorts BASE[0..N) of SIZE-byte elements as qsort(BASE, N, SIZE, CMP)
+ * does, where CMP orders by KEY first: a radix sort on the bytes of the
+ * keys that differ, then CMP within runs of equal keys.  The stages sort
+ * hundreds of thousands of symbols, arcs and addresses, whose keys spread
+ * over a few bytes; a comparison sort spends most of a large conversion's
+ * sorting time on calls to CMP.  Short arrays, and any without memory
+ * for the radix sort, are sorted by qsort. */
+void sort_by_key(void *base, size_t n, size_t size,
+		 uint64_t (*key)(const void *),
+		 int (*cmp)(const void *, const void *));
 
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)
