@@ -101,6 +101,14 @@ static uint64_t read_leb(struct cursor *c, bool is_signed)
 	return 0;
 }
 
+static void skip_leb(struct cursor *c)
+{
+	while (c->p < c->end)
+		if (!(*c->p++ & 0x80))
+			return;
+	c->failed = true;
+}
+
 static uint64_t read_uleb(struct cursor *c)
 {
 	return read_leb(c, false);
@@ -245,13 +253,14 @@ struct reader {
 	size_t nunits, units_cap, rows_cap, files_cap;
 	struct unit_state unit;
 	uint64_t abbrev_budget;	/* abbreviation bytes still to scan */
-	/* the addresses that will be looked up (NULL: any), and the first
-	 * of them at or above the last row asked about */
+	/* the addresses that will be looked up (NULL: any) */
 	const uint64_t *pcs;
-	size_t npcs, next_pc;
+	size_t npcs;
 	/* the last row of the sequence being read, held back until the
-	 * next row shows which addresses it covers */
+	 * next row shows which addresses it covers, and the first address
+	 * to be looked up at or above it (UINT64_MAX: none) */
 	struct line_row held;
+	uint64_t next_pc;
 	bool holding, in_sequence;
 };
 
@@ -526,67 +535,70 @@ static bool store_row(struct reader *r, struct line_row row)
 	return true;
 }
 
-/* Whether an address that will be looked up lies in [LO, HI). */
-static bool wanted(struct reader *r, uint64_t lo, uint64_t hi)
+/* Holds ROW back as the sequence's last, noting the first address to be
+ * looked up at or above it. */
+static void hold(struct reader *r, struct line_row row)
 {
-	size_t i = r->next_pc;
+	size_t lo = 0, hi = r->npcs;
 
-	if (!r->pcs)
-		return true;
-	/* rows come mostly in address order: the last answer usually holds */
-	if ((i > 0 && r->pcs[i - 1] >= lo) || (i < r->npcs && r->pcs[i] < lo)) {
-		size_t top = r->npcs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		for (i = 0; i < top;) {
-			size_t mid = i + (top - i) / 2;
-
-			if (r->pcs[mid] < lo)
-				i = mid + 1;
-			else
-				top = mid;
-		}
-		r->next_pc = i;
+		if (r->pcs[mid] < row.addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return i < r->npcs && r->pcs[i] < hi;
+	r->held = row;
+	r->next_pc = lo < r->npcs ? r->pcs[lo] : UINT64_MAX;
+	r->holding = true;
 }
 
-/* Stores the held row if it covers an address that will be looked up,
- * from its own up to NEXT, the next row's address.  A row is the answer
- * for an address only if that address lies in its cover (a later row of
- * the sequence would be a later answer), so the look-ups find what they
- * would in the whole table.  A sequence that goes back in address keeps
- * such rows. */
-static bool release_held(struct reader *r, uint64_t next)
+/* A row answers the addresses from its own up to the next row of its
+ * sequence (a later row would be a later answer), so only rows whose
+ * cover holds an address that will be looked up are stored: the look-ups
+ * find what they would in the whole table.  So are every sequence end
+ * and, where a sequence goes back in address, the row before. */
+static bool add_row_slowly(struct reader *r, uint64_t addr, uint32_t file,
+			   uint32_t line)
 {
-	if (!r->holding)
-		return true;
-	r->holding = false;
-	if (next < r->held.addr || wanted(r, r->held.addr, next))
-		return store_row(r, r->held);
-	return true;
-}
-
-static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
-		    uint32_t line)
-{
-	/* libbfd keeps only the last row at one address of a sequence, and
-	 * a row at the sequence's end covers nothing. */
-	if (r->in_sequence && r->holding && r->held.addr == addr) {
-		r->held.file = file;
-		r->held.line = line;
-	} else {
-		if (!release_held(r, addr))
+	if (r->holding) {
+		r->holding = false;
+		if ((!r->pcs || addr < r->held.addr || r->next_pc < addr) &&
+		    !store_row(r, r->held))
 			return false;
-		r->held = (struct line_row){ addr, file, line };
-		r->holding = true;
 	}
 	r->in_sequence = file != LINE_END;
-	/* a sequence's end bounds the cover of rows of other sequences */
-	if (file == LINE_END) {
-		r->holding = false;
-		return store_row(r, r->held);
-	}
+	if (file == LINE_END)
+		return store_row(r, (struct line_row){ addr, file, line });
+	hold(r, (struct line_row){ addr, file, line });
 	return true;
+}
+
+static inline bool add_row(struct reader *r, uint64_t addr, uint32_t file,
+			   uint32_t line)
+{
+	if (r->in_sequence && r->holding) {
+		/* libbfd keeps only the last row at one address of a sequence;
+		 * a row at the sequence's end covers nothing */
+		if (addr == r->held.addr) {
+			if (file != LINE_END) {
+				r->held.file = file;
+				r->held.line = line;
+				return true;
+			}
+			r->holding = false;
+			r->in_sequence = false;
+			return store_row(r, (struct line_row){ addr, file, line });
+		}
+		/* the held row covers no address to be looked up */
+		if (r->pcs && file != LINE_END && addr > r->held.addr &&
+		    addr <= r->next_pc) {
+			r->held = (struct line_row){ addr, file, line };
+			return true;
+		}
+	}
+	return add_row_slowly(r, addr, file, line);
 }
 
 /* The header fields the line program uses. */
@@ -595,19 +607,39 @@ struct program_shape {
 	int line_base;
 	const unsigned char *lengths;	/* of standard opcodes 1 .. base-1 */
 	size_t nfiles;
+	/* what each special opcode adds to the address and line registers */
+	uint64_t special_addr[256];
+	uint32_t special_line[256];
 };
 
-/* Appends the row of the registers; a file index outside the unit's list
- * (which libbfd names "<unknown>") is left to libbfd. */
-static enum status emit(struct reader *r, const struct program_shape *ps,
-			uint64_t addr, uint64_t file, uint32_t line)
+static void compute_specials(struct program_shape *ps)
+{
+	for (unsigned op = ps->opcode_base; op < 256; op++) {
+		unsigned adj = op - ps->opcode_base;
+
+		ps->special_addr[op] = (uint64_t)(adj / ps->line_range) * ps->min_insn;
+		ps->special_line[op] = (uint32_t)(ps->line_base + (int)(adj % ps->line_range));
+	}
+}
+
+/* The row file of file register FILE: an index in the table's files, or
+ * LINE_END for an index outside the unit's list (which libbfd names
+ * "<unknown>"; such tables are left to libbfd). */
+static uint32_t row_file(const struct reader *r, const struct program_shape *ps,
+			 uint64_t file)
 {
 	uint64_t index = r->unit.version < 5 ? file - 1 : file;
 
-	if (index >= ps->nfiles)
+	return index < ps->nfiles ? (uint32_t)(r->unit.first_file + index) : LINE_END;
+}
+
+/* Appends the row of the registers. */
+static enum status emit(struct reader *r, uint64_t addr, uint32_t file,
+			uint32_t line)
+{
+	if (file == LINE_END)
 		return REFUSE;
-	return add_row(r, addr, (uint32_t)(r->unit.first_file + index), line) ?
-		OK : NOMEM;
+	return add_row(r, addr, file, line) ? OK : NOMEM;
 }
 
 /* Runs one unit's line program from C to its end.  Every step consumes
@@ -615,21 +647,20 @@ static enum status emit(struct reader *r, const struct program_shape *ps,
 static enum status run_program(struct reader *r, struct cursor *c,
 			       const struct program_shape *ps)
 {
-	uint64_t addr = 0, file = 1;
+	uint64_t addr = 0;
 	uint32_t line = 1;	/* wraps as libbfd's unsigned register does */
+	uint32_t file = row_file(r, ps, 1);
 	enum status st = OK;
 
 	r->in_sequence = false;
 
-	while (c->p < c->end && !c->failed && st == OK) {
+	while (c->p < c->end && st == OK) {
 		unsigned op = *c->p++;
 
 		if (op >= ps->opcode_base) {
-			unsigned adj = op - ps->opcode_base;
-
-			addr += (uint64_t)(adj / ps->line_range) * ps->min_insn;
-			line += (uint32_t)(ps->line_base + (int)(adj % ps->line_range));
-			st = emit(r, ps, addr, file, line);
+			addr += ps->special_addr[op];
+			line += ps->special_line[op];
+			st = emit(r, addr, file, line);
 			continue;
 		}
 		switch (op) {
@@ -647,7 +678,7 @@ static enum status run_program(struct reader *r, struct cursor *c,
 				if (!add_row(r, addr, LINE_END, 0))
 					return NOMEM;
 				addr = 0;
-				file = 1;
+				file = row_file(r, ps, 1);
 				line = 1;
 			} else if (sub == DW_LNE_set_address) {
 				/* libbfd reads an address of the unit's size */
@@ -660,7 +691,7 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			break;
 		}
 		case DW_LNS_copy:
-			st = emit(r, ps, addr, file, line);
+			st = emit(r, addr, file, line);
 			break;
 		case DW_LNS_advance_pc:
 			addr += read_uleb(c) * ps->min_insn;
@@ -669,31 +700,33 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			line += (uint32_t)read_leb(c, true);
 			break;
 		case DW_LNS_set_file:
-			file = read_uleb(c);
+			file = row_file(r, ps, read_uleb(c));
 			break;
 		case DW_LNS_const_add_pc:
-			addr += (uint64_t)((255 - ps->opcode_base) / ps->line_range) *
-				ps->min_insn;
+			addr += ps->special_addr[255];
 			break;
 		case DW_LNS_fixed_advance_pc:
 			addr += read_fixed(c, 2);
 			break;
 		default:
-			/* other standard opcodes: skip their operands */
-			for (unsigned i = 0; i < ps->lengths[op - 1]; i++)
-				read_uleb(c);
+			/* other standard opcodes (set_column, negate_stmt, ...):
+			 * skip their operands */
+			for (unsigned i = ps->lengths[op - 1]; i > 0; i--)
+				skip_leb(c);
 			break;
 		}
+		if (c->failed)
+			return REFUSE;
 	}
-	if (c->failed)
-		return REFUSE;
+	if (st != OK)
+		return st;
 	/* a sequence without its end: the held row covers what follows */
-	if (st == OK && r->holding) {
+	if (r->holding) {
 		r->holding = false;
 		if (!store_row(r, r->held))
 			return NOMEM;
 	}
-	return st;
+	return OK;
 }
 
 /* The directory and file lists of DWARF 2 to 4: NUL-terminated strings,
@@ -771,8 +804,14 @@ static enum status read_line_unit(struct reader *r, const struct unit_ref *ref)
 	if (st != OK || c.failed || c.p > program)
 		return st != OK ? st : REFUSE;
 	ps.nfiles = r->lt->nfiles - r->unit.first_file;
+	compute_specials(&ps);
 	c.p = program;
 	return run_program(r, &c, &ps);
+}
+
+static uint64_t unit_key(const void *x)
+{
+	return ((const struct unit_ref *)x)->line_offset;
 }
 
 static int compare_units(const void *x, const void *y)
@@ -795,6 +834,11 @@ static int compare_rows(const void *x, const void *y)
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	return (a->line > b->line) - (a->line < b->line);
+}
+
+static uint64_t row_key(const void *x)
+{
+	return ((const struct line_row *)x)->addr;
 }
 
 static bool rows_sorted(const struct line_table *lt)
@@ -857,14 +901,14 @@ int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
 	st = sec.info_size && sec.line_size ? read_units(&r) : REFUSE;
 	/* one table per offset, however many units share it */
 	if (st == OK && r.nunits > 0)
-		qsort(r.units, r.nunits, sizeof *r.units, compare_units);
+		sort_by_key(r.units, r.nunits, sizeof *r.units, unit_key, compare_units);
 	for (size_t i = 0; st == OK && i < r.nunits; i++)
 		if (i == 0 || r.units[i].line_offset != r.units[i - 1].line_offset)
 			st = read_line_unit(&r, &r.units[i]);
 	free(r.units);
 	free(r.unit.dirs);
 	if (st == OK && !rows_sorted(lt))
-		qsort(lt->rows, lt->nrows, sizeof *lt->rows, compare_rows);
+		sort_by_key(lt->rows, lt->nrows, sizeof *lt->rows, row_key, compare_rows);
 	return finish(lt, st, err);
 }
 

@@ -285,15 +285,32 @@ void outstream_puts_printable(struct outstream *os, const char *s)
 
 void outstream_u64(struct outstream *os, uint64_t v, bool hex)
 {
+	/* two decimal digits at a time: most numbers written are short */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char digits[24], *p = digits + sizeof digits;
 
-	do {
-		*--p = "0123456789abcdef"[hex ? v % 16 : v % 10];
-		v = hex ? v / 16 : v / 10;
-	} while (v);
 	if (hex) {
+		do {
+			*--p = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
 		*--p = 'x';
 		*--p = '0';
+	} else {
+		while (v >= 100) {
+			p -= 2;
+			memcpy(p, pairs + 2 * (v % 100), 2);
+			v /= 100;
+		}
+		if (v >= 10) {
+			p -= 2;
+			memcpy(p, pairs + 2 * v, 2);
+		} else {
+			*--p = (char)('0' + v);
+		}
 	}
 	outstream_write(os, p, (size_t)(digits + sizeof digits - p));
 }
