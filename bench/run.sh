@@ -3,9 +3,10 @@
 # run.sh -- time gmon2cg against gprof on the programs build.sh made.
 #
 #   bench/run.sh [-n RUNS] [--gmon2cg PATH] [--timeout SEC] [--long SEC]
-#                [--no-many | --many M]... [SIZE...]
+#                [--no-many | --many M]... [CASE...]
 #
-# For each size (default: every bench/work/fSIZE with a gmon.out) runs, RUNS
+# For each case (default: every bench/work/fSIZE and cxxSIZE with a
+# gmon.out; a CASE is such a directory name, or a SIZE for fSIZE) runs, RUNS
 # times (default 5, or $RUNS) and alternating the commands within each round:
 #     gmon2cg prog gmon.out            gprof -b prog gmon.out
 #     gprof -b -l -p prog gmon.out     nm -n prog (the floor: reading the
@@ -42,7 +43,8 @@ while [ $# -gt 0 ]; do
 	--many) many+=("$2"); shift 2 ;;
 	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-	*) sizes+=("$1"); shift ;;
+	*[!0-9]*) sizes+=("$1"); shift ;;
+	*) sizes+=("f$1"); shift ;;
 	esac
 done
 
@@ -50,9 +52,9 @@ done
 g2c=$(cd "$(dirname "$g2c")" && pwd)/$(basename "$g2c")
 command -v gprof >/dev/null || { echo "run.sh: gprof not found" >&2; exit 1; }
 if [ ${#sizes[@]} -eq 0 ]; then
-	mapfile -t sizes < <(for d in "$work"/f*/; do
-		[ -f "$d/gmon.out" ] && basename "$d" | sed 's/^f//'
-	done | sort -n)
+	mapfile -t sizes < <(for d in "$work"/f*/ "$work"/cxx*/; do
+		[ -f "$d/gmon.out" ] && basename "$d"
+	done | sort -k1.1,1.1 -k1.2n)
 fi
 if [ "$do_many" = 0 ]; then
 	many=()
@@ -64,7 +66,7 @@ fi
 [ ${#sizes[@]} -gt 0 ] || [ ${#many[@]} -gt 0 ] ||
 	{ echo "run.sh: nothing to measure in $work: run bench/build.sh first" >&2; exit 1; }
 for n in "${sizes[@]}"; do
-	[ -f "$work/f$n/gmon.out" ] || { echo "run.sh: no $work/f$n/gmon.out: run bench/build.sh $n" >&2; exit 1; }
+	[ -f "$work/$n/gmon.out" ] || { echo "run.sh: no $work/$n/gmon.out: run bench/build.sh" >&2; exit 1; }
 done
 for m in "${many[@]}"; do
 	[ -f "$work/many-f$m/MANY-INFO" ] || { echo "run.sh: no $work/many-f$m: run bench/build.sh --many-size $m" >&2; exit 1; }
@@ -158,35 +160,35 @@ report() {
 
 	local n dir bi
 	for n in "${sizes[@]}"; do
-		dir=$work/f$n
+		dir=$work/$n
 		bi=$dir/BUILD-INFO
-		echo "run.sh: f$n ..." >&2
+		echo "run.sh: $n ..." >&2
 		cat "$dir/prog" "$dir/gmon.out" >/dev/null	# page cache
 		for ((i = 1; i <= runs; i++)); do
-			measure "f$n.g2c" "$dir" "$g2c" prog gmon.out
-			measure "f$n.gp" "$dir" gprof -b prog gmon.out
-			measure "f$n.gpl" "$dir" gprof -b -l -p prog gmon.out
-			measure "f$n.nm" "$dir" nm -n prog
+			measure "$n.g2c" "$dir" "$g2c" prog gmon.out
+			measure "$n.gp" "$dir" gprof -b prog gmon.out
+			measure "$n.gpl" "$dir" gprof -b -l -p prog gmon.out
+			measure "$n.nm" "$dir" nm -n prog
 		done
-		echo "f$n: $(info "$bi" functions) functions in $(info "$bi" files) files," \
+		echo "$n: $(info "$bi" functions) functions in $(info "$bi" files) files," \
 			"text $(mb "$(info "$bi" text_bytes)") MB, prog $(mb "$(info "$bi" prog_bytes)") MB," \
 			"gmon.out $(mb "$(info "$bi" gmon_bytes)") MB ($(info "$bi" arcs) arcs, $(info "$bi" samples) samples)"
 		header
-		row "gmon2cg prog gmon.out" "f$n.g2c"
-		row "gprof -b prog gmon.out" "f$n.gp"
-		row "gprof -b -l -p prog gmon.out" "f$n.gpl"
-		row "nm -n prog (floor)" "f$n.nm"
+		row "gmon2cg prog gmon.out" "$n.g2c"
+		row "gprof -b prog gmon.out" "$n.gp"
+		row "gprof -b -l -p prog gmon.out" "$n.gpl"
+		row "nm -n prog (floor)" "$n.nm"
 		local w1 r1 w2 r2 w3 r3
-		w1=$(ratio "f$n.g2c" "f$n.gp" 1); r1=$(ratio "f$n.g2c" "f$n.gp" 2)
-		w2=$(ratio "f$n.g2c" "f$n.gpl" 1); r2=$(ratio "f$n.g2c" "f$n.gpl" 2)
-		w3=$(ratio "f$n.g2c" "f$n.nm" 1); r3=$(ratio "f$n.g2c" "f$n.nm" 2)
+		w1=$(ratio "$n.g2c" "$n.gp" 1); r1=$(ratio "$n.g2c" "$n.gp" 2)
+		w2=$(ratio "$n.g2c" "$n.gpl" 1); r2=$(ratio "$n.g2c" "$n.gpl" 2)
+		w3=$(ratio "$n.g2c" "$n.nm" 1); r3=$(ratio "$n.g2c" "$n.nm" 2)
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b" "$w1" "$r1" "      (targets: wall <= 0.2, RSS <= 0.35)"
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2" "      (target: wall <= 0.15)"
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / nm -n" "$w3" "$r3" "      (target: wall <= 2.5)"
 		echo
-		summary+=("f$n wall gmon2cg / nm -n             $w3 <= 2.50  $(verdict "$w3" 2.5)")
-		summary+=("f$n wall gmon2cg / gprof -b          $w1 <= 0.20  $(verdict "$w1" 0.2)")
-		summary+=("f$n RSS  gmon2cg / gprof -b          $r1 <= 0.35  $(verdict "$r1" 0.35)")
+		summary+=("$n wall gmon2cg / nm -n             $w3 <= 2.50  $(verdict "$w3" 2.5)")
+		summary+=("$n wall gmon2cg / gprof -b          $w1 <= 0.20  $(verdict "$w1" 0.2)")
+		summary+=("$n RSS  gmon2cg / gprof -b          $r1 <= 0.35  $(verdict "$r1" 0.35)")
 	done
 
 	local m mi prog files
