@@ -135,14 +135,23 @@ static const char *object_path(const struct writer *w, size_t o)
 static void write_name(struct writer *w, const char *key, size_t id,
 		       bool is_new, const char *name)
 {
-	outstream_puts(w->os, key);
-	outstream_write(w->os, "=(", 2);
-	outstream_u64(w->os, id, false);
-	outstream_write(w->os, ")", 1);
-	if (is_new) {
-		outstream_write(w->os, " ", 1);
-		outstream_puts_printable(w->os, name);
+	size_t len = strlen(key);
+	char *p = outstream_room(w->os, len + 24);
+
+	memcpy(p, key, len);
+	p += len;
+	*p++ = '=';
+	*p++ = '(';
+	p = outstream_format_u64(p, id);
+	*p++ = ')';
+	if (!is_new) {
+		*p++ = '\n';
+		outstream_advance(w->os, p);
+		return;
 	}
+	*p++ = ' ';
+	outstream_advance(w->os, p);
+	outstream_puts_printable(w->os, name);
 	outstream_write(w->os, "\n", 1);
 }
 
@@ -181,66 +190,80 @@ static void write_fn(struct writer *w, const char *key, size_t f)
 	write_name(w, key, w->fn_id[f], is_new, func_name(w, f));
 }
 
-/* Writes ADDR of a position line compressed against the previous one. */
-static void write_address(struct writer *w, uint64_t pc)
+/* Puts "0x" and V in lowercase hex at P; returns the end. */
+static char *put_hex(char *p, uint64_t v)
 {
-	struct outstream *os = w->os;
+	unsigned ndigits = 1;
 
-	if (w->have_last && pc == w->last_pc) {
-		outstream_write(os, "*", 1);
-	} else if (w->have_last && pc > w->last_pc && pc - w->last_pc < 0x10000) {
-		outstream_write(os, "+", 1);
-		outstream_u64(os, pc - w->last_pc, false);
-	} else if (w->have_last && pc < w->last_pc && w->last_pc - pc < 0x10000) {
-		outstream_write(os, "-", 1);
-		outstream_u64(os, w->last_pc - pc, false);
-	} else {
-		outstream_u64(os, pc, true);
-	}
-	outstream_write(os, " ", 1);
+	for (uint64_t t = v; t >= 16; t >>= 4)
+		ndigits++;
+	*p++ = '0';
+	*p++ = 'x';
+	for (unsigned i = ndigits; i > 0; i--, v >>= 4)
+		p[i - 1] = "0123456789abcdef"[v & 15];
+	return p + ndigits;
 }
 
-/* Writes "ADDR LINE", or "LINE" without addresses, compressed against
- * the previous position line, as both consumers resolve "+N", "-N" and
- * "*" against it. */
-static void write_position(struct writer *w, uint64_t pc, unsigned line)
+/* Puts "+D" or "-D" for V - LAST, "*" for V = LAST: both consumers
+ * resolve these against the previous position line. */
+static char *put_relative(char *p, uint64_t v, uint64_t last)
 {
-	struct outstream *os = w->os;
-
-	if (w->instr)
-		write_address(w, pc);
-	if (w->have_last && line == w->last_line) {
-		outstream_write(os, "*", 1);
-	} else if (w->have_last && line > w->last_line) {
-		outstream_write(os, "+", 1);
-		outstream_u64(os, line - w->last_line, false);
-	} else if (w->have_last && line < w->last_line) {
-		outstream_write(os, "-", 1);
-		outstream_u64(os, w->last_line - line, false);
+	if (v == last) {
+		*p++ = '*';
+	} else if (v > last) {
+		*p++ = '+';
+		p = outstream_format_u64(p, v - last);
 	} else {
-		outstream_u64(os, line, false);
+		*p++ = '-';
+		p = outstream_format_u64(p, last - v);
 	}
+	return p;
+}
+
+/* Puts "ADDR LINE", or "LINE" without addresses, compressed against the
+ * previous position line (addresses only when near it). */
+static char *put_position(struct writer *w, char *p, uint64_t pc, unsigned line)
+{
+	if (w->instr) {
+		if (w->have_last && (pc > w->last_pc ? pc - w->last_pc : w->last_pc - pc) < 0x10000)
+			p = put_relative(p, pc, w->last_pc);
+		else
+			p = put_hex(p, pc);
+		*p++ = ' ';
+	}
+	if (w->have_last)
+		p = put_relative(p, line, w->last_line);
+	else
+		p = outstream_format_u64(p, line);
 	w->last_pc = pc;
 	w->last_line = line;
 	w->have_last = true;
+	return p;
 }
 
-/* " VALUE\n" ending a cost line. */
-static void write_value(struct writer *w, uint64_t v)
+/* A cost line: position PC, LINE and the costs VALUES[0..N), N <= 2. */
+static void write_cost_line(struct writer *w, uint64_t pc, unsigned line,
+			    const uint64_t *values, size_t n)
 {
-	outstream_write(w->os, " ", 1);
-	outstream_u64(w->os, v, false);
-	outstream_write(w->os, "\n", 1);
+	char *p = outstream_room(w->os, 128);
+
+	p = put_position(w, p, pc, line);
+	for (size_t i = 0; i < n; i++) {
+		*p++ = ' ';
+		p = outstream_format_u64(p, values[i]);
+	}
+	*p++ = '\n';
+	outstream_advance(w->os, p);
 }
 
-/* Switches the file of the following cost lines with fi=/fe= (fe= when
- * returning to the function's own file). */
 /* Whether A and B are one file name; most are one shared string. */
 static bool same_file(const char *a, const char *b)
 {
 	return a == b || strcmp(a, b) == 0;
 }
 
+/* Switches the file of the following cost lines with fi=/fe= (fe= when
+ * returning to the function's own file). */
 static void switch_file(struct writer *w, size_t f, const char *file)
 {
 	if (same_file(file, w->cur_file))
@@ -252,12 +275,9 @@ static void switch_file(struct writer *w, size_t f, const char *file)
 /* A self cost line: position, ns and, when there are any, executions. */
 static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
 {
-	write_position(w, c->pc, line);
-	if (c->executions) {
-		outstream_write(w->os, " ", 1);
-		outstream_u64(w->os, c->ns, false);
-	}
-	write_value(w, c->executions ? c->executions : c->ns);
+	const uint64_t values[2] = { c->ns, c->executions };
+
+	write_cost_line(w, c->pc, line, values, c->executions ? 2 : 1);
 }
 
 /* "cfi=", "cfn=" and "calls=COUNT TARGET", the target being the callee's
@@ -266,18 +286,23 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 {
 	const struct symtab_func *sym = callgraph_symbol(w->cg, callee);
 	size_t o = callgraph_object_of(w->cg, callee);
+	char *p;
 
 	if (o != w->cur_ob)
 		write_object(w, "cob", o);
 	write_file(w, "cfi", home_file(w, callee));
 	write_fn(w, "cfn", callee);
-	outstream_write(w->os, "calls=", 6);
-	outstream_u64(w->os, count, false);
+	p = outstream_room(w->os, 96);
+	memcpy(p, "calls=", 6);
+	p = outstream_format_u64(p + 6, count);
 	if (w->instr) {
-		outstream_write(w->os, " ", 1);
-		outstream_u64(w->os, sym ? sym->addr : 0, true);
+		*p++ = ' ';
+		p = put_hex(p, sym ? sym->addr : 0);
 	}
-	write_value(w, w->map->home[callee].line);
+	*p++ = ' ';
+	p = outstream_format_u64(p, w->map->home[callee].line);
+	*p++ = '\n';
+	outstream_advance(w->os, p);
 }
 
 /* Makes object O the object of the following functions. */
@@ -316,9 +341,8 @@ static void write_function(struct writer *w, size_t f)
 	 * costly function and warns when that file has no cost line at all:
 	 * a function without self cost gets a cost of 0 at its entry. */
 	if (!wrote_cost && !callgraph_is_pseudo(w->cg, f)) {
-		write_position(w, callgraph_symbol(w->cg, f)->addr,
-			       w->map->home[f].line);
-		write_value(w, 0);
+		write_cost_line(w, callgraph_symbol(w->cg, f)->addr,
+				w->map->home[f].line, &(uint64_t){ 0 }, 1);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -331,8 +355,7 @@ static void write_function(struct writer *w, size_t f)
 			pos = &w->map->site[s];
 			switch_file(w, f, pos->file);
 			write_call(w, arc->callee, site->count);
-			write_position(w, site->pc, pos->line);
-			write_value(w, site->ns);
+			write_cost_line(w, site->pc, pos->line, &site->ns, 1);
 		}
 	}
 	switch_file(w, f, home_file(w, f));
@@ -353,8 +376,7 @@ static void write_spontaneous(struct writer *w)
 		const struct cg_root *root = &w->cg->roots[i];
 
 		write_call(w, root->func, 1);
-		write_position(w, 0, 0);
-		write_value(w, root->ns);
+		write_cost_line(w, 0, 0, &root->ns, 1);
 	}
 }
 

@@ -229,7 +229,7 @@ void outstream_from_file(struct outstream *os, FILE *fp, const char *name)
 }
 
 /* Hands the pending output to the file or the compressor. */
-static void flush_buffer(struct outstream *os)
+void outstream_flush_pending(struct outstream *os)
 {
 	size_t n = os->len;
 
@@ -258,7 +258,7 @@ void outstream_write_through(struct outstream *os, const char *data, size_t len)
 		data += n;
 		len -= n;
 		if (os->len == sizeof os->buf)
-			flush_buffer(os);
+			outstream_flush_pending(os);
 	}
 }
 
@@ -283,36 +283,32 @@ void outstream_puts_printable(struct outstream *os, const char *s)
 	}
 }
 
-void outstream_u64(struct outstream *os, uint64_t v, bool hex)
+char *outstream_format_u64(char *p, uint64_t v)
 {
-	/* two decimal digits at a time: most numbers written are short */
+	/* two digits at a time, from the end */
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char digits[24], *p = digits + sizeof digits;
+	unsigned ndigits = 1;
+	char *end;
 
-	if (hex) {
-		do {
-			*--p = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		*--p = 'x';
-		*--p = '0';
-	} else {
-		while (v >= 100) {
-			p -= 2;
-			memcpy(p, pairs + 2 * (v % 100), 2);
-			v /= 100;
-		}
-		if (v >= 10) {
-			p -= 2;
-			memcpy(p, pairs + 2 * v, 2);
-		} else {
-			*--p = (char)('0' + v);
-		}
+	for (uint64_t t = v; t >= 10; t /= 10)
+		ndigits++;
+	end = p + ndigits;
+	p = end;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	outstream_write(os, p, (size_t)(digits + sizeof digits - p));
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return end;
 }
 
 void outstream_printf(struct outstream *os, const char *fmt, ...)
@@ -348,7 +344,7 @@ static bool close_stream(struct outstream *os)
 {
 	bool ok;
 
-	flush_buffer(os);
+	outstream_flush_pending(os);
 	ok = !os->failed;
 
 	if (os->gz) {

@@ -57,6 +57,28 @@ void outstream_from_file(struct outstream *os, FILE *fp, const char *name);
 /* outstream_write's path when DATA does not fit the buffer's room. */
 void outstream_write_through(struct outstream *os, const char *data, size_t len);
 
+/* Hands the pending output on, making the whole buffer room. */
+void outstream_flush_pending(struct outstream *os);
+
+/* Where to put up to N (at most sizeof os->buf) bytes of output, written
+ * in place and then ended by outstream_advance: the writer builds each
+ * line there rather than through a call per token. */
+static inline char *outstream_room(struct outstream *os, size_t n)
+{
+	if (sizeof os->buf - os->len < n)
+		outstream_flush_pending(os);
+	return os->buf + os->len;
+}
+
+/* Takes the bytes put at outstream_room up to END. */
+static inline void outstream_advance(struct outstream *os, char *end)
+{
+	os->len = (size_t)(end - os->buf);
+}
+
+/* Puts V in decimal at P; returns the end.  At most 20 bytes. */
+char *outstream_format_u64(char *p, uint64_t v);
+
 /* Inline: the writer calls it for every token it writes. */
 static inline void outstream_write(struct outstream *os, const char *data,
 				   size_t len)
@@ -70,8 +92,6 @@ static inline void outstream_write(struct outstream *os, const char *data,
 }
 
 void outstream_puts(struct outstream *os, const char *s);
-/* V in decimal, or with HEX as 0x followed by lowercase hex digits. */
-void outstream_u64(struct outstream *os, uint64_t v, bool hex);
 void outstream_printf(struct outstream *os, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -39,28 +39,34 @@ static bool exists(const char *path)
 
 static void test_complete_or_nothing(void)
 {
+	static const uint64_t numbers[] = {
+		0, 9, 10, 99, 100, 101, 999, 1000, 12345, 4195792, UINT64_MAX,
+	};
+	static const char expected[] =
+		"a 0 9 10 99 100 101 999 1000 12345 4195792 18446744073709551615 end\n";
 	char path[64];
 	struct outstream os;
 	struct g2c_error err;
 
 	snprintf(path, sizeof path, "%s/out.cg", dir);
 	CHECK(outstream_open(&os, path, false, &err) == 0);
-	outstream_puts(&os, "a ");
-	outstream_u64(&os, 0, false);
-	outstream_puts(&os, " ");
-	outstream_u64(&os, UINT64_MAX, false);
-	outstream_puts(&os, " ");
-	outstream_u64(&os, 0x4005d0, true);
+	outstream_puts(&os, "a");
+	for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+		char *p = outstream_room(&os, 21);
+
+		*p++ = ' ';
+		outstream_advance(&os, outstream_format_u64(p, numbers[i]));
+	}
 	outstream_printf(&os, " %s\n", "end");
 	CHECK(!exists(path));	/* not before it is complete */
 	CHECK(outstream_close(&os, &err) == 0);
-	CHECK_STR_EQ(read_file(path), "a 0 18446744073709551615 0x4005d0 end\n");
+	CHECK_STR_EQ(read_file(path), expected);
 
 	/* A failed run leaves the old file untouched. */
 	CHECK(outstream_open(&os, path, false, &err) == 0);
 	outstream_puts(&os, "partial");
 	outstream_discard(&os);
-	CHECK_STR_EQ(read_file(path), "a 0 18446744073709551615 0x4005d0 end\n");
+	CHECK_STR_EQ(read_file(path), expected);
 	unlink(path);
 }
 
