@@ -658,9 +658,19 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 			return -1;
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t count = get(r, &p, 2);
+			uint64_t count, four;
 			struct gmon_bin *grown;
 
+			/* most bins are empty: pass over them 4 at a time */
+			if (i + 4 <= n) {
+				memcpy(&four, p, sizeof four);
+				if (four == 0) {
+					p += sizeof four;
+					i += 3;
+					continue;
+				}
+			}
+			count = get(r, &p, 2);
 			if (!count)
 				continue;
 			grown = array_grow(fresh, &cap, nfresh + 1, sizeof *fresh);
