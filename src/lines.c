@@ -261,6 +261,7 @@ struct reader {
 	 * to be looked up at or above it (UINT64_MAX: none) */
 	struct line_row held;
 	uint64_t next_pc;
+	size_t next_index;	/* of next_pc in pcs */
 	bool holding, in_sequence;
 };
 
@@ -536,11 +537,24 @@ static bool store_row(struct reader *r, struct line_row row)
 }
 
 /* Holds ROW back as the sequence's last, noting the first address to be
- * looked up at or above it. */
+ * looked up at or above it.  Rows come mostly in address order, so the
+ * search gallops forward from the last one's answer. */
 static void hold(struct reader *r, struct line_row row)
 {
-	size_t lo = 0, hi = r->npcs;
+	size_t lo = 0, hi = r->npcs, from = r->next_index;
 
+	if (from > 0 && from <= r->npcs && r->pcs[from - 1] < row.addr) {
+		for (size_t step = 1;; step *= 2) {
+			size_t probe = from + step - 1;
+
+			if (probe >= r->npcs || r->pcs[probe] >= row.addr) {
+				lo = from;
+				hi = probe < r->npcs ? probe : r->npcs;
+				break;
+			}
+			from = probe + 1;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -549,6 +563,7 @@ static void hold(struct reader *r, struct line_row row)
 		else
 			hi = mid;
 	}
+	r->next_index = lo;
 	r->held = row;
 	r->next_pc = lo < r->npcs ? r->pcs[lo] : UINT64_MAX;
 	r->holding = true;
@@ -634,8 +649,8 @@ static uint32_t row_file(const struct reader *r, const struct program_shape *ps,
 }
 
 /* Appends the row of the registers. */
-static enum status emit(struct reader *r, uint64_t addr, uint32_t file,
-			uint32_t line)
+static inline enum status emit(struct reader *r, uint64_t addr, uint32_t file,
+			       uint32_t line)
 {
 	if (file == LINE_END)
 		return REFUSE;
@@ -643,7 +658,8 @@ static enum status emit(struct reader *r, uint64_t addr, uint32_t file,
 }
 
 /* Runs one unit's line program from C to its end.  Every step consumes
- * at least one byte, so the program ends. */
+ * at least one byte, so the program ends; a read past the end leaves the
+ * cursor there, so the loop ends with it and no row follows. */
 static enum status run_program(struct reader *r, struct cursor *c,
 			       const struct program_shape *ps)
 {
@@ -654,13 +670,14 @@ static enum status run_program(struct reader *r, struct cursor *c,
 
 	r->in_sequence = false;
 
-	while (c->p < c->end && st == OK) {
+	while (c->p < c->end) {
 		unsigned op = *c->p++;
 
 		if (op >= ps->opcode_base) {
 			addr += ps->special_addr[op];
 			line += ps->special_line[op];
-			st = emit(r, addr, file, line);
+			if ((st = emit(r, addr, file, line)) != OK)
+				return st;
 			continue;
 		}
 		switch (op) {
@@ -691,7 +708,8 @@ static enum status run_program(struct reader *r, struct cursor *c,
 			break;
 		}
 		case DW_LNS_copy:
-			st = emit(r, addr, file, line);
+			if ((st = emit(r, addr, file, line)) != OK)
+				return st;
 			break;
 		case DW_LNS_advance_pc:
 			addr += read_uleb(c) * ps->min_insn;
@@ -715,11 +733,9 @@ static enum status run_program(struct reader *r, struct cursor *c,
 				skip_leb(c);
 			break;
 		}
-		if (c->failed)
-			return REFUSE;
 	}
-	if (st != OK)
-		return st;
+	if (c->failed)
+		return REFUSE;
 	/* a sequence without its end: the held row covers what follows */
 	if (r->holding) {
 		r->holding = false;
