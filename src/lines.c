@@ -537,35 +537,16 @@ static bool store_row(struct reader *r, struct line_row row)
 }
 
 /* Holds ROW back as the sequence's last, noting the first address to be
- * looked up at or above it.  Rows come mostly in address order, so the
- * search gallops forward from the last one's answer. */
+ * looked up at or above it. */
 static void hold(struct reader *r, struct line_row row)
 {
-	size_t lo = 0, hi = r->npcs, from = r->next_index;
+	size_t i = row.addr == 0 ? 0 :
+		search_above(r->pcs, r->npcs, sizeof *r->pcs, row.addr - 1,
+			     r->next_index);
 
-	if (from > 0 && from <= r->npcs && r->pcs[from - 1] < row.addr) {
-		for (size_t step = 1;; step *= 2) {
-			size_t probe = from + step - 1;
-
-			if (probe >= r->npcs || r->pcs[probe] >= row.addr) {
-				lo = from;
-				hi = probe < r->npcs ? probe : r->npcs;
-				break;
-			}
-			from = probe + 1;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->pcs[mid] < row.addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	r->next_index = lo;
+	r->next_index = i;
 	r->held = row;
-	r->next_pc = lo < r->npcs ? r->pcs[lo] : UINT64_MAX;
+	r->next_pc = i < r->npcs ? r->pcs[i] : UINT64_MAX;
 	r->holding = true;
 }
 
@@ -1056,43 +1037,14 @@ static const char *join(struct line_table *lt, struct line_file *f)
 	return path;
 }
 
-/* The number of rows at or below PC.  Positions are mostly looked up in
- * address order, so the search starts where the last one ended and
- * gallops forward from there: a few rows apart, not across the table. */
-static size_t rows_up_to(struct line_table *lt, uint64_t pc)
-{
-	size_t lo = 0, hi = lt->nrows, last = lt->last;
-
-	if (last > 0 && last <= lt->nrows && lt->rows[last - 1].addr <= pc) {
-		for (size_t step = 1;; step *= 2) {
-			size_t probe = last + step - 1;
-
-			if (probe >= lt->nrows || lt->rows[probe].addr > pc) {
-				lo = last;
-				hi = probe < lt->nrows ? probe : lt->nrows;
-				break;
-			}
-			last = probe + 1;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (lt->rows[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	lt->last = lo;
-	return lo;
-}
-
 int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err)
 {
-	size_t lo = rows_up_to(lt, pc);
+	/* the rows at or below PC; positions are looked up in address order */
+	size_t lo = search_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lt->last);
 	struct line_file *f;
 
+	lt->last = lo;
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
 		return 0;
 	f = &lt->files[lt->rows[lo - 1].file];

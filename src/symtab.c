@@ -486,15 +486,8 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 			lo = st->slice_first[st->nslices - 1];
 		}
 	}
-	/* Find the last function starting at or below PC. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->funcs[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the last function starting at or below PC */
+	lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs, pc, 0);
 	if (lo == 0 || pc >= st->funcs[lo - 1].end)
 		return SYMTAB_NONE;
 	return lo - 1;

@@ -22,6 +22,15 @@ void sort_by_key(void *base, size_t n, size_t size,
 		 uint64_t (*key)(const void *),
 		 int (*cmp)(const void *, const void *));
 
+/* The index of the first of N elements of STRIDE bytes at BASE whose
+ * uint64_t key (the element's first member; keys in increasing order) is
+ * above LIMIT, N if none is.  Searches from FROM first (the answer of the
+ * previous search, 0 for none), galloping forward: look-ups made in
+ * address order then touch a few neighbouring elements instead of a
+ * binary search's path across a large table. */
+size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
+		    size_t from);
+
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)
 {
