@@ -2,14 +2,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench.sh -- the whole benchmark: build.sh, then run.sh.
 #
-#   bench/bench.sh [--quick] [-n RUNS] [--gmon2cg PATH] [SIZE...]
+#   bench/bench.sh [--quick | --scale] [-n RUNS] [--gmon2cg PATH] [SIZE...]
 #
-# Default: sizes 5000 20000 50000 100000 and 1000 runs of the 20000-function
-# program, 5 timed runs of each command (about 17 minutes on 2 cores, 11 of
-# them compiling; a second bench.sh reuses what is built).
+# Default: sizes 5000 20000 50000 100000, the C++ variant of 50000 and 1000
+# runs of the 20000-function program, 5 timed runs of each command (about
+# 25 minutes on 2 cores, most of them compiling; a second bench.sh reuses
+# what is built).
 # --quick: sizes 1000 3000 and 100 runs of the 3000-function program, 3 timed
-# runs (about a minute).  gmon2cg: --gmon2cg PATH, $GMON2CG, or the one in the
-# checkout above bench/ (built with `make` if it is missing).
+# runs (about a minute).
+# --scale: sizes 5000 to 1000000, 3 timed runs, without gprof -b -l -p and
+# the many-runs case: how the costs grow (about 2 hours, most of it
+# compiling the 1000000-function program; 8 GB of disk).
+# gmon2cg: --gmon2cg PATH, $GMON2CG, or the one in the checkout above bench/
+# (built with `make` if it is missing).
 set -euo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -17,25 +22,32 @@ sizes=()
 build_opts=()
 run_opts=()
 quick=0
+scale=0
 g2c=${GMON2CG:-}
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
+	--scale) scale=1; shift ;;
 	-n|--runs) run_opts+=(-n "$2"); shift 2 ;;
 	--gmon2cg) g2c=$2; shift 2 ;;
-	-h|--help) sed -n '3,12p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
 	esac
 done
 
+cxx_sizes=()
 if [ "$quick" = 1 ]; then
 	[ ${#sizes[@]} -gt 0 ] || sizes=(1000 3000)
 	build_opts+=(--many-size 3000 --many-runs 100)
 	run_opts=(-n 3 "${run_opts[@]}")
+elif [ "$scale" = 1 ]; then
+	[ ${#sizes[@]} -gt 0 ] || sizes=(5000 20000 50000 100000 200000 500000 1000000)
+	build_opts+=(--no-many)
+	run_opts=(-n 3 --no-lines --no-many --timeout 300 "${run_opts[@]}")
 else
-	[ ${#sizes[@]} -gt 0 ] || sizes=(5000 20000 50000 100000)
+	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000); cxx_sizes=(50000); }
 fi
 
 if [ -z "$g2c" ]; then
@@ -51,10 +63,19 @@ fi
 
 start=$(date +%s)
 bash "$bench/build.sh" "${build_opts[@]}" "${sizes[@]}"
+[ ${#cxx_sizes[@]} -eq 0 ] || bash "$bench/build.sh" --cxx "${cxx_sizes[@]}"
 echo "bench.sh: build.sh took $(( $(date +%s) - start ))s" >&2
 # Measure only what this invocation built.
 many_size=20000
 [ "$quick" = 1 ] && many_size=3000
 export GMON2CG=$g2c
-bash "$bench/run.sh" "${run_opts[@]}" "${sizes[@]}" --many "$many_size"
+cases=("${sizes[@]}")
+for n in "${cxx_sizes[@]}"; do
+	cases+=("cxx$n")
+done
+if [ "$scale" = 1 ]; then
+	bash "$bench/run.sh" "${run_opts[@]}" "${cases[@]}"
+else
+	bash "$bench/run.sh" "${run_opts[@]}" "${cases[@]}" --many "$many_size"
+fi
 echo "bench.sh: total $(( $(date +%s) - start ))s" >&2

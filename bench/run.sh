@@ -3,7 +3,7 @@
 # run.sh -- time gmon2cg against gprof on the programs build.sh made.
 #
 #   bench/run.sh [-n RUNS] [--gmon2cg PATH] [--timeout SEC] [--long SEC]
-#                [--no-many | --many M]... [CASE...]
+#                [--no-lines] [--no-many | --many M]... [CASE...]
 #
 # For each case (default: every bench/work/fSIZE and cxxSIZE with a
 # gmon.out; a CASE is such a directory name, or a SIZE for fSIZE) runs, RUNS
@@ -11,6 +11,7 @@
 #     gmon2cg prog gmon.out            gprof -b prog gmon.out
 #     gprof -b -l -p prog gmon.out     nm -n prog (the floor: reading the
 #                                      symbol table and printing it)
+# (--no-lines leaves out gprof -b -l -p, which is quadratic)
 # and for each bench/work/many-fM (those of --many, default all), in a
 # scratch directory:
 #     gmon2cg prog gmon.out.*          gprof -s prog gmon.out.*
@@ -19,7 +20,8 @@
 # is stopped after --timeout seconds (default 120, $TIMEOUT: gprof -l is
 # quadratic), its time then a lower bound marked ">".  Prints, per case,
 # the median wall time and peak RSS of each command and the ratios
-# gmon2cg/gprof, and writes the same report to bench/results/DATE_TIME.txt.
+# gmon2cg/gprof, then a table of every fSIZE case (how the costs grow), and
+# writes the same report to bench/results/DATE_TIME.txt.
 # gmon2cg is --gmon2cg PATH, else $GMON2CG, else bench/../gmon2cg.
 set -euo pipefail
 
@@ -30,6 +32,7 @@ timeout=${TIMEOUT:-120}
 long=${LONG:-20}
 g2c=${GMON2CG:-$bench/../gmon2cg}
 do_many=1
+do_lines=1
 sizes=()
 many=()
 
@@ -40,8 +43,9 @@ while [ $# -gt 0 ]; do
 	--long) long=$2; shift 2 ;;
 	--gmon2cg) g2c=$2; shift 2 ;;
 	--no-many) do_many=0; shift ;;
+	--no-lines) do_lines=0; shift ;;
 	--many) many+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*[!0-9]*) sizes+=("$1"); shift ;;
 	*) sizes+=("f$1"); shift ;;
@@ -146,6 +150,30 @@ verdict() {	# verdict RATIO LIMIT
 
 summary=()
 
+# One line per fSIZE case measured: medians, the ratios, and gmon2cg's
+# time and memory per function, to show how they grow with the program.
+scale_table() {
+	local n f lines=()
+
+	for n in "${sizes[@]}"; do
+		case $n in f[0-9]*) lines+=("$n") ;; esac
+	done
+	[ ${#lines[@]} -gt 1 ] || return 0
+	echo "Growth (medians; wall s / peak RSS MB; us and kB per function are gmon2cg's)"
+	printf '  %9s %15s %15s %15s %8s %8s %8s %8s %8s\n' functions gmon2cg "gprof -b" "nm -n" "/nm" "/gprof" "RSS/gp" "us/fn" "kB/fn"
+	for n in "${lines[@]}"; do
+		f=$(info "$work/$n/BUILD-INFO" functions)
+		printf '  %9s %8.3f/%6.1f %8.3f/%6.1f %8.3f/%6.1f %8s %8s %8s %8.2f %8.2f\n' "$f" \
+			"$(median "$n.g2c" 1)" "$(awk -v k="$(median "$n.g2c" 2)" 'BEGIN { print k / 1024 }')" \
+			"$(median "$n.gp" 1)" "$(awk -v k="$(median "$n.gp" 2)" 'BEGIN { print k / 1024 }')" \
+			"$(median "$n.nm" 1)" "$(awk -v k="$(median "$n.nm" 2)" 'BEGIN { print k / 1024 }')" \
+			"$(ratio "$n.g2c" "$n.nm" 1)" "$(ratio "$n.g2c" "$n.gp" 1)" "$(ratio "$n.g2c" "$n.gp" 2)" \
+			"$(awk -v w="$(median "$n.g2c" 1)" -v f="$f" 'BEGIN { print w * 1e6 / f }')" \
+			"$(awk -v k="$(median "$n.g2c" 2)" -v f="$f" 'BEGIN { print k / f }')"
+	done
+	echo
+}
+
 report() {
 	echo "gmon2cg benchmark, $(date '+%Y-%m-%d %H:%M:%S %z')"
 	echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
@@ -167,7 +195,7 @@ report() {
 		for ((i = 1; i <= runs; i++)); do
 			measure "$n.g2c" "$dir" "$g2c" prog gmon.out
 			measure "$n.gp" "$dir" gprof -b prog gmon.out
-			measure "$n.gpl" "$dir" gprof -b -l -p prog gmon.out
+			[ "$do_lines" = 0 ] || measure "$n.gpl" "$dir" gprof -b -l -p prog gmon.out
 			measure "$n.nm" "$dir" nm -n prog
 		done
 		echo "$n: $(info "$bi" functions) functions in $(info "$bi" files) files," \
@@ -176,14 +204,15 @@ report() {
 		header
 		row "gmon2cg prog gmon.out" "$n.g2c"
 		row "gprof -b prog gmon.out" "$n.gp"
-		row "gprof -b -l -p prog gmon.out" "$n.gpl"
+		[ "$do_lines" = 0 ] || row "gprof -b -l -p prog gmon.out" "$n.gpl"
 		row "nm -n prog (floor)" "$n.nm"
 		local w1 r1 w2 r2 w3 r3
 		w1=$(ratio "$n.g2c" "$n.gp" 1); r1=$(ratio "$n.g2c" "$n.gp" 2)
-		w2=$(ratio "$n.g2c" "$n.gpl" 1); r2=$(ratio "$n.g2c" "$n.gpl" 2)
+		[ "$do_lines" = 0 ] || { w2=$(ratio "$n.g2c" "$n.gpl" 1); r2=$(ratio "$n.g2c" "$n.gpl" 2); }
 		w3=$(ratio "$n.g2c" "$n.nm" 1); r3=$(ratio "$n.g2c" "$n.nm" 2)
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b" "$w1" "$r1" "      (targets: wall <= 0.2, RSS <= 0.35)"
-		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2" "      (target: wall <= 0.15)"
+		[ "$do_lines" = 0 ] ||
+			printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2" "      (target: wall <= 0.15)"
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / nm -n" "$w3" "$r3" "      (target: wall <= 2.5)"
 		echo
 		summary+=("$n wall gmon2cg / nm -n             $w3 <= 2.50  $(verdict "$w3" 2.5)")
@@ -216,6 +245,8 @@ report() {
 		echo
 		summary+=("many-f$m wall gmon2cg / gprof -s         $w <= 0.10  $(verdict "$w" 0.1)")
 	done
+
+	scale_table
 
 	if [ ${#summary[@]} -gt 0 ]; then
 		echo "Targets"
