@@ -218,6 +218,16 @@ static int read_profiles(struct conversion *c, const struct options *o,
 	return 0;
 }
 
+/* Every object's function names as people read them: demangled on a
+ * thread of their own while the profiles, call graph and lines were read. */
+static int names_in_place(struct program *prog, struct g2c_error *err)
+{
+	for (size_t i = 0; i < prog->nobjs; i++)
+		if (symtab_names(&prog->objs[i]->st, err) < 0)
+			return -1;
+	return 0;
+}
+
 /* Converts the profiles of PROG's objects into the output OS, as PART
  * (0: the only part) made of the executable's FILES[0..N). */
 static int convert(const struct options *o, struct program *prog,
@@ -269,6 +279,8 @@ static int convert(const struct options *o, struct program *prog,
 		goto out;
 	rc = -1;
 	if (o->stats) {
+		if (names_in_place(prog, err) < 0)
+			goto release;
 		fflush(stdout);
 		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
@@ -284,13 +296,15 @@ static int convert(const struct options *o, struct program *prog,
 			      o->exe, misfit);
 	} else if (source_map_build(&map, &cg, lines, o->no_inline,
 				    !o->parts, maps, o->prefix_maps.n, err) == 0 &&
-		   check_sources(w, &map, &cg, o->stats, err) == 0) {
+		   check_sources(w, &map, &cg, o->stats, err) == 0 &&
+		   names_in_place(prog, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {
 			fflush(stdout);
 			report_summary(stderr, &cg, o->summary);
 		}
 	}
+release:
 	source_map_release(&map);
 	callgraph_release(&cg);
 out:

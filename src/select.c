@@ -219,6 +219,10 @@ int selection_build(struct selection *s, const struct options *o,
 
 	memset(s, 0, sizeof *s);
 	s->sel.show_unused = o->show_unused;
+	/* functions are selected by the names people read */
+	for (size_t k = 0; k < n; k++)
+		if (symtab_names(objs[k].st, err) < 0)
+			return -1;
 	for (int i = 0; i < NSETS; i++) {
 		for (size_t j = 0; j < o->sets[i].n; j++) {
 			const char *name = o->sets[i].names[j];

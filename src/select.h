@@ -22,7 +22,7 @@ struct symtab;
 
 /* One object's functions, and its lines for FILE:NAME. */
 struct select_object {
-	const struct symtab *st;
+	struct symtab *st;
 	struct source_lines *lines;
 };
 

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <bfd.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,23 +144,137 @@ static bool name_is_better(const struct symtab_func *n,
 
 /* The name people read: demangled, unless turned off or not mangled.
  * Returns NULL only when memory runs out. */
-static const char *display_name(struct symtab *st, bfd *abfd, const char *raw,
-				const struct symtab_options *opts)
+static const char *display_name(struct symtab *st, const char *raw)
 {
 	char *demangled, **owned;
 
-	if (!opts->demangle)
+	if (!st->demangle)
 		return raw;
 	owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1, sizeof *owned);
 	if (!owned)
 		return NULL;
 	st->owned = owned;
 	bfd_set_error(bfd_error_no_error);
-	demangled = bfd_demangle(abfd, raw, DMGL_PARAMS | DMGL_ANSI);
+	demangled = bfd_demangle(st->abfd, raw, DMGL_PARAMS | DMGL_ANSI);
 	if (!demangled)
 		return bfd_get_error() == bfd_error_no_memory ? NULL : raw;
 	st->owned[st->nowned++] = demangled;
 	return demangled;
+}
+
+/* Demangling a large C++ program's names is most of the time of reading
+ * its symbols (9 000 instructions for a name of 100 characters); from this
+ * many functions on, a thread does it while the other stages run. */
+#define NAME_THREAD_MIN 1024
+
+struct name_job {
+	pthread_t thread;
+	bfd *abfd;
+	const char **raw;	/* the raw names, copied: funcs[] is not shared */
+	char **demangled;	/* NULL: not mangled, or no memory (retried) */
+	size_t n;
+};
+
+static void *demangle_names(void *arg)
+{
+	struct name_job *job = arg;
+
+	for (size_t i = 0; i < job->n; i++)
+		job->demangled[i] = bfd_demangle(job->abfd, job->raw[i],
+						 DMGL_PARAMS | DMGL_ANSI);
+	return NULL;
+}
+
+/* Starts demangling ST's names on a thread; false if it cannot, and then
+ * symtab_names demangles them itself. */
+static bool start_names(struct symtab *st)
+{
+	struct name_job *job = calloc(1, sizeof *job);
+
+	if (!job)
+		return false;
+	job->abfd = st->abfd;
+	job->n = st->nfuncs;
+	job->raw = malloc(job->n * sizeof *job->raw);
+	job->demangled = calloc(job->n, sizeof *job->demangled);
+	if (job->raw && job->demangled) {
+		for (size_t i = 0; i < job->n; i++)
+			job->raw[i] = st->funcs[i].raw_name;
+		if (pthread_create(&job->thread, NULL, demangle_names, job) == 0) {
+			st->names = job;
+			return true;
+		}
+	}
+	free(job->raw);
+	free(job->demangled);
+	free(job);
+	return false;
+}
+
+/* Waits for ST's demangling thread; returns its names (to free), or NULL. */
+static char **finish_names(struct symtab *st)
+{
+	struct name_job *job = st->names;
+	char **demangled;
+
+	if (!job)
+		return NULL;
+	pthread_join(job->thread, NULL);
+	demangled = job->demangled;
+	free(job->raw);
+	free(job);
+	st->names = NULL;
+	return demangled;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Makes *NAME, which the thread demangled, F's name, owned by ST. */
+static bool take_name(struct symtab *st, struct symtab_func *f, char **name)
+{
+	char **owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1,
+				  sizeof *owned);
+
+	if (!owned)
+		return false;
+	st->owned = owned;
+	f->name = st->owned[st->nowned++] = *name;
+	*name = NULL;
+	return true;
+}
+
+int symtab_names(struct symtab *st, struct g2c_error *err)
+{
+	char **demangled;
+	bool ok = true;
+
+	if (!st->names_pending)
+		return 0;
+	demangled = finish_names(st);
+	for (size_t i = 0; i < st->nfuncs && ok; i++) {
+		struct symtab_func *f = &st->funcs[i];
+		const char *name;
+
+		/* What the thread could not demangle is tried here, where
+		 * running out of memory can be told from a name that is not
+		 * mangled. */
+		if (demangled && demangled[i])
+			ok = take_name(st, f, &demangled[i]);
+		else if ((name = display_name(st, f->raw_name)))
+			f->name = name;
+		else
+			ok = false;
+	}
+	free_names(demangled, st->nfuncs);
+	if (!ok)
+		return g2c_error_set(err, "%s: out of memory for symbols", st->path);
+	st->names_pending = false;
+	return 0;
 }
 
 static uint64_t section_end(const asection *sec)
@@ -331,6 +446,9 @@ int symtab_build(struct symtab *st, struct object *obj,
 
 	memset(st, 0, sizeof *st);
 	st->leading_char = obj->symbol_leading_char;
+	st->abfd = obj->abfd;
+	st->path = obj->path;
+	st->demangle = opts->demangle;
 	st->funcs = calloc(obj->nsyms + obj->nsynth, sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
@@ -347,12 +465,13 @@ int symtab_build(struct symtab *st, struct object *obj,
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
 		f->excluded = is_mcount_family(raw);
-		f->name = display_name(st, obj->abfd, f->raw_name, opts);
-		if (!f->name)
-			goto oom;
+		f->name = f->raw_name;
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
 		goto oom;
+	st->names_pending = true;
+	if (st->demangle && st->nfuncs >= NAME_THREAD_MIN)
+		start_names(st);
 	return 0;
 oom:
 	symtab_release(st);
@@ -361,6 +480,7 @@ oom:
 
 void symtab_release(struct symtab *st)
 {
+	free_names(finish_names(st), st->nfuncs);
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);
 	free(st->owned);

@@ -3,7 +3,8 @@
  * Owns the function table and the demangled names; raw names point into
  * the object's symbols, so the object must outlive its symtab.  Functions
  * are referred to by their index in funcs[], sorted by address with one
- * entry per address.
+ * entry per address.  A large table's names are demangled on a thread of
+ * their own while the other stages run: symtab_names() waits for them.
  *
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
@@ -24,7 +25,8 @@ struct object;
 struct symtab_func {
 	uint64_t addr;		/* entry address */
 	uint64_t end;		/* exclusive: the next function or the section end */
-	const char *name;	/* what people read: demangled unless turned off */
+	const char *name;	/* what people read: demangled unless turned
+				   off (after symtab_names) */
 	const char *raw_name;	/* as in the symbol table */
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
@@ -46,6 +48,11 @@ struct symtab {
 	/* private */
 	char **owned;			/* demangled names to free */
 	size_t nowned, owned_cap;
+	struct name_job *names;		/* a thread demangling names */
+	struct bfd *abfd;		/* for demangling */
+	const char *path;		/* the object's, for messages */
+	bool demangle;
+	bool names_pending;		/* symtab_names has names to set */
 	/* look-up index: for each slice of 2^shift bytes from the first
 	 * function's address, the first function starting in or above it
 	 * (NULL: search the whole table) */
@@ -58,6 +65,12 @@ struct symtab {
  * function symbols, out of memory). */
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err);
+
+/* Puts the display names in place, waiting for the demangling thread if
+ * there is one; every reader of funcs[].name calls it first (until then
+ * names are the raw ones).  Returns 0, or -1 with ERR set when memory runs
+ * out. */
+int symtab_names(struct symtab *st, struct g2c_error *err);
 
 void symtab_release(struct symtab *st);
 

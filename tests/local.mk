@@ -72,6 +72,7 @@ tests_unit_dump_gmon_LDADD = libgmon2cg.a
 tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
 SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh
 SHELL_TESTS += tests/hostile-input.sh
+SHELL_TESTS += tests/names.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds

@@ -85,7 +85,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 			object_dynamic_release(&dyn);
 		if (symtab_build(&st, &obj, &(struct symtab_options){ true, false },
 				 &err) == 0) {
-			convert(&obj, &st);
+			if (symtab_names(&st, &err) == 0)
+				convert(&obj, &st);
 			symtab_release(&st);
 		}
 		object_close(&obj);

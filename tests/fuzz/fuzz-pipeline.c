@@ -23,7 +23,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!exe)
 		exe = FUZZ_EXE;
 	if (object_open(&obj, exe, NULL, &err) < 0 ||
-	    symtab_build(&st, &obj, &(struct symtab_options){ true }, &err) < 0) {
+	    symtab_build(&st, &obj, &(struct symtab_options){ true }, &err) < 0 ||
+	    symtab_names(&st, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		abort();
 	}
