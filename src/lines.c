@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <bfd.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -882,14 +883,111 @@ static struct dwarf_sections present_sections(const struct dwarf_sections *s)
 	return p;
 }
 
+/* Reads the tables of units FROM to TO (sorted by table offset), each
+ * table once however many units share it. */
+static enum status read_line_units(struct reader *r, size_t from, size_t to)
+{
+	enum status st = OK;
+
+	for (size_t i = from; st == OK && i < to; i++)
+		if (i == 0 || r->units[i].line_offset != r->units[i - 1].line_offset)
+			st = read_line_unit(r, &r->units[i]);
+	free(r->unit.dirs);
+	r->unit.dirs = NULL;
+	return st;
+}
+
+/* The second half of the units, read into a table of its own. */
+struct half {
+	struct reader r;
+	struct line_table lt;
+	size_t from, to;
+	enum status st;
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->st = read_line_units(&h->r, h->from, h->to);
+	return NULL;
+}
+
+/* Appends H's files and rows to LT, whose files come first. */
+static enum status join_half(struct line_table *lt, struct half *h)
+{
+	size_t nfiles = lt->nfiles;
+	struct line_file *files;
+	struct line_row *rows;
+
+	if (h->lt.nfiles > LINE_END - 1 - nfiles)
+		return REFUSE;
+	files = realloc(lt->files, (nfiles + h->lt.nfiles + 1) * sizeof *files);
+	if (files)
+		lt->files = files;
+	rows = realloc(lt->rows, (lt->nrows + h->lt.nrows + 1) * sizeof *rows);
+	if (rows)
+		lt->rows = rows;
+	if (!files || !rows)
+		return NOMEM;
+	memcpy(files + nfiles, h->lt.files, h->lt.nfiles * sizeof *files);
+	lt->nfiles += h->lt.nfiles;
+	for (size_t i = 0; i < h->lt.nrows; i++) {
+		struct line_row row = h->lt.rows[i];
+
+		if (row.file != LINE_END)
+			row.file += (uint32_t)nfiles;
+		rows[lt->nrows++] = row;
+	}
+	return OK;
+}
+
+/* Reads the line tables of R's units (sorted by table offset); with
+ * SPLIT, those of the second half of the line program bytes on a thread
+ * of their own.  The result is the same either way: the second half's
+ * files and rows follow the first's. */
+static enum status read_all_units(struct reader *r, bool split)
+{
+	struct half h = { .r = { .lt = &h.lt, .sec = r->sec, .units = r->units,
+				 .nunits = r->nunits, .pcs = r->pcs,
+				 .npcs = r->npcs } };
+	pthread_t thread;
+	uint64_t middle;
+	enum status st;
+
+	if (!split || r->nunits < 2)
+		return read_line_units(r, 0, r->nunits);
+	/* where the line program bytes are halved, between two tables */
+	middle = r->units[0].line_offset +
+		 (r->sec->line_size - r->units[0].line_offset) / 2;
+	h.from = 1;
+	while (h.from < r->nunits && (r->units[h.from].line_offset < middle ||
+				      r->units[h.from].line_offset ==
+				      r->units[h.from - 1].line_offset))
+		h.from++;
+	h.to = r->nunits;
+	h.lt.name = r->lt->name;
+	if (h.from == r->nunits || pthread_create(&thread, NULL, read_half, &h) != 0)
+		return read_line_units(r, 0, r->nunits);
+	st = read_line_units(r, 0, h.from);
+	pthread_join(thread, NULL);
+	if (st == OK)
+		st = h.st;
+	if (st == OK)
+		st = join_half(r->lt, &h);
+	free(h.lt.files);
+	free(h.lt.rows);
+	return st;
+}
+
 int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
-		     const uint64_t *pcs, size_t npcs, const char *name,
+		     const struct line_request *req, const char *name,
 		     struct g2c_error *err)
 {
 	struct dwarf_sections sec = present_sections(given);
 	struct reader r = { .lt = lt, .sec = &sec,
 			    .abbrev_budget = 4 * (uint64_t)sec.abbrev_size + 65536,
-			    .pcs = pcs, .npcs = npcs };
+			    .pcs = req ? req->pcs : NULL, .npcs = req ? req->npcs : 0 };
 	enum status st;
 
 	memset(lt, 0, sizeof *lt);
@@ -899,11 +997,9 @@ int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
 	/* one table per offset, however many units share it */
 	if (st == OK && r.nunits > 0)
 		sort_by_key(r.units, r.nunits, sizeof *r.units, unit_key, compare_units);
-	for (size_t i = 0; st == OK && i < r.nunits; i++)
-		if (i == 0 || r.units[i].line_offset != r.units[i - 1].line_offset)
-			st = read_line_unit(&r, &r.units[i]);
+	if (st == OK)
+		st = read_all_units(&r, req && req->split);
 	free(r.units);
-	free(r.unit.dirs);
 	if (st == OK && !rows_sorted(lt))
 		sort_by_key(lt->rows, lt->nrows, sizeof *lt->rows, row_key, compare_rows);
 	return finish(lt, st, err);
@@ -949,7 +1045,10 @@ int line_table_read(struct line_table *lt, struct object *obj,
 		b[0].size, b[1].size, b[2].size, b[3].size, b[4].size,
 		bfd_big_endian(obj->dbfd),
 	};
-	rc = line_table_parse(lt, &sec, pcs, npcs, bfd_get_filename(obj->dbfd), err);
+	/* a large program's tables are read by two threads */
+	rc = line_table_parse(lt, &sec, &(struct line_request){
+				      pcs, npcs, sec.line_size >= LINES_SPLIT_MIN },
+			      bfd_get_filename(obj->dbfd), err);
 	if (rc != LINES_READ) {
 		for (unsigned i = 0; i < 5; i++)
 			section_bytes_release(&b[i]);

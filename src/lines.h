@@ -59,14 +59,26 @@ enum {
 	LINES_UNREADABLE = 1,	/* none, or not readable here: use libbfd */
 };
 
+/* What a reading of the line tables keeps, and how it reads them. */
+struct line_request {
+	/* PCS[0..NPCS), sorted and distinct, are the only addresses that
+	 * will be looked up: only the rows their answers need are kept (a
+	 * small part of a large program's rows).  NULL keeps every row. */
+	const uint64_t *pcs;
+	size_t npcs;
+	/* read the second half of the tables on a thread of its own */
+	bool split;
+};
+
+/* line_table_read splits tables of this many bytes or more. */
+#define LINES_SPLIT_MIN (1u << 20)
+
 /* Reads all line tables of SEC, those the compilation units of .debug_info
- * refer to, into LT.  PCS[0..NPCS), sorted and distinct, are the only
- * addresses that will be looked up: only the rows their answers need are
- * kept (a small part of a large program's rows).  PCS NULL keeps every
- * row.  NAME (kept, not copied) names the object in error messages.  On
+ * refer to, into LT, as REQ asks (NULL: every row, one thread).  NAME
+ * (kept, not copied) names the object in error messages.  On
  * LINES_UNREADABLE and -1, LT is left empty. */
 int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
-		     const uint64_t *pcs, size_t npcs, const char *name,
+		     const struct line_request *req, const char *name,
 		     struct g2c_error *err);
 
 /* line_table_parse on the sections of OBJ's debug information (its

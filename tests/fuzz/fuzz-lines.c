@@ -5,8 +5,8 @@
  * unit's table; the rest is the section, which also serves as .debug_str
  * and .debug_line_str so that string offsets land somewhere.  Every row's
  * address is looked up, which joins every file's path, and so is the
- * next address, in a table read for these addresses alone: both tables
- * must give the same answers. */
+ * next address, in a table read for these addresses alone by two threads
+ * (one unit each): both tables must give the same answers. */
 #include <config.h>
 
 #include <stdlib.h>
@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		info, abbrev, data + 3, data + 3, data + 3,
 		ninfo, nabbrev, len - 3, len - 3, len - 3, be,
 	};
-	if (line_table_parse(&lt, &sec, NULL, 0, "fuzz", &err) != LINES_READ)
+	if (line_table_parse(&lt, &sec, NULL, "fuzz", &err) != LINES_READ)
 		return 0;
 	/* Every row's address and the one after it: read again for these
 	 * alone, the table must answer them as the whole table does. */
@@ -109,7 +109,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	for (size_t i = 0; i < 2 * lt.nrows; i++)
 		if (npcs == 0 || pcs[i] != pcs[npcs - 1])
 			pcs[npcs++] = pcs[i];
-	if (line_table_parse(&only, &sec, pcs, npcs, "fuzz", &err) != LINES_READ)
+	if (line_table_parse(&only, &sec, &(struct line_request){ pcs, npcs, true },
+			     "fuzz", &err) != LINES_READ)
 		__builtin_trap();
 	for (size_t i = 0; i < npcs; i++) {
 		const char *file = NULL, *file2 = NULL;

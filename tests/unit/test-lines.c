@@ -275,7 +275,7 @@ static int parse(struct line_table *lt, const struct sections *s)
 	struct dwarf_sections v = view(s);
 	struct g2c_error err;
 
-	return line_table_parse(lt, &v, NULL, 0, "test", &err);
+	return line_table_parse(lt, &v, NULL, "test", &err);
 }
 
 static void expect_line(struct line_table *lt, uint64_t pc, const char *file,
@@ -558,7 +558,7 @@ static void test_restricted(void)
 	put(l, 3, 1); sleb(l, 5); put(l, 1, 1);
 	end_table(&s, &sh);
 	v = view(&s);
-	CHECK_U64(line_table_parse(&whole, &v, NULL, 0, "test", &err), LINES_READ);
+	CHECK_U64(line_table_parse(&whole, &v, NULL, "test", &err), LINES_READ);
 	for (uint64_t pc = 0x1ff0; pc < 0x3110; pc++)
 		pcs[npcs++] = pc;
 	pcs[npcs++] = 0x4000;
@@ -569,7 +569,8 @@ static void test_restricted(void)
 		size_t nasked = n < npcs ? 1 : npcs;
 		bool same = true;
 
-		CHECK_U64(line_table_parse(&only, &v, asked, nasked, "test", &err),
+		CHECK_U64(line_table_parse(&only, &v, &(struct line_request){ asked, nasked, false },
+					   "test", &err),
 			  LINES_READ);
 		for (size_t i = 0; i < nasked; i++) {
 			const char *f1 = NULL, *f2 = NULL;
@@ -594,6 +595,48 @@ static void test_restricted(void)
 	expect_line(&whole, 0x2ff8, "/comp/a.c", 22);
 	expect_line(&whole, 0x4100, "/comp/a.c", 6);
 	line_table_release(&whole);
+}
+
+/* Tables read by two threads are the tables read by one: the same files
+ * in the same order and the same rows, whatever the split. */
+static void test_split(void)
+{
+	for (unsigned ntables = 2; ntables <= 5; ntables++) {
+		struct shape sh = { 3 + ntables % 3, 4, 8, false };
+		static struct sections s;
+		struct line_table one, two;
+		struct dwarf_sections v;
+		struct g2c_error err;
+		bool same;
+
+		init(&s, &sh);
+		for (unsigned t = 0; t < ntables; t++) {
+			add_unit(&s, &sh, s.line.n);
+			if (t == 1)
+				add_unit(&s, &sh, s.line.n);	/* a shared table */
+			begin_table(&s, &sh);
+			usual_program(&s.line, 0x1000 + 0x100 * (ntables - t), 8);
+			end_table(&s, &sh);
+		}
+		v = view(&s);
+		CHECK_U64(line_table_parse(&one, &v, NULL, "test", &err), LINES_READ);
+		CHECK_U64(line_table_parse(&two, &v, &(struct line_request){ NULL, 0, true },
+					   "test", &err), LINES_READ);
+		same = one.nfiles == two.nfiles && one.nrows == two.nrows &&
+		       memcmp(one.rows, two.rows, one.nrows * sizeof *one.rows) == 0;
+		for (uint64_t pc = 0x1000; same && pc < 0x1000 + 0x100 * (ntables + 1); pc++) {
+			const char *f1 = NULL, *f2 = NULL;
+			unsigned l1 = 0, l2 = 0;
+			int r1 = line_table_lookup(&one, pc, &f1, &l1, &err);
+
+			same = line_table_lookup(&two, pc, &f2, &l2, &err) == r1 &&
+			       (r1 != 1 || (strcmp(f1, f2) == 0 && l1 == l2));
+		}
+		CHECK(same);
+		CHECK_U64(one.nfiles, (sh.version == 5 ? 4 : 3) * ntables);
+		line_table_release(&one);
+		line_table_release(&two);
+	}
 }
 
 /* Each allocation failing in turn: -1 with "out of memory" and the
@@ -622,7 +665,7 @@ static void test_out_of_memory(void)
 
 		allocations = 0;
 		fail_at = n;
-		rc = line_table_parse(&lt, &v, NULL, 0, "prog", &err);
+		rc = line_table_parse(&lt, &v, NULL, "prog", &err);
 		if (rc == LINES_READ) {
 			found = line_table_lookup(&lt, 0x1004, &f, &line, &err);
 			if (found == 1)
@@ -651,6 +694,7 @@ int main(void)
 	test_truncation();
 	test_sharing();
 	test_restricted();
+	test_split();
 	test_out_of_memory();
 	return check_report("test-lines");
 }
