@@ -187,6 +187,10 @@ static int mark_functions(const struct select_object *objs, size_t n,
 
 	if (!*set && !(*set = calloc(count_functions(objs, n), sizeof **set)))
 		return g2c_error_set(err, "out of memory");
+	/* functions are selected by the names people read */
+	for (size_t o = 0; o < n; o++)
+		if (symtab_names(objs[o].st, err) < 0)
+			return -1;
 	for (size_t o = 0, first = 0; o < n; first += objs[o++].st->nfuncs) {
 		size_t k = mark_spec(&objs[o], &s, *set + first, err);
 
@@ -219,10 +223,6 @@ int selection_build(struct selection *s, const struct options *o,
 
 	memset(s, 0, sizeof *s);
 	s->sel.show_unused = o->show_unused;
-	/* functions are selected by the names people read */
-	for (size_t k = 0; k < n; k++)
-		if (symtab_names(objs[k].st, err) < 0)
-			return -1;
 	for (int i = 0; i < NSETS; i++) {
 		for (size_t j = 0; j < o->sets[i].n; j++) {
 			const char *name = o->sets[i].names[j];
