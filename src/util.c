@@ -1,6 +1,7 @@
 /* util.c -- small helpers the stages share. */
 #include <config.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,14 +67,17 @@ struct keyed {
 	size_t index;
 };
 
-/* Runs of equal keys are ordered by CMP: by insertion where they are
- * short (the usual case), by qsort where a hostile input makes them long. */
+/* Runs of equal keys in BASE[0..N), sorted by key, are ordered by CMP:
+ * by insertion where they are short (the usual case), by qsort where a
+ * hostile input makes them long.  SWAP has room for one element. */
 static void sort_equal_runs(char *base, size_t n, size_t size,
-			    const struct keyed *sorted,
+			    uint64_t (*key)(const void *),
 			    int (*cmp)(const void *, const void *), char *swap)
 {
 	for (size_t start = 0, end; start < n; start = end) {
-		for (end = start + 1; end < n && sorted[end].key == sorted[start].key; end++)
+		uint64_t k = key(base + start * size);
+
+		for (end = start + 1; end < n && key(base + end * size) == k; end++)
 			;
 		if (end - start > 16) {
 			qsort(base + start * size, end - start, size, cmp);
@@ -100,7 +104,17 @@ void sort_by_key(void *base, size_t n, size_t size,
 	struct keyed *a = NULL, *b = NULL;
 	char *out = NULL;
 	uint64_t differ = 0;
+	size_t in_order = 1;
+	_Alignas(max_align_t) char swap[128];
 
+	/* in key order already (arcs come by caller): only the runs */
+	while (in_order < n && key((char *)base + (in_order - 1) * size) <=
+			       key((char *)base + in_order * size))
+		in_order++;
+	if (in_order >= n && size <= sizeof swap) {
+		sort_equal_runs(base, n, size, key, cmp, swap);
+		return;
+	}
 	if (n < 64) {
 		qsort(base, n, size, cmp);	/* without buffers to allocate */
 		return;
@@ -140,7 +154,7 @@ void sort_by_key(void *base, size_t n, size_t size,
 	for (size_t i = 0; i < n; i++)
 		memcpy(out + i * size, (char *)base + a[i].index * size, size);
 	memcpy(base, out, n * size);
-	sort_equal_runs(base, n, size, a, cmp, out + n * size);
+	sort_equal_runs(base, n, size, key, cmp, out + n * size);
 	free(a);
 	free(b);
 	free(out);
