@@ -15,7 +15,7 @@ int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 	va_end(ap);
 	/* One line, whatever the names in it hold. */
 	for (char *p = err->msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+		if (is_unprintable(*p))
 			*p = '?';
 	return -1;
 }

@@ -80,7 +80,7 @@ static void print_warnings(struct warnings *w, bool succeeded)
 	for (size_t i = 0; i < w->n; i++) {
 		/* (a file name cannot break the line) */
 		for (char *c = w->lines[i]; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			if (is_unprintable(*c))
 				*c = '?';
 		if (succeeded)
 			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);

@@ -272,7 +272,7 @@ void outstream_puts_printable(struct outstream *os, const char *s)
 	while (*s) {
 		size_t n = 0;
 
-		while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f)
+		while (s[n] && !is_unprintable(s[n]))
 			n++;
 		outstream_write(os, s, n);
 		s += n;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "report.h"
 
 /* Writes at most MAX bytes of NAME, control characters as '?', so that
@@ -13,7 +14,7 @@
 static void put_name(FILE *fp, const char *name, size_t max)
 {
 	for (size_t i = 0; name[i] && i < max; i++)
-		fputc((unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i], fp);
+		fputc(is_unprintable(name[i]) ? '?' : name[i], fp);
 }
 
 void report_stats(FILE *fp, const struct callgraph *cg,
