@@ -3,13 +3,15 @@
 # build.sh -- generate, build (gcc -pg -g -O2) and run the benchmark programs.
 #
 #   bench/build.sh [--many-size N] [--many-runs N] [--no-many] [--cxx]
-#                  [SIZE...]
+#                  [--dwarf V] [SIZE...]
 #
 # For each SIZE (number of functions; default 5000 20000 50000 100000):
 # bench/work/fSIZE/ gets the generated sources, prog and the gmon.out of one
 # default run (a few seconds), plus BUILD-INFO with timings and sizes.
 # With --cxx the programs are the C++ variant (long names, heavy inlining;
 # see gen-program.py) in bench/work/cxxSIZE/, and there is no many-runs case.
+# With --dwarf V (2 to 5) the C programs are compiled with -gdwarf-V, in
+# bench/work/fSIZE-dwarfV/ (gcc 12 writes DWARF 5 by default).
 # Then the many-runs case: bench/work/many-fM/ gets the gmon.out.PID files of
 # --many-runs (default 1000) short runs (`prog 1`) of the M-function program
 # (default 20000, about 3 MB of text), built first if needed.
@@ -25,6 +27,8 @@ many_size=20000
 many_runs=1000
 cxx=
 prefix=f
+suffix=
+cflags="-pg -g -O2"
 sizes=()
 
 while [ $# -gt 0 ]; do
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--many-runs) many_runs=$2; shift 2 ;;
 	--no-many) many_runs=0; shift ;;
 	--cxx) cxx=--cxx; prefix=cxx; many_runs=0; shift ;;
+	--dwarf) suffix=-dwarf$2; cflags="-pg -g -O2 -gdwarf-$2"; many_runs=0; shift 2 ;;
 	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
 	-*) echo "build.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
@@ -52,18 +57,18 @@ mkdir -p "$work"
 
 # build_one N: generate, make and run work/fN; prints one summary line.
 build_one() {
-	local n=$1 dir=$work/$prefix$1 t gen_s make_s run_s maxarcs
+	local n=$1 dir=$work/$prefix$1$suffix t gen_s make_s run_s maxarcs
 	mkdir -p "$dir"
 	t=$(now)
 	python3 "$bench/gen-program.py" --functions "$n" --seed "$seed" $cxx --out "$dir" >/dev/null
 	gen_s=$(since "$t")
-	if make -C "$dir" -q prog 2>/dev/null && [ -f "$dir/BUILD-INFO" ]; then
+	if make -C "$dir" -q prog CFLAGS="$cflags" 2>/dev/null && [ -f "$dir/BUILD-INFO" ]; then
 		make_s=$(info "$dir/BUILD-INFO" make_s)
 	else
-		echo "build.sh: $prefix$n: compiling ($(info "$dir/GEN-INFO" files) files, make -j$jobs)" >&2
+		echo "build.sh: $prefix$n$suffix: compiling ($(info "$dir/GEN-INFO" files) files, make -j$jobs)" >&2
 		rm -f "$dir/gmon.out" "$dir/BUILD-INFO"
 		t=$(now)
-		make -C "$dir" -s -j"$jobs" prog
+		make -C "$dir" -s -j"$jobs" prog CFLAGS="$cflags"
 		make_s=$(since "$t")
 	fi
 	if [ ! -f "$dir/gmon.out" ] || [ "$dir/prog" -nt "$dir/gmon.out" ] || [ ! -f "$dir/BUILD-INFO" ]; then
@@ -76,7 +81,7 @@ build_one() {
 		 GLIBC_TUNABLES=glibc.gmon.maxarcs=$maxarcs ./prog >run.stdout 2>run.stderr)
 		run_s=$(since "$t")
 		if [ -s "$dir/run.stderr" ]; then
-			echo "build.sh: $prefix$n: prog wrote to stderr:" >&2
+			echo "build.sh: $prefix$n$suffix: prog wrote to stderr:" >&2
 			cat "$dir/run.stderr" >&2
 			exit 1
 		fi
@@ -90,7 +95,7 @@ build_one() {
 			echo "gmon_bytes=$(stat -c %s "$dir/gmon.out")"
 			python3 "$bench/gmon-info.py" "$dir/gmon.out" | tr ' ' '\n'
 			echo "cc=$(sed -n 's/^CC = //p' "$dir/Makefile") ($(gcc --version | sed -n 1p))"
-			echo "cflags=-pg -g -O2"
+			echo "cflags=$cflags"
 		} >"$dir/BUILD-INFO.tmp"
 		mv "$dir/BUILD-INFO.tmp" "$dir/BUILD-INFO"
 	fi
@@ -100,11 +105,11 @@ build_one() {
 	# otherwise glibc's arc table overflowed.
 	if [ "$(info "$bi" callees)" != "$(info "$bi" functions)" ] ||
 	   [ "$(info "$bi" arcs)" -lt "$(info "$bi" call_sites)" ]; then
-		echo "build.sh: $prefix$n: WARNING: gmon.out has $(info "$bi" callees) callees and $(info "$bi" arcs) arcs;" \
+		echo "build.sh: $prefix$n$suffix: WARNING: gmon.out has $(info "$bi" callees) callees and $(info "$bi" arcs) arcs;" \
 			"expected $(info "$bi" functions) and at least $(info "$bi" call_sites)" >&2
 	fi
-	printf '%s%-7s %4s files  make %6.1fs  run %4.1fs  text %5.1f MB  prog %5.1f MB  gmon.out %5.1f MB  %7d arcs  %4d samples\n' \
-		"$prefix" "$n" "$(info "$bi" files)" "$(info "$bi" make_s)" "$(info "$bi" run_s)" \
+	printf '%s%-13s %4s files  make %6.1fs  run %4.1fs  text %5.1f MB  prog %5.1f MB  gmon.out %5.1f MB  %7d arcs  %4d samples\n' \
+		"$prefix" "$n$suffix" "$(info "$bi" files)" "$(info "$bi" make_s)" "$(info "$bi" run_s)" \
 		"$(awk -v b="$(info "$bi" text_bytes)" 'BEGIN { print b / 1e6 }')" \
 		"$(awk -v b="$(info "$bi" prog_bytes)" 'BEGIN { print b / 1e6 }')" \
 		"$(awk -v b="$(info "$bi" gmon_bytes)" 'BEGIN { print b / 1e6 }')" \
