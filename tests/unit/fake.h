@@ -53,15 +53,16 @@ static inline void fake_profile(struct gmon_profile *p, uint64_t low, uint64_t h
 	p->hists[0] = (struct gmon_hist){ .low_pc = low, .high_pc = high,
 					  .nbins = (uint32_t)((high - low) / 2),
 					  .rate = 100, .dimen = "seconds" };
+	/* room for a count in every bin: set_bin appends */
+	p->hists[0].counted = calloc(p->hists[0].nbins + 1, sizeof *p->hists[0].counted);
 }
 
 /* Gives bin INDEX of P's histogram COUNT samples; bins must be given in
- * increasing order, as the reader keeps them. */
+ * increasing order, as the reader keeps them, each once. */
 static inline void set_bin(struct gmon_profile *p, uint64_t index, uint64_t count)
 {
 	struct gmon_hist *h = &p->hists[0];
 
-	h->counted = realloc(h->counted, (h->ncounted + 1) * sizeof *h->counted);
 	h->counted[h->ncounted++] = (struct gmon_bin){ index, count };
 }
 
