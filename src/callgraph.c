@@ -489,6 +489,22 @@ struct components {
 	size_t count;
 	size_t *of;		/* per function: its component */
 	size_t *in_arcs, *in_first;	/* arc indexes grouped by callee */
+	/* The arcs entering each component from outside it, gathered once
+	 * so that the passes over them read one array in order instead of
+	 * the arcs and functions at random: component c's are
+	 * entering[entering_first[c] .. entering_first[c+1]). */
+	struct entering *entering;
+	size_t *entering_first;
+	uint64_t *ncalls;	/* per component: the entering arcs' counts */
+};
+
+/* An arc entering a component, with what the passes need of it. */
+struct entering {
+	size_t arc, caller, callee;
+	uint64_t count;
+	/* the share of the component's time it carries: its caller's share
+	 * times its part of the calls (set by inherit_selection) */
+	double weight;
 };
 
 /* Tarjan's algorithm without recursion, so depth is bounded by memory. */
@@ -555,6 +571,41 @@ static void components_release(struct components *c)
 	free(c->of);
 	free(c->in_arcs);
 	free(c->in_first);
+	free(c->entering);
+	free(c->entering_first);
+	free(c->ncalls);
+}
+
+/* Gathers the arcs entering each component from outside, in component
+ * order, and sums their counts.  Returns -1 when out of memory. */
+static int gather_entering(const struct callgraph *cg, struct components *c)
+{
+	size_t n = 0;
+
+	c->entering = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->entering);
+	c->entering_first = malloc((c->count + 1) * sizeof *c->entering_first);
+	c->ncalls = calloc(c->count ? c->count : 1, sizeof *c->ncalls);
+	if (!c->entering || !c->entering_first || !c->ncalls)
+		return -1;
+	for (size_t k = 0; k < c->count; k++) {
+		c->entering_first[k] = n;
+		for (size_t m = c->first[k]; m < c->first[k + 1]; m++) {
+			size_t callee = c->members[m];
+
+			for (size_t j = c->in_first[callee]; j < c->in_first[callee + 1]; j++) {
+				const struct cg_arc *arc = &cg->arcs[c->in_arcs[j]];
+
+				if (c->of[arc->caller] == k)
+					continue;
+				c->entering[n++] = (struct entering){
+					c->in_arcs[j], arc->caller, callee,
+					arc->count, 0 };
+				c->ncalls[k] = add_saturating(c->ncalls[k], arc->count);
+			}
+		}
+	}
+	c->entering_first[c->count] = n;
+	return 0;
 }
 
 static int find_components(const struct callgraph *cg, struct components *c)
@@ -595,7 +646,7 @@ static int find_components(const struct callgraph *cg, struct components *c)
 	memcpy(t.low, c->in_first, n * sizeof *t.low);
 	for (size_t i = 0; i < cg->narcs; i++)
 		c->in_arcs[t.low[cg->arcs[i].callee]++] = i;
-	rc = 0;
+	rc = gather_entering(cg, c);
 out:
 	free(t.index);
 	free(t.low);
@@ -607,12 +658,9 @@ out:
 }
 
 /* Iterates over the arcs entering component C from outside it. */
-#define for_each_entering_arc(comps, cg, c, m, j, arc)				\
-	for (size_t m = (comps)->first[c]; m < (comps)->first[(c) + 1]; m++)	\
-		for (size_t j = (comps)->in_first[(comps)->members[m]];		\
-		     j < (comps)->in_first[(comps)->members[m] + 1]; j++)		\
-			if (((arc) = &(cg)->arcs[(comps)->in_arcs[j]]),		\
-			    (comps)->of[(arc)->caller] != (c))
+#define for_each_entering_arc(comps, c, e)					\
+	for (struct entering *e = &(comps)->entering[(comps)->entering_first[c]]; \
+	     e < &(comps)->entering[(comps)->entering_first[(c) + 1]]; e++)
 
 static bool in_set(const bool *set, size_t f)
 {
@@ -629,17 +677,14 @@ static int inherit_selection(struct callgraph *cg, const struct components *comp
 			     const struct cg_selection *sel, struct g2c_error *err)
 {
 	for (size_t c = comps->count; c-- > 0;) {
-		const struct cg_arc *arc;
-		uint64_t ncalls = 0;
 		double fract = 0;
 		bool shown = false;
 
-		for_each_entering_arc(comps, cg, c, m, j, arc)
-			ncalls = add_saturating(ncalls, arc->count);
-		for_each_entering_arc(comps, cg, c, m, j, arc) {
-			fract += cg->funcs[arc->caller].fract *
-				 ((double)arc->count / (double)ncalls);
-			shown = shown || cg->funcs[arc->caller].shown;
+		for_each_entering_arc(comps, c, e) {
+			e->weight = cg->funcs[e->caller].fract *
+				    ((double)e->count / (double)comps->ncalls[c]);
+			fract += e->weight;
+			shown = shown || cg->funcs[e->caller].shown;
 		}
 		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
 			size_t f = comps->members[m];
@@ -718,10 +763,10 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 		size_t k = comps->first[c + 1] - comps->first[c];
 		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
 		double fract = cg->funcs[mem[0]].fract, carried = 0;
-		uint64_t incl = 0, ncalls = 0;
-		size_t entering = 0, seen = 0;
+		uint64_t incl = 0;
 		struct splitter split;
-		struct cg_arc *arc;
+		const struct entering *last =
+			&comps->entering[comps->entering_first[c + 1]] - 1;
 
 		for (size_t i = 0; i < k; i++) {
 			struct cg_func *f = &cg->funcs[mem[i]];
@@ -741,23 +786,14 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			cg->funcs[mem[0]].incl_ns = incl;
 		else
 			cost_calls_within_cycle(cg, comps, c);
-		for_each_entering_arc(comps, cg, c, m, j, arc) {
-			ncalls = add_saturating(ncalls, arc->count);
-			entering++;
-		}
-		for_each_entering_arc(comps, cg, c, m, j, arc)
-			carried += cg->funcs[arc->caller].fract *
-				   ((double)arc->count / (double)ncalls);
+		for_each_entering_arc(comps, c, e)
+			carried += e->weight;
 		/* Shares are relative to this component's own share. */
 		split = (struct splitter){ .total = incl,
 					   .sum = carried < fract ? fract : carried };
-		for_each_entering_arc(comps, cg, c, m, j, arc) {
-			double w = fract == 0 ? 0 : cg->funcs[arc->caller].fract *
-				   ((double)arc->count / (double)ncalls);
-
-			seen++;
-			arc->ns = split_next(&split, w, seen == entering && carried >= fract);
-		}
+		for_each_entering_arc(comps, c, e)
+			cg->arcs[e->arc].ns = split_next(&split, fract == 0 ? 0 : e->weight,
+							 e == last && carried >= fract);
 		uncalled[c] = incl - split.given;
 	}
 }
@@ -787,7 +823,6 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		uint64_t ns = uncalled[c];
 		size_t head = SIZE_MAX;
 		bool called = false;
-		const struct cg_arc *arc;
 		struct cg_root *roots;
 
 		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
@@ -796,11 +831,11 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 				head = comps->members[m];
 		if (head == SIZE_MAX)
 			continue;
-		for_each_entering_arc(comps, cg, c, m, j, arc) {
-			if (cg->funcs[arc->caller].shown && cg->funcs[arc->callee].shown)
+		for_each_entering_arc(comps, c, e) {
+			if (cg->funcs[e->caller].shown && cg->funcs[e->callee].shown)
 				called = true;
 			else
-				ns = add_saturating(ns, arc->ns);
+				ns = add_saturating(ns, cg->arcs[e->arc].ns);
 		}
 		if (called && ns == 0)
 			continue;
