@@ -342,128 +342,153 @@ static int count_record(struct reader *r)
 			     (unsigned long long)r->target->code_span);
 }
 
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u + (a << 6));
+/* Arcs and basic blocks are appended as they are read and merged at the
+ * end of each file: sorted by address, each (from_pc, self_pc) or block
+ * once, its counts summed.  Sorting a file's records costs far less than
+ * a hash look-up per record in a table larger than the caches, and a
+ * file that repeats one record over and over is merged whenever its
+ * unmerged records outnumber the merged ones (and 65 536), so memory
+ * stays a small multiple of the distinct records. */
+#define MERGE_MIN (1u << 16)
 
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9u;
-	return h ^ (h >> 32);
-}
-
-/* An open-addressing index from a (key1, key2) pair to a position in an
- * array of records; slots hold position + 1, 0 = empty.  Used for arcs
- * (from_pc, self_pc) and basic blocks (addr, 0). */
-struct pair_index {
-	uint32_t **slots;
-	size_t *cap;
+/* One kind of record: NKEYS uint64_t keys, then a uint64_t count. */
+struct records {
+	void **base;
+	size_t *n, *merged, *cap;
+	unsigned nkeys;
 };
 
-typedef void pair_keys_fn(const void *records, size_t i, uint64_t *k1,
-			  uint64_t *k2);
-
-static int index_rehash(struct pair_index ix, const void *records,
-			size_t count, pair_keys_fn *keys)
+static uint64_t record_key(const void *x)
 {
-	size_t cap = *ix.cap ? *ix.cap * 2 : 64;
-	uint32_t *slots = calloc(cap, sizeof *slots);
+	return *(const uint64_t *)x;
+}
 
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i < count; i++) {
-		uint64_t k1, k2;
-		size_t s;
-
-		keys(records, i, &k1, &k2);
-		s = mix(k1, k2) & (cap - 1);
-		while (slots[s])
-			s = (s + 1) & (cap - 1);
-		slots[s] = (uint32_t)(i + 1);
-	}
-	free(*ix.slots);
-	*ix.slots = slots;
-	*ix.cap = cap;
+static int compare_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
+{
+	for (unsigned k = 0; k < nkeys; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
 	return 0;
 }
 
-/* Returns the slot for (K1, K2): either the one holding that record, or the
- * empty one where it belongs. */
-static uint32_t *index_find(struct pair_index ix, const void *records,
-			    uint64_t k1, uint64_t k2, pair_keys_fn *keys)
+static int compare_arc_records(const void *x, const void *y)
 {
-	size_t cap = *ix.cap;
-	size_t s = mix(k1, k2) & (cap - 1);
+	return compare_keys(x, y, 2);
+}
 
-	for (;;) {
-		uint32_t *slot = &(*ix.slots)[s];
-		uint64_t a, b;
+static int compare_bb_records(const void *x, const void *y)
+{
+	return compare_keys(x, y, 1);
+}
 
-		if (!*slot)
-			return slot;
-		keys(records, *slot - 1, &a, &b);
-		if (a == k1 && b == k2)
-			return slot;
-		s = (s + 1) & (cap - 1);
+/* Appends record FROM to OUT[*K], or adds its count to OUT[*K - 1] when
+ * that has the same keys. */
+static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
+		       unsigned nkeys)
+{
+	uint64_t *last = *k ? out + (*k - 1) * (nkeys + 1) : NULL;
+
+	if (last && compare_keys(last, from, nkeys) == 0) {
+		last[nkeys] = add_saturating(last[nkeys], from[nkeys]);
+		return;
 	}
+	memmove(out + *k * (nkeys + 1), from, (nkeys + 1) * sizeof *out);
+	(*k)++;
 }
 
-static void arc_keys(const void *records, size_t i, uint64_t *k1, uint64_t *k2)
+/* Sorts the records appended since the last merge and merges them into
+ * the merged ones.  Returns -1 when out of memory (nothing lost). */
+static int merge_records(const struct records *rs)
 {
-	const struct gmon_arc *arc = (const struct gmon_arc *)records + i;
+	unsigned w = rs->nkeys + 1;	/* uint64_t words per record */
+	uint64_t *base = *rs->base, *out;
+	size_t old = *rs->merged, run = old, k = 0, i = 0, j = old;
 
-	*k1 = arc->from_pc;
-	*k2 = arc->self_pc;
+	if (*rs->n == old)
+		return 0;
+	sort_by_key(base + old * w, *rs->n - old, w * sizeof *base, record_key,
+		    rs->nkeys == 2 ? compare_arc_records : compare_bb_records);
+	for (size_t r = old; r < *rs->n; r++) {
+		size_t at = run - old;
+
+		put_record(base + old * w, &at, base + r * w, rs->nkeys);
+		run = old + at;
+	}
+	if (old == 0) {
+		*rs->n = *rs->merged = run;
+		return 0;
+	}
+	out = malloc(run * w * sizeof *out);
+	if (!out)
+		return -1;
+	while (i < old || j < run) {
+		bool take_old = j == run ||
+			(i < old && compare_keys(base + i * w, base + j * w,
+						 rs->nkeys) <= 0);
+
+		put_record(out, &k, base + (take_old ? i++ : j++) * w, rs->nkeys);
+	}
+	free(base);
+	*rs->base = out;
+	*rs->cap = run;
+	*rs->n = *rs->merged = k;
+	return 0;
 }
 
-static void bb_keys(const void *records, size_t i, uint64_t *k1, uint64_t *k2)
+/* Appends a record of KEYS and COUNT.  Returns -1 when out of memory. */
+static int add_record(const struct records *rs, const uint64_t *keys,
+		      uint64_t count)
 {
-	*k1 = ((const struct gmon_bb *)records)[i].addr;
-	*k2 = 0;
-}
+	unsigned w = rs->nkeys + 1;
+	uint64_t *p;
 
-/* Finds or appends the record with keys (K1, K2) in a records array that a
- * pair_index keeps unique; returns its position or SIZE_MAX when out of
- * memory.  A new record is zeroed; the caller sets its fields. */
-static size_t upsert(void **records, size_t *count, size_t *cap, size_t elem,
-		     struct pair_index ix, uint64_t k1, uint64_t k2,
-		     pair_keys_fn *keys)
-{
-	uint32_t *slot;
-	void *p;
-
-	/* Keep the load factor at or below one half. */
-	if ((*count + 1) * 2 > *ix.cap &&
-	    index_rehash(ix, *records, *count, keys) < 0)
-		return SIZE_MAX;
-	slot = index_find(ix, *records, k1, k2, keys);
-	if (*slot)
-		return *slot - 1;
-	if (*count >= UINT32_MAX - 1)
-		return SIZE_MAX;
-	p = array_grow(*records, cap, *count + 1, elem);
+	if (*rs->n - *rs->merged >= MERGE_MIN &&
+	    *rs->n - *rs->merged > *rs->merged && merge_records(rs) < 0)
+		return -1;
+	p = array_grow(*rs->base, rs->cap, *rs->n + 1, w * sizeof *p);
 	if (!p)
-		return SIZE_MAX;
-	*records = p;
-	memset((char *)p + *count * elem, 0, elem);
-	*slot = (uint32_t)(*count + 1);
-	return (*count)++;
+		return -1;
+	*rs->base = p;
+	p += (*rs->n)++ * w;
+	memcpy(p, keys, rs->nkeys * sizeof *p);
+	p[rs->nkeys] = count;
+	return 0;
+}
+
+static struct records arc_records(struct gmon_profile *prof)
+{
+	return (struct records){ (void **)&prof->arcs, &prof->narcs,
+				 &prof->arcs_merged, &prof->arcs_cap, 2 };
+}
+
+static struct records bb_records(struct gmon_profile *prof)
+{
+	return (struct records){ (void **)&prof->bbs, &prof->nbbs,
+				 &prof->bbs_merged, &prof->bbs_cap, 1 };
+}
+
+/* Merges what the file NAME added.  Returns 0, or -1 with ERR set. */
+static int merge_file(struct gmon_profile *prof, const char *name,
+		      struct g2c_error *err)
+{
+	struct records arcs = arc_records(prof), bbs = bb_records(prof);
+
+	if (merge_records(&arcs) < 0)
+		return g2c_error_set(err, "%s: out of memory for call arcs", name);
+	if (merge_records(&bbs) < 0)
+		return g2c_error_set(err, "%s: out of memory for basic-block counts",
+				     name);
+	return 0;
 }
 
 static int add_arc(struct gmon_profile *prof, struct reader *r,
 		   uint64_t from_pc, uint64_t self_pc, uint64_t count)
 {
-	struct pair_index ix = { &prof->arc_index, &prof->arc_index_cap };
-	void *records = prof->arcs;
-	size_t i = upsert(&records, &prof->narcs, &prof->arcs_cap,
-			  sizeof *prof->arcs, ix, from_pc, self_pc, arc_keys);
+	struct records rs = arc_records(prof);
 
-	prof->arcs = records;
-	if (i == SIZE_MAX)
+	if (add_record(&rs, (const uint64_t[]){ from_pc, self_pc }, count) < 0)
 		return g2c_error_set(r->err, "%s: out of memory for call arcs",
 				     r->name);
-	prof->arcs[i].from_pc = from_pc;
-	prof->arcs[i].self_pc = self_pc;
-	prof->arcs[i].count = add_saturating(prof->arcs[i].count, count);
 	r->carries_data = true;
 	return 0;
 }
@@ -471,18 +496,12 @@ static int add_arc(struct gmon_profile *prof, struct reader *r,
 static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
 		  uint64_t count)
 {
-	struct pair_index ix = { &prof->bb_index, &prof->bb_index_cap };
-	void *records = prof->bbs;
-	size_t i = upsert(&records, &prof->nbbs, &prof->bbs_cap,
-			  sizeof *prof->bbs, ix, addr, 0, bb_keys);
+	struct records rs = bb_records(prof);
 
-	prof->bbs = records;
-	if (i == SIZE_MAX)
+	if (add_record(&rs, &addr, count) < 0)
 		return g2c_error_set(r->err,
 				     "%s: out of memory for basic-block counts",
 				     r->name);
-	prof->bbs[i].addr = addr;
-	prof->bbs[i].count = add_saturating(prof->bbs[i].count, count);
 	r->carries_data = true;
 	return 0;
 }
@@ -499,8 +518,6 @@ void gmon_profile_release(struct gmon_profile *prof)
 	free(prof->hists);
 	free(prof->arcs);
 	free(prof->bbs);
-	free(prof->arc_index);
-	free(prof->bb_index);
 	gmon_profile_init(prof);
 }
 
@@ -1027,6 +1044,8 @@ static int add_input(struct gmon_profile *prof,
 	}
 	if (rc < 0)
 		return rc;
+	if (merge_file(prof, in->name, err) < 0)
+		return -1;
 	/* gprof: "gmon.out file is missing histogram" */
 	if (!r.carries_data)
 		return g2c_error_set(err,

@@ -94,9 +94,9 @@ struct gmon_bb {
 struct gmon_profile {
 	struct gmon_hist *hists;
 	size_t nhists;
-	struct gmon_arc *arcs;	/* in order of first appearance */
+	struct gmon_arc *arcs;	/* by from_pc, then self_pc; each pair once */
 	size_t narcs;
-	struct gmon_bb *bbs;	/* in order of first appearance */
+	struct gmon_bb *bbs;	/* by address, each once */
 	size_t nbbs;
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
@@ -104,10 +104,10 @@ struct gmon_profile {
 	 * full, summed over files (each file's count is modulo 2^32) */
 	uint64_t calls_lost;
 
-	/* private: lookup tables that keep arcs and blocks unique */
+	/* private: the records read up to arcs_merged and bbs_merged are
+	 * sorted and distinct (see gmon.c) */
 	size_t arcs_cap, bbs_cap;
-	uint32_t *arc_index, *bb_index;	/* open addressing, slot = index + 1 */
-	size_t arc_index_cap, bb_index_cap;
+	size_t arcs_merged, bbs_merged;
 };
 
 void gmon_profile_init(struct gmon_profile *prof);

@@ -217,7 +217,11 @@ def main(argv):
         if count:
             lo, hi = bin_pcs(prof, scale, i)
             print("bin %#x %#x %d" % (lo, hi, count))
+    # the reader holds each (from, self) pair once, in address order
+    summed = {}
     for frm, slf, count in prof["arcs"]:
+        summed[(frm, slf)] = summed.get((frm, slf), 0) + count
+    for (frm, slf), count in sorted(summed.items()):
         print("arc %#x %#x %d" % (frm, slf, count))
     print("calls_lost %d" % prof["calls_lost"])
     print("narcs %d slots %d" % (prof["narcs"], prof["slots"]))

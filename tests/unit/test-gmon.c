@@ -641,6 +641,76 @@ static void test_code_span_bound(void)
 	}
 }
 
+/* A tagged file of N arc records, each (from, self) pair of PAIRS
+ * (from = 0x100000 + 8 * (k % PAIRS), self = 0x200000 + k % 7) in a
+ * scrambled order, with count k % 5 + 1. */
+static unsigned char *many_arcs(struct gmon_target t, size_t n, size_t pairs,
+				size_t *len)
+{
+	unsigned rec = 1 + 2 * t.addr_size + 4;
+	unsigned char *data = malloc(20 + rec * n);
+	struct bytes *head = calloc(1, sizeof *head);
+
+	CHECK(data != NULL && head != NULL);
+	head->t = t;
+	put_tagged_header(head);
+	memcpy(data, head->data, 20);
+	*len = 20;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (i * 7919) % n;
+
+		head->len = 0;
+		put_arc(head, 0x100000 + 8 * (k % pairs), 0x200000 + k % 7,
+			(uint32_t)(k % 5 + 1));
+		memcpy(data + *len, head->data, head->len);
+		*len += head->len;
+	}
+	free(head);
+	return data;
+}
+
+/* Arcs come out sorted by (from_pc, self_pc), each pair once with its
+ * counts summed, however they are spread over records and files: many
+ * distinct pairs, and few pairs repeated (merged in the middle of the
+ * file too). */
+static void test_arcs_merged(void)
+{
+	/* records, pairs of from_pc, distinct (from_pc, self_pc) pairs:
+	 * (k % 3, k % 7) takes 21 values; 70 001 and 7 are coprime */
+	static const size_t cases[][3] = { { 300000, 300000, 300000 },
+					   { 300000, 3, 21 },
+					   { 200000, 70001, 200000 } };
+
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		size_t n = cases[c][0], pairs = cases[c][1], len;
+		struct gmon_target t = { 8, c == 1, 0 };
+		unsigned char *data = many_arcs(t, n, pairs, &len);
+		uint64_t total = 0, expected = 0;
+		struct gmon_profile p;
+		struct g2c_error err;
+		bool sorted = true;
+
+		for (size_t k = 0; k < n; k++)
+			expected += 2 * (k % 5 + 1);
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &t, data, len, "a", &err) == 0);
+		CHECK(gmon_profile_add_buffer(&p, &t, data, len, "a", &err) == 0);
+		/* every (k % pairs, k % 7) pair that occurs, once */
+		CHECK_U64(p.narcs, cases[c][2]);
+		for (size_t i = 0; i < p.narcs; i++) {
+			total += p.arcs[i].count;
+			if (i > 0 && (p.arcs[i - 1].from_pc > p.arcs[i].from_pc ||
+				      (p.arcs[i - 1].from_pc == p.arcs[i].from_pc &&
+				       p.arcs[i - 1].self_pc >= p.arcs[i].self_pc)))
+				sorted = false;
+		}
+		CHECK(sorted);
+		CHECK_U64(total, expected);
+		gmon_profile_release(&p);
+		free(data);
+	}
+}
+
 int main(void)
 {
 	test_tagged();
@@ -656,5 +726,6 @@ int main(void)
 	test_ld_profile_hostile();
 	test_ld_profile_mixing();
 	test_code_span_bound();
+	test_arcs_merged();
 	return check_report("test-gmon");
 }
