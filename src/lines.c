@@ -588,6 +588,13 @@ static inline bool add_row(struct reader *r, uint64_t addr, uint32_t file,
 			r->in_sequence = false;
 			return store_row(r, (struct line_row){ addr, file, line });
 		}
+		/* a row that answers as the held row does adds nothing: the
+		 * held row covers its addresses too (the answers change only
+		 * where another sequence overlaps this one, within the span
+		 * the row would have reclaimed: code the linker discarded) */
+		if (file == r->held.file && line == r->held.line &&
+		    addr > r->held.addr)
+			return true;
 		/* the held row covers no address to be looked up */
 		if (r->pcs && file != LINE_END && addr > r->held.addr &&
 		    addr <= r->next_pc) {
@@ -1153,6 +1160,14 @@ int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
 	*file = f->path;
 	*line = lt->rows[lo - 1].line;
 	return 1;
+}
+
+void line_table_forget_rows(struct line_table *lt)
+{
+	free(lt->rows);
+	lt->rows = NULL;
+	lt->nrows = 0;
+	lt->last = 0;
 }
 
 void line_table_release(struct line_table *lt)

@@ -92,6 +92,10 @@ int line_table_read(struct line_table *lt, struct object *obj,
 int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err);
 
+/* Frees LT's rows once no more look-ups will be made: the file names
+ * handed out stay valid until line_table_release. */
+void line_table_forget_rows(struct line_table *lt);
+
 void line_table_release(struct line_table *lt);
 
 #endif

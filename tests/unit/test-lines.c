@@ -597,6 +597,40 @@ static void test_restricted(void)
 	line_table_release(&whole);
 }
 
+/* Rows that answer as the row before them in their sequence are not
+ * kept, and the answers are those of every row: lines 5, 5, 6, 6, 5 at
+ * 4-byte steps keep three rows and an end. */
+static void test_repeated_lines(void)
+{
+	struct shape sh = { 5, 4, 8, false };
+	static struct sections s;
+	struct line_table lt;
+	struct dwarf_sections v;
+	struct g2c_error err;
+	struct buf *l = &s.line;
+	static const unsigned lines[] = { 5, 5, 6, 6, 5 };
+
+	init(&s, &sh);
+	add_unit(&s, &sh, 0);
+	begin_table(&s, &sh);
+	set_address(l, 0x1000, 8);
+	put(l, 3, 1); sleb(l, 4); put(l, 1, 1);		/* line 5 at 0x1000 */
+	for (unsigned i = 1; i < 5; i++) {
+		put(l, 2, 1); uleb(l, 4);
+		put(l, 3, 1); sleb(l, (int)lines[i] - (int)lines[i - 1]);
+		put(l, 1, 1);
+	}
+	put(l, 2, 1); uleb(l, 0x10); end_sequence(l);
+	end_table(&s, &sh);
+	v = view(&s);
+	CHECK_U64(line_table_parse(&lt, &v, NULL, "test", &err), LINES_READ);
+	CHECK_U64(lt.nrows, 4);
+	for (uint64_t pc = 0x1000; pc < 0x1020; pc++)
+		expect_line(&lt, pc, "/comp/a.c", pc < 0x1014 ? lines[(pc - 0x1000) / 4] : 5);
+	expect_line(&lt, 0x1020, NULL, 0);
+	line_table_release(&lt);
+}
+
 /* Tables read by two threads are the tables read by one: the same files
  * in the same order and the same rows, whatever the split. */
 static void test_split(void)
@@ -694,6 +728,7 @@ int main(void)
 	test_truncation();
 	test_sharing();
 	test_restricted();
+	test_repeated_lines();
 	test_split();
 	test_out_of_memory();
 	return check_report("test-lines");
