@@ -371,6 +371,14 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
 			goto oom;
 	}
+	/* No more look-ups follow: the rows (most of the tables' memory)
+	 * can go before the writer needs its own. */
+	for (size_t o = 0; only_these && o < cg->nobjs; o++) {
+		if (lines[o]->table) {
+			line_table_forget_rows(lines[o]->table);
+			lines[o]->restricted = true;
+		}
+	}
 	return 0;
 oom:
 	g2c_error_set(err, "out of memory for source lines");
