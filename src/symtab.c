@@ -142,13 +142,29 @@ static bool name_is_better(const struct symtab_func *n,
 	       n->raw_name[1] != '_' && kept->raw_name[1] == '_';
 }
 
+/* Whether bfd_demangle could demangle RAW, a name of ABFD's: after the
+ * target's leading character and any '.' or '$' (which bfd_demangle
+ * skips), the styles it is asked for (GNU v3 and Rust) all start with
+ * "_Z", "_R" or "_GLOBAL_".  C names are never handed to it: a failed
+ * attempt costs as much as a success, and for a C program it would be
+ * made for every name. */
+static bool may_be_mangled(bfd *abfd, const char *raw)
+{
+	if (*raw != '\0' && *raw == bfd_get_symbol_leading_char(abfd))
+		raw++;
+	while (*raw == '.' || *raw == '$')
+		raw++;
+	return raw[0] == '_' && (raw[1] == 'Z' || raw[1] == 'R' ||
+				 strncmp(raw, "_GLOBAL_", 8) == 0);
+}
+
 /* The name people read: demangled, unless turned off or not mangled.
  * Returns NULL only when memory runs out. */
 static const char *display_name(struct symtab *st, const char *raw)
 {
 	char *demangled, **owned;
 
-	if (!st->demangle)
+	if (!st->demangle || !may_be_mangled(st->abfd, raw))
 		return raw;
 	owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1, sizeof *owned);
 	if (!owned)
@@ -180,8 +196,9 @@ static void *demangle_names(void *arg)
 	struct name_job *job = arg;
 
 	for (size_t i = 0; i < job->n; i++)
-		job->demangled[i] = bfd_demangle(job->abfd, job->raw[i],
-						 DMGL_PARAMS | DMGL_ANSI);
+		if (may_be_mangled(job->abfd, job->raw[i]))
+			job->demangled[i] = bfd_demangle(job->abfd, job->raw[i],
+							 DMGL_PARAMS | DMGL_ANSI);
 	return NULL;
 }
 
