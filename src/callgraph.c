@@ -507,44 +507,51 @@ struct entering {
 	double weight;
 };
 
-/* Tarjan's algorithm without recursion, so depth is bounded by memory. */
+/* Tarjan's algorithm without recursion, so depth is bounded by memory.
+ * It reads the graph from arrays of its own, 32-bit and in arc order
+ * (the callees of function v are callee[first[v] .. first[v + 1])), so
+ * that the random look-ups it makes per arc mostly hit the caches. */
+#define TARJAN_UNSET UINT32_MAX
+
 struct tarjan {
-	size_t *index, *low, *stack, nstack, *frame_func, *frame_arc, nframes;
+	uint32_t *first, *callee;
+	uint32_t *index, *low, *stack, *frame_func, *frame_arc;
+	size_t nstack, nframes;
 	bool *on_stack;
-	size_t counter, nmembers;
+	uint32_t counter;
+	size_t nmembers;
 };
 
-static void visit(struct tarjan *t, const struct callgraph *cg, size_t v)
+static void visit(struct tarjan *t, uint32_t v)
 {
 	t->index[v] = t->low[v] = t->counter++;
 	t->stack[t->nstack++] = v;
 	t->on_stack[v] = true;
 	t->frame_func[t->nframes] = v;
-	t->frame_arc[t->nframes] = cg->funcs[v].first_arc;
+	t->frame_arc[t->nframes] = t->first[v];
 	t->nframes++;
 }
 
-static void find_components_from(struct tarjan *t, const struct callgraph *cg,
-				 struct components *c, size_t start)
+static void find_components_from(struct tarjan *t, struct components *c,
+				 uint32_t start)
 {
-	visit(t, cg, start);
+	visit(t, start);
 	while (t->nframes > 0) {
-		size_t v = t->frame_func[t->nframes - 1];
-		size_t *next = &t->frame_arc[t->nframes - 1];
-		const struct cg_func *f = &cg->funcs[v];
+		uint32_t v = t->frame_func[t->nframes - 1];
+		uint32_t *next = &t->frame_arc[t->nframes - 1];
 
-		if (*next < f->first_arc + f->narcs) {
-			size_t w = cg->arcs[(*next)++].callee;
+		if (*next < t->first[v + 1]) {
+			uint32_t w = t->callee[(*next)++];
 
-			if (t->index[w] == UNSET)
-				visit(t, cg, w);
+			if (t->index[w] == TARJAN_UNSET)
+				visit(t, w);
 			else if (t->on_stack[w] && t->index[w] < t->low[v])
 				t->low[v] = t->index[w];
 			continue;
 		}
 		t->nframes--;
 		if (t->low[v] == t->index[v]) {
-			size_t w;
+			uint32_t w;
 
 			c->first[c->count] = t->nmembers;
 			do {
@@ -556,7 +563,7 @@ static void find_components_from(struct tarjan *t, const struct callgraph *cg,
 			c->count++;
 		}
 		if (t->nframes > 0) {
-			size_t u = t->frame_func[t->nframes - 1];
+			uint32_t u = t->frame_func[t->nframes - 1];
 
 			if (t->low[v] < t->low[u])
 				t->low[u] = t->low[v];
@@ -588,6 +595,8 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 	if (!c->entering || !c->entering_first || !c->ncalls)
 		return -1;
 	for (size_t k = 0; k < c->count; k++) {
+		bool cycle = c->first[k + 1] - c->first[k] > 1;
+
 		c->entering_first[k] = n;
 		for (size_t m = c->first[k]; m < c->first[k + 1]; m++) {
 			size_t callee = c->members[m];
@@ -595,7 +604,8 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 			for (size_t j = c->in_first[callee]; j < c->in_first[callee + 1]; j++) {
 				const struct cg_arc *arc = &cg->arcs[c->in_arcs[j]];
 
-				if (c->of[arc->caller] == k)
+				/* (a lone function's component is itself) */
+				if (cycle ? c->of[arc->caller] == k : arc->caller == callee)
 					continue;
 				c->entering[n++] = (struct entering){
 					c->in_arcs[j], arc->caller, callee,
@@ -608,6 +618,20 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 	return 0;
 }
 
+static void tarjan_release(struct tarjan *t)
+{
+	free(t->first);
+	free(t->callee);
+	free(t->index);
+	free(t->low);
+	free(t->stack);
+	free(t->frame_func);
+	free(t->frame_arc);
+	free(t->on_stack);
+}
+
+/* Finds the components (callgraph_build has checked that function and
+ * arc numbers fit in 32 bits).  Returns -1 when out of memory. */
 static int find_components(const struct callgraph *cg, struct components *c)
 {
 	size_t n = cg->nfuncs;
@@ -619,6 +643,8 @@ static int find_components(const struct callgraph *cg, struct components *c)
 	c->of = malloc(n * sizeof *c->of);
 	c->in_first = calloc(n + 1, sizeof *c->in_first);
 	c->in_arcs = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->in_arcs);
+	t.first = calloc(n + 1, sizeof *t.first);
+	t.callee = malloc((cg->narcs ? cg->narcs : 1) * sizeof *t.callee);
 	t.index = malloc(n * sizeof *t.index);
 	t.low = malloc(n * sizeof *t.low);
 	t.stack = malloc(n * sizeof *t.stack);
@@ -626,34 +652,38 @@ static int find_components(const struct callgraph *cg, struct components *c)
 	t.frame_arc = malloc(n * sizeof *t.frame_arc);
 	t.on_stack = calloc(n, sizeof *t.on_stack);
 	if (!c->members || !c->first || !c->of || !c->in_first || !c->in_arcs ||
-	    !t.index || !t.low || !t.stack || !t.frame_func || !t.frame_arc ||
-	    !t.on_stack)
+	    !t.first || !t.callee || !t.index || !t.low || !t.stack ||
+	    !t.frame_func || !t.frame_arc || !t.on_stack)
 		goto out;
+	/* the arcs are sorted by caller */
+	for (size_t i = 0; i < cg->narcs; i++) {
+		t.first[cg->arcs[i].caller + 1]++;
+		t.callee[i] = (uint32_t)cg->arcs[i].callee;
+	}
 	for (size_t f = 0; f < n; f++) {
-		t.index[f] = UNSET;
+		t.first[f + 1] += t.first[f];
+		t.index[f] = TARJAN_UNSET;
 		c->of[f] = UNSET;
 	}
 	for (size_t f = 0; f < n; f++)
-		if (cg->funcs[f].used && t.index[f] == UNSET)
-			find_components_from(&t, cg, c, f);
+		if (cg->funcs[f].used && t.index[f] == TARJAN_UNSET)
+			find_components_from(&t, c, (uint32_t)f);
 	c->first[c->count] = t.nmembers;
-	/* Incoming arcs by callee, stable so that callers stay in order;
-	 * t.low serves as the fill cursor. */
+	tarjan_release(&t);
+	memset(&t, 0, sizeof t);
+	/* Incoming arcs by callee, stable so that callers stay in order. */
 	for (size_t i = 0; i < cg->narcs; i++)
 		c->in_first[cg->arcs[i].callee + 1]++;
 	for (size_t f = 0; f < n; f++)
 		c->in_first[f + 1] += c->in_first[f];
-	memcpy(t.low, c->in_first, n * sizeof *t.low);
-	for (size_t i = 0; i < cg->narcs; i++)
-		c->in_arcs[t.low[cg->arcs[i].callee]++] = i;
+	for (size_t i = cg->narcs; i-- > 0;)
+		c->in_arcs[--c->in_first[cg->arcs[i].callee + 1]] = i;
+	/* each callee's count is now where its arcs start, one place on */
+	memmove(c->in_first, c->in_first + 1, n * sizeof *c->in_first);
+	c->in_first[n] = cg->narcs;
 	rc = gather_entering(cg, c);
 out:
-	free(t.index);
-	free(t.low);
-	free(t.stack);
-	free(t.frame_func);
-	free(t.frame_arc);
-	free(t.on_stack);
+	tarjan_release(&t);
 	return rc;
 }
 
@@ -775,7 +805,7 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
 				struct cg_arc *out = &cg->arcs[a];
 
-				if (comps->of[out->callee] != c)
+				if (k > 1 ? comps->of[out->callee] != c : out->callee != mem[i])
 					own = add_saturating(own, out->ns);
 			}
 			f->incl_ns = own;
@@ -966,6 +996,10 @@ int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		cg->funcs[cg->costs[i].func].used = true;
 	if (sel && sel->show_unused)
 		use_every_function(cg);
+	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX) {
+		g2c_error_set(err, "too many functions or calls for one call graph");
+		goto fail;
+	}
 	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
 	if (!uncalled || find_components(cg, &comps) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");
