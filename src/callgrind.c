@@ -99,12 +99,25 @@ static void name_ids_release(struct name_ids *ids)
 	free(ids->ids);
 }
 
+/* A function as the calls to it name it, gathered in one pass before
+ * writing: a call reads its callee here, in one place, instead of in
+ * five tables at random. */
+struct fn_ref {
+	const char *name;	/* as written */
+	const char *file;	/* its home file */
+	uint64_t addr;		/* its entry; 0 for a pseudo function */
+	size_t object;
+	size_t id;		/* its fn= number; 0 until named */
+	unsigned line;		/* its entry line */
+	bool shown;
+};
+
 struct writer {
 	const struct callgraph *cg;
 	const struct source_map *map;
 	struct outstream *os;
 	char **label;		/* per function: name written, when not its symbol's */
-	size_t *fn_id;		/* per function: 0 until named */
+	struct fn_ref *ref;	/* per function */
 	size_t next_fn_id;
 	struct name_ids files;
 	struct name_ids objects;
@@ -191,11 +204,12 @@ static void write_object(struct writer *w, const char *key, size_t o)
 
 static void write_fn(struct writer *w, const char *key, size_t f)
 {
-	bool is_new = w->fn_id[f] == 0;
+	struct fn_ref *ref = &w->ref[f];
+	bool is_new = ref->id == 0;
 
 	if (is_new)
-		w->fn_id[f] = ++w->next_fn_id;
-	write_name(w, key, w->fn_id[f], is_new, func_name(w, f));
+		ref->id = ++w->next_fn_id;
+	write_name(w, key, ref->id, is_new, ref->name);
 }
 
 /* Puts "0x" and V in lowercase hex at P; returns the end. */
@@ -292,23 +306,22 @@ static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
  * entry; the call cost line follows. */
 static void write_call(struct writer *w, size_t callee, uint64_t count)
 {
-	const struct symtab_func *sym = callgraph_symbol(w->cg, callee);
-	size_t o = callgraph_object_of(w->cg, callee);
+	const struct fn_ref *ref = &w->ref[callee];
 	char *p;
 
-	if (o != w->cur_ob)
-		write_object(w, "cob", o);
-	write_file(w, "cfi", home_file(w, callee));
+	if (ref->object != w->cur_ob)
+		write_object(w, "cob", ref->object);
+	write_file(w, "cfi", ref->file);
 	write_fn(w, "cfn", callee);
 	p = outstream_room(w->os, 96);
 	memcpy(p, "calls=", 6);
 	p = outstream_format_u64(p + 6, count);
 	if (w->instr) {
 		*p++ = ' ';
-		p = put_hex(p, sym ? sym->addr : 0);
+		p = put_hex(p, ref->addr);
 	}
 	*p++ = ' ';
-	p = outstream_format_u64(p, w->map->home[callee].line);
+	p = outstream_format_u64(p, ref->line);
 	*p++ = '\n';
 	outstream_advance(w->os, p);
 }
@@ -355,7 +368,7 @@ static void write_function(struct writer *w, size_t f)
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
 
-		if (!w->cg->funcs[arc->callee].shown)
+		if (!w->ref[arc->callee].shown)
 			continue;
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
 			const struct cg_site *site = &w->cg->sites[s];
@@ -632,11 +645,22 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	int rc = 0;
 
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
-	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
-	if (!w.label || !w.fn_id || label_clashing_names(&w) < 0 ||
+	w.ref = malloc(cg->nfuncs * sizeof *w.ref);
+	if (!w.label || !w.ref || label_clashing_names(&w) < 0 ||
 	    name_outside_callers(&w) < 0) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
+	}
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct symtab_func *sym = callgraph_symbol(cg, f);
+		/* (a pseudo function that is never written has no name) */
+		bool named = sym || w.label[f] || f == callgraph_no_symbol(cg);
+
+		w.ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
+					    home_file(&w, f),
+					    sym ? sym->addr : 0,
+					    callgraph_object_of(cg, f), 0,
+					    map->home[f].line, cg->funcs[f].shown };
 	}
 	write_header(&w, info);
 	write_spontaneous(&w);
@@ -652,7 +676,7 @@ out:
 	for (size_t f = 0; w.label && f < cg->nfuncs; f++)
 		free(w.label[f]);
 	free(w.label);
-	free(w.fn_id);
+	free(w.ref);
 	name_ids_release(&w.files);
 	name_ids_release(&w.objects);
 	return rc;
