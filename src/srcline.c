@@ -277,13 +277,14 @@ static int expect_positions(struct source_lines *sl, const struct callgraph *cg,
 
 	if (!pcs)
 		return -1;
-	for (size_t f = 0; f < cg->nfuncs; f++) {
+	for (size_t f = cg->objs[o].first_func;
+	     f < cg->objs[o].first_func + cg->objs[o].st->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
+		size_t first = n;
 
-		if (!fn->shown || callgraph_is_pseudo(cg, f) ||
-		    callgraph_object_of(cg, f) != o)
+		if (!fn->shown)
 			continue;
-		pcs[n++] = callgraph_symbol(cg, f) ? callgraph_symbol(cg, f)->addr : 0;
+		pcs[n++] = callgraph_symbol(cg, f)->addr;
 		if (outermost)
 			continue;
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
@@ -292,6 +293,17 @@ static int expect_positions(struct source_lines *sl, const struct callgraph *cg,
 			for (size_t s = cg->arcs[a].first_site;
 			     s < cg->arcs[a].first_site + cg->arcs[a].nsites; s++)
 				pcs[n++] = cg->sites[s].pc;
+		/* A function's positions are mostly in its own code, and the
+		 * functions in address order: sorted function by function
+		 * (where there are a few), they are mostly sorted as a
+		 * whole, which sort_by_key sees at once. */
+		for (size_t i = first + 1; n - first <= 16 && i < n; i++)
+			for (size_t j = i; j > first && pcs[j - 1] > pcs[j]; j--) {
+				uint64_t t = pcs[j];
+
+				pcs[j] = pcs[j - 1];
+				pcs[j - 1] = t;
+			}
 	}
 	sort_by_key(pcs, n, sizeof *pcs, address_key, compare_addresses);
 	sl->nexpected = 0;
