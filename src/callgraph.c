@@ -297,89 +297,36 @@ static int compare_raw_calls(const void *x, const void *y)
 	return 0;
 }
 
-/* What the callee's end of an arc resolves to: its symbol range and
- * whether self_pc follows the mcount call in its prologue. */
-struct callee_end {
-	uint64_t self_pc;	/* (the sort key) */
-	size_t arc;		/* in the profile's arcs */
-	size_t callee;		/* symbol range, or SYMTAB_NONE */
-	enum code_check at_self;
-};
-
-static uint64_t callee_end_key(const void *x)
-{
-	return ((const struct callee_end *)x)->self_pc;
-}
-
-static int compare_callee_ends(const void *x, const void *y)
-{
-	const struct callee_end *a = x, *b = y;
-
-	if (a->self_pc != b->self_pc)
-		return a->self_pc < b->self_pc ? -1 : 1;
-	return a->arc < b->arc ? -1 : a->arc > b->arc;
-}
-
-/* Resolves the callee end of every arc of PROF into ENDS[0..narcs), in
- * arc order: looked up in self_pc order, so that the symbols and the
- * prologues are read in address order, not at random.  mcount's return
- * address must follow the mcount call in the callee's prologue (which
- * also bounds the code decoded for the check); ld.so records the
- * callee's entry, which is not checked.  Returns 0, or -1 with b->err
+/* Finds the call site of ARC, whose callee is symbol range CALLEE, into
+ * *SITE, and checks that the profile fits the code: self_pc must be the
+ * return address of the mcount call in the callee's prologue, and a call
+ * must return into from_pc's bucket.  A program rebuilt after profiling
+ * fails both.  LD_PROFILE records a return address in from_pc (BUCKET
+ * 1) and the callee's entry in self_pc.  Returns 0, or -1 with b->err
  * set. */
-static int resolve_callees(struct build *b, const struct gmon_profile *prof,
-			   bool ld_profile, struct callee_end *ends)
-{
-	struct callee_end *sorted = malloc((prof->narcs ? prof->narcs : 1) *
-					   sizeof *sorted);
-
-	if (!sorted)
-		return g2c_error_set(b->err, "out of memory for call arcs");
-	for (size_t i = 0; i < prof->narcs; i++)
-		sorted[i] = (struct callee_end){ prof->arcs[i].self_pc, i,
-						 SYMTAB_NONE, CODE_AFTER_CALL };
-	sort_by_key(sorted, prof->narcs, sizeof *sorted, callee_end_key,
-		    compare_callee_ends);
-	for (size_t i = 0; i < prof->narcs; i++) {
-		struct callee_end *e = &sorted[i];
-
-		e->callee = symtab_lookup(b->st, e->self_pc);
-		if (ld_profile || e->callee == SYMTAB_NONE || !b->obj->code ||
-		    prof->arcs[e->arc].count == 0)
-			continue;
-		if (e->self_pc - b->st->funcs[e->callee].addr > MCOUNT_MAX_OFFSET)
-			e->at_self = CODE_NOT_AFTER_CALL;
-		else if (code_check_return(b->obj->code, e->callee, e->self_pc,
-					   &e->at_self, b->err) < 0) {
-			free(sorted);
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < prof->narcs; i++)
-		ends[sorted[i].arc] = sorted[i];
-	free(sorted);
-	return 0;
-}
-
-/* Finds the call site of ARC, whose callee end is END, into *SITE, and
- * checks that the profile fits the code: a call must return into
- * from_pc's bucket, and END must follow the mcount call.  A program
- * rebuilt after profiling fails both.  LD_PROFILE records a return
- * address in from_pc (BUCKET 1).  Returns 0, or -1 with b->err set. */
 static int check_arc(struct build *b, const struct gmon_arc *arc,
-		     const struct callee_end *end, uint64_t bucket,
+		     size_t callee, uint64_t bucket, bool ld_profile,
 		     uint64_t *site)
 {
 	struct cg_stats *stats = &b->cg->stats;
-	enum code_check at_site;
+	enum code_check at_site, at_self = CODE_AFTER_CALL;
 
 	if (code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[end->callee].addr, site, &at_site, b->err) < 0)
+			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
 		return -1;
-	if (at_site == CODE_UNKNOWN || end->at_self == CODE_UNKNOWN)
+	/* ld.so records the callee's entry, not a return address in it;
+	 * mcount's return address is in the prologue, nowhere else (which
+	 * also bounds the code decoded for the check). */
+	if (!ld_profile && arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+		at_self = CODE_NOT_AFTER_CALL;
+	else if (!ld_profile &&
+		 code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
+				   b->err) < 0)
+		return -1;
+	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
 		return 0;
 	stats->arcs_checked++;
-	if (at_site == CODE_NOT_AFTER_CALL || end->at_self == CODE_NOT_AFTER_CALL)
+	if (at_site == CODE_NOT_AFTER_CALL || at_self == CODE_NOT_AFTER_CALL)
 		stats->arcs_not_after_call++;
 	return 0;
 }
@@ -410,24 +357,16 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	 * address in the prologue. */
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
 	uint64_t max_offset = ld_profile ? 0 : MCOUNT_MAX_OFFSET;
-	struct callee_end *ends = malloc((prof->narcs ? prof->narcs : 1) *
-					 sizeof *ends);
 
-	if (!ends)
-		return g2c_error_set(b->err, "out of memory for call arcs");
-	if (resolve_callees(b, prof, ld_profile, ends) < 0) {
-		free(ends);
-		return -1;
-	}
-	/* the callers in from_pc order, the order of the arcs */
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
-		size_t caller, callee = ends[i].callee;
+		size_t caller, callee;
 		uint64_t site;
 
 		if (arc->count == 0)
 			continue;
 		stats->arcs_read++;
+		callee = symtab_lookup(b->st, arc->self_pc);
 		if (ld_profile && arc->from_pc == GMON_FROM_OUTSIDE) {
 			if (callee == SYMTAB_NONE || b->st->funcs[callee].excluded) {
 				stats->arcs_unresolved += callee == SYMTAB_NONE;
@@ -444,10 +383,9 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		}
 		site = arc->from_pc;
 		if (callee != SYMTAB_NONE && b->obj->code &&
-		    check_arc(b, arc, &ends[i], ld_profile ? 1 : bucket, &site) < 0) {
-			free(ends);
+		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
+			      &site) < 0)
 			return -1;
-		}
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
@@ -469,7 +407,6 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 						func_number(b, callee), site,
 						arc->count };
 	}
-	free(ends);
 	*nout = n;
 	return 0;
 }
