@@ -4,10 +4,10 @@
 #
 #   bench/bench.sh [--quick | --scale] [-n RUNS] [--gmon2cg PATH] [SIZE...]
 #
-# Default: sizes 5000 20000 50000 100000, the C++ variant of 50000 and 1000
-# runs of the 20000-function program, 5 timed runs of each command (about
-# 25 minutes on 2 cores, most of them compiling; a second bench.sh reuses
-# what is built).
+# Default: sizes 5000 20000 50000 100000, the C++ variant of 50000 and
+# 100000 and 1000 runs of the 20000-function program, 5 timed runs of each
+# command (about 35 minutes on 2 cores, most of them compiling; a second
+# bench.sh reuses what is built).
 # --quick: sizes 1000 3000 and 100 runs of the 3000-function program, 3 timed
 # runs (about a minute).
 # --scale: sizes 5000 to 500000, 3 timed runs, without gprof -b -l -p and
@@ -49,7 +49,7 @@ elif [ "$scale" = 1 ]; then
 	build_opts+=(--no-many)
 	run_opts=(-n 3 --no-lines --no-many --timeout 300 "${run_opts[@]}")
 else
-	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000); cxx_sizes=(50000); }
+	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000); cxx_sizes=(50000 100000); }
 fi
 
 if [ -z "$g2c" ]; then

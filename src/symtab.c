@@ -158,18 +158,28 @@ static bool may_be_mangled(bfd *abfd, const char *raw)
 				 strncmp(raw, "_GLOBAL_", 8) == 0);
 }
 
+/* Makes room in ST->owned for one more name; false when out of memory. */
+static bool room_for_owned(struct symtab *st)
+{
+	char **owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1,
+				  sizeof *owned);
+
+	if (!owned)
+		return false;
+	st->owned = owned;
+	return true;
+}
+
 /* The name people read: demangled, unless turned off or not mangled.
  * Returns NULL only when memory runs out. */
 static const char *display_name(struct symtab *st, const char *raw)
 {
-	char *demangled, **owned;
+	char *demangled;
 
 	if (!st->demangle || !may_be_mangled(st->abfd, raw))
 		return raw;
-	owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1, sizeof *owned);
-	if (!owned)
+	if (!room_for_owned(st))
 		return NULL;
-	st->owned = owned;
 	bfd_set_error(bfd_error_no_error);
 	demangled = bfd_demangle(st->abfd, raw, DMGL_PARAMS | DMGL_ANSI);
 	if (!demangled)
@@ -254,12 +264,8 @@ static void free_names(char **names, size_t n)
 /* Makes *NAME, which the thread demangled, F's name, owned by ST. */
 static bool take_name(struct symtab *st, struct symtab_func *f, char **name)
 {
-	char **owned = array_grow(st->owned, &st->owned_cap, st->nowned + 1,
-				  sizeof *owned);
-
-	if (!owned)
+	if (!room_for_owned(st))
 		return false;
-	st->owned = owned;
 	f->name = st->owned[st->nowned++] = *name;
 	*name = NULL;
 	return true;
