@@ -392,8 +392,36 @@ static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
 		last[nkeys] = add_saturating(last[nkeys], from[nkeys]);
 		return;
 	}
-	memmove(out + *k * (nkeys + 1), from, (nkeys + 1) * sizeof *out);
+	/* (word by word: FROM may be where it goes) */
+	for (unsigned i = 0; i <= nkeys; i++)
+		out[*k * (nkeys + 1) + i] = from[i];
 	(*k)++;
+}
+
+/* Adds the counts of RUN[0..n) (sorted, distinct) to BASE[0..old) (the
+ * same) where every record of RUN is already there, and says whether it
+ * did: the usual case when the runs of one program are summed, which
+ * then takes no new array. */
+static bool add_in_place(uint64_t *base, size_t old, const uint64_t *run,
+			 size_t n, unsigned nkeys)
+{
+	unsigned w = nkeys + 1;
+	size_t i = 0;
+
+	for (size_t j = 0; j < n; j++, i++) {
+		while (i < old && compare_keys(base + i * w, run + j * w, nkeys) < 0)
+			i++;
+		if (i == old || compare_keys(base + i * w, run + j * w, nkeys) != 0)
+			return false;
+	}
+	for (size_t j = 0; j < n; j++) {
+		for (i = j ? i + 1 : 0;
+		     compare_keys(base + i * w, run + j * w, nkeys) != 0; i++)
+			;
+		base[i * w + nkeys] = add_saturating(base[i * w + nkeys],
+						     run[j * w + nkeys]);
+	}
+	return true;
 }
 
 /* Sorts the records appended since the last merge and merges them into
@@ -414,8 +442,9 @@ static int merge_records(const struct records *rs)
 		put_record(base + old * w, &at, base + r * w, rs->nkeys);
 		run = old + at;
 	}
-	if (old == 0) {
-		*rs->n = *rs->merged = run;
+	if (old == 0 || add_in_place(base, old, base + old * w, run - old,
+				     rs->nkeys)) {
+		*rs->n = *rs->merged = old ? old : run;
 		return 0;
 	}
 	out = malloc(run * w * sizeof *out);
