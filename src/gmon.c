@@ -398,28 +398,50 @@ static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
 	(*k)++;
 }
 
-/* Adds the counts of RUN[0..n) (sorted, distinct) to BASE[0..old) (the
- * same) where every record of RUN is already there, and says whether it
- * did: the usual case when the runs of one program are summed, which
- * then takes no new array. */
+/* The position of the record with the keys of REC in BASE[0..n)
+ * (sorted, distinct), looked for next to HINT first; N if none. */
+static size_t find_record(const uint64_t *base, size_t n, const uint64_t *rec,
+			  size_t hint, unsigned nkeys)
+{
+	unsigned w = nkeys + 1;
+	size_t lo = 0, hi = n;
+
+	for (size_t i = hint > 2 ? hint - 2 : 0; i < n && i < hint + 3; i++)
+		if (compare_keys(base + i * w, rec, nkeys) == 0)
+			return i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = compare_keys(base + mid * w, rec, nkeys);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return n;
+}
+
+/* Adds the counts of RUN[0..n) to BASE[0..old) (sorted, distinct) where
+ * every record of RUN is already there, and says whether it did (BASE is
+ * unchanged when not): the usual case when the runs of one program are
+ * summed, which then needs no sorting and no new array.  A file's
+ * records come mostly in address order, so each is looked for next to
+ * the one before first. */
 static bool add_in_place(uint64_t *base, size_t old, const uint64_t *run,
 			 size_t n, unsigned nkeys)
 {
 	unsigned w = nkeys + 1;
-	size_t i = 0;
+	size_t at = 0;
 
-	for (size_t j = 0; j < n; j++, i++) {
-		while (i < old && compare_keys(base + i * w, run + j * w, nkeys) < 0)
-			i++;
-		if (i == old || compare_keys(base + i * w, run + j * w, nkeys) != 0)
+	for (size_t j = 0; j < n; j++)
+		if ((at = find_record(base, old, run + j * w, at, nkeys)) == old)
 			return false;
-	}
 	for (size_t j = 0; j < n; j++) {
-		for (i = j ? i + 1 : 0;
-		     compare_keys(base + i * w, run + j * w, nkeys) != 0; i++)
-			;
-		base[i * w + nkeys] = add_saturating(base[i * w + nkeys],
-						     run[j * w + nkeys]);
+		at = find_record(base, old, run + j * w, at, nkeys);
+		base[at * w + nkeys] = add_saturating(base[at * w + nkeys],
+						      run[j * w + nkeys]);
 	}
 	return true;
 }
@@ -434,6 +456,11 @@ static int merge_records(const struct records *rs)
 
 	if (*rs->n == old)
 		return 0;
+	if (old > 0 && add_in_place(base, old, base + old * w, *rs->n - old,
+				    rs->nkeys)) {
+		*rs->n = old;
+		return 0;
+	}
 	sort_by_key(base + old * w, *rs->n - old, w * sizeof *base, record_key,
 		    rs->nkeys == 2 ? compare_arc_records : compare_bb_records);
 	for (size_t r = old; r < *rs->n; r++) {
@@ -442,9 +469,8 @@ static int merge_records(const struct records *rs)
 		put_record(base + old * w, &at, base + r * w, rs->nkeys);
 		run = old + at;
 	}
-	if (old == 0 || add_in_place(base, old, base + old * w, run - old,
-				     rs->nkeys)) {
-		*rs->n = *rs->merged = old ? old : run;
+	if (old == 0) {
+		*rs->n = *rs->merged = run;
 		return 0;
 	}
 	out = malloc(run * w * sizeof *out);
