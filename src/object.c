@@ -203,18 +203,24 @@ static bool defines_functions(asymbol **syms, long n)
 	return false;
 }
 
-/* Whether the PLT and relocation sections that libbfd sizes its
- * synthetic symbols by fit in the file (a broken header can claim
- * gigabytes there, which libbfd would allocate). */
-static bool plt_fits_file(bfd *abfd)
+/* Whether SEC's header claims more contents than ABFD's file holds (a
+ * broken header can claim gigabytes, which libbfd would allocate). */
+static bool claims_more_than_file(bfd *abfd, asection *sec)
 {
 	ufile_ptr size = bfd_get_file_size(abfd);
 
+	return (sec->flags & SEC_HAS_CONTENTS) && size &&
+	       bfd_section_size(sec) > size;
+}
+
+/* Whether the PLT and relocation sections that libbfd sizes its
+ * synthetic symbols by fit in the file. */
+static bool plt_fits_file(bfd *abfd)
+{
 	for (asection *sec = abfd->sections; sec; sec = sec->next)
 		if ((strncmp(sec->name, ".plt", 4) == 0 ||
 		     strncmp(sec->name, ".rel", 4) == 0) &&
-		    (sec->flags & SEC_HAS_CONTENTS) && size &&
-		    bfd_section_size(sec) > size)
+		    claims_more_than_file(abfd, sec))
 			return false;
 	return true;
 }
@@ -466,7 +472,12 @@ int object_read_dynamic(struct object *obj, struct object_dynamic *dyn,
 	bool oom = false;
 
 	memset(dyn, 0, sizeof *dyn);
+	/* (libbfd would allocate whatever size a broken header claims, and
+	 * zeros for a section without contents) */
 	if (!dynamic || !dynstr ||
+	    !(dynamic->flags & SEC_HAS_CONTENTS) || !(dynstr->flags & SEC_HAS_CONTENTS) ||
+	    claims_more_than_file(obj->abfd, dynamic) ||
+	    claims_more_than_file(obj->abfd, dynstr) ||
 	    !bfd_malloc_and_get_section(obj->abfd, dynamic, &d) ||
 	    !bfd_malloc_and_get_section(obj->abfd, dynstr, &str)) {
 		free(d);
