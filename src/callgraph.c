@@ -583,6 +583,14 @@ static void components_release(struct components *c)
 	free(c->ncalls);
 }
 
+/* Whether OTHER, the far end of an arc of function F in component C of
+ * K members, lies outside C (a lone function's component is itself). */
+static bool outside_component(const struct components *comps, size_t c,
+			      size_t k, size_t f, size_t other)
+{
+	return k > 1 ? comps->of[other] != c : other != f;
+}
+
 /* Gathers the arcs entering each component from outside, in component
  * order, and sums their counts.  Returns -1 when out of memory. */
 static int gather_entering(const struct callgraph *cg, struct components *c)
@@ -595,7 +603,7 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 	if (!c->entering || !c->entering_first || !c->ncalls)
 		return -1;
 	for (size_t k = 0; k < c->count; k++) {
-		bool cycle = c->first[k + 1] - c->first[k] > 1;
+		size_t size = c->first[k + 1] - c->first[k];
 
 		c->entering_first[k] = n;
 		for (size_t m = c->first[k]; m < c->first[k + 1]; m++) {
@@ -604,8 +612,7 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 			for (size_t j = c->in_first[callee]; j < c->in_first[callee + 1]; j++) {
 				const struct cg_arc *arc = &cg->arcs[c->in_arcs[j]];
 
-				/* (a lone function's component is itself) */
-				if (cycle ? c->of[arc->caller] == k : arc->caller == callee)
+				if (!outside_component(c, k, size, callee, arc->caller))
 					continue;
 				c->entering[n++] = (struct entering){
 					c->in_arcs[j], arc->caller, callee,
@@ -805,7 +812,7 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
 				struct cg_arc *out = &cg->arcs[a];
 
-				if (k > 1 ? comps->of[out->callee] != c : out->callee != mem[i])
+				if (outside_component(comps, c, k, mem[i], out->callee))
 					own = add_saturating(own, out->ns);
 			}
 			f->incl_ns = own;
