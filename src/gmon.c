@@ -344,8 +344,9 @@ static int count_record(struct reader *r)
 
 /* Arcs and basic blocks are appended as they are read and merged at the
  * end of each file: sorted by address, each (from_pc, self_pc) or block
- * once, its counts summed.  Sorting a file's records costs far less than
- * a hash look-up per record in a table larger than the caches, and a
+ * once, its counts summed (added in place when every record is known
+ * already).  Sorting a file's records costs far less than a hash
+ * look-up per record in a table larger than the caches, and a
  * file that repeats one record over and over is merged whenever its
  * unmerged records outnumber the merged ones (and 65 536), so memory
  * stays a small multiple of the distinct records. */
@@ -399,27 +400,19 @@ static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
 }
 
 /* The position of the record with the keys of REC in BASE[0..n)
- * (sorted, distinct), looked for next to HINT first; N if none. */
+ * (sorted, distinct); N if none.  *FROM is where the previous search
+ * ended (0 at first), and is set to where this one did. */
 static size_t find_record(const uint64_t *base, size_t n, const uint64_t *rec,
-			  size_t hint, unsigned nkeys)
+			  size_t *from, unsigned nkeys)
 {
 	unsigned w = nkeys + 1;
-	size_t lo = 0, hi = n;
 
-	for (size_t i = hint > 2 ? hint - 2 : 0; i < n && i < hint + 3; i++)
+	/* the first record whose first key is REC's or above */
+	*from = rec[0] == 0 ? 0 :
+		search_above(base, n, w * sizeof *base, rec[0] - 1, *from);
+	for (size_t i = *from; i < n && base[i * w] == rec[0]; i++)
 		if (compare_keys(base + i * w, rec, nkeys) == 0)
 			return i;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = compare_keys(base + mid * w, rec, nkeys);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return n;
 }
 
@@ -427,27 +420,30 @@ static size_t find_record(const uint64_t *base, size_t n, const uint64_t *rec,
  * every record of RUN is already there, and says whether it did (BASE is
  * unchanged when not): the usual case when the runs of one program are
  * summed, which then needs no sorting and no new array.  A file's
- * records come mostly in address order, so each is looked for next to
- * the one before first. */
+ * records come mostly in address order, so each search gallops from
+ * where the one before ended. */
 static bool add_in_place(uint64_t *base, size_t old, const uint64_t *run,
 			 size_t n, unsigned nkeys)
 {
 	unsigned w = nkeys + 1;
-	size_t at = 0;
+	size_t from = 0;
 
 	for (size_t j = 0; j < n; j++)
-		if ((at = find_record(base, old, run + j * w, at, nkeys)) == old)
+		if (find_record(base, old, run + j * w, &from, nkeys) == old)
 			return false;
+	from = 0;
 	for (size_t j = 0; j < n; j++) {
-		at = find_record(base, old, run + j * w, at, nkeys);
+		size_t at = find_record(base, old, run + j * w, &from, nkeys);
+
 		base[at * w + nkeys] = add_saturating(base[at * w + nkeys],
 						      run[j * w + nkeys]);
 	}
 	return true;
 }
 
-/* Sorts the records appended since the last merge and merges them into
- * the merged ones.  Returns -1 when out of memory (nothing lost). */
+/* Adds the records appended since the last merge to the merged ones: in
+ * place when all are known, else sorted and merged.  Returns -1 when out
+ * of memory (nothing lost). */
 static int merge_records(const struct records *rs)
 {
 	unsigned w = rs->nkeys + 1;	/* uint64_t words per record */
