@@ -267,19 +267,40 @@ void outstream_puts(struct outstream *os, const char *s)
 	outstream_write(os, s, strlen(s));
 }
 
+/* Whether one of the eight bytes of W is a control character (below 0x20,
+ * or 0x7f): a byte below N sets its high bit in W - N (and a borrow
+ * passes only above such a byte); 0x7f is the zero byte of W ^ 0x7f... */
+static bool word_has_unprintable(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+	uint64_t del = w ^ (0x7f * ones);
+
+	return (((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs;
+}
+
+/* Names are most of what the writer copies: they are checked eight bytes
+ * at a time. */
 void outstream_puts_printable(struct outstream *os, const char *s)
 {
-	while (*s) {
-		size_t n = 0;
+	size_t len = strlen(s);
 
-		while (s[n] && !is_unprintable(s[n]))
+	for (;;) {
+		size_t n = 0;
+		uint64_t word;
+
+		for (; n + 8 <= len; n += 8) {
+			memcpy(&word, s + n, 8);
+			if (word_has_unprintable(word))
+				break;
+		}
+		while (n < len && !is_unprintable(s[n]))
 			n++;
 		outstream_write(os, s, n);
-		s += n;
-		if (*s) {
-			outstream_write(os, "?", 1);
-			s++;
-		}
+		if (n == len)
+			return;
+		outstream_write(os, "?", 1);
+		s += n + 1;
+		len -= n + 1;
 	}
 }
 

@@ -1,7 +1,8 @@
 /* test-outstream.c -- the output stream: a named file appears only when
  * complete, a discarded one leaves the old file as it was, gzip output
- * reads back, numbers are formatted as the writer needs, and a write
- * error is reported once, naming the file. */
+ * reads back, numbers are formatted as the writer needs, names are
+ * written with every control character as '?', and a write error is
+ * reported once, naming the file. */
 #include <config.h>
 
 #include <stdio.h>
@@ -97,6 +98,59 @@ static void test_gzip(void)
 	unlink(path);
 }
 
+/* What outstream_puts_printable writes for S. */
+static char *printable(const char *s)
+{
+	struct outstream os;
+	struct g2c_error err;
+	char *text = NULL;
+	size_t size;
+	FILE *fp = open_memstream(&text, &size);
+
+	if (!fp)
+		return NULL;
+	outstream_from_file(&os, fp, "memory");
+	outstream_puts_printable(&os, s);
+	outstream_close(&os, &err);
+	fclose(fp);
+	return text;
+}
+
+/* Every byte value at every place of an eight-byte word and around it,
+ * alone and next to another control character: only bytes below 0x20
+ * and 0x7f become '?'. */
+static void test_printable(void)
+{
+	unsigned first_wrong = 0;	/* the first byte written wrongly */
+	char *empty = printable("");
+
+	for (unsigned byte = 1; byte < 256 && !first_wrong; byte++) {
+		bool control = byte < 0x20 || byte == 0x7f;
+
+		for (size_t at = 0; at < 19; at++) {
+			char name[24], expected[24];
+			char *got;
+
+			memset(name, 'a', 20);
+			name[20] = '\0';
+			name[at] = (char)byte;
+			memcpy(expected, name, sizeof name);
+			expected[at] = control ? '?' : (char)byte;
+			if (at + 1 < 20) {	/* a tab right after it */
+				name[at + 1] = '\t';
+				expected[at + 1] = '?';
+			}
+			got = printable(name);
+			if (!got || strcmp(got, expected) != 0)
+				first_wrong = byte;
+			free(got);
+		}
+	}
+	CHECK_U64(first_wrong, 0);
+	CHECK_STR_EQ(empty, "");
+	free(empty);
+}
+
 static void test_write_error(void)
 {
 	struct outstream os;
@@ -119,6 +173,7 @@ int main(void)
 	}
 	test_complete_or_nothing();
 	test_gzip();
+	test_printable();
 	test_write_error();
 	rmdir(dir);
 	return check_report("test-outstream");
