@@ -2,6 +2,8 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +109,6 @@ struct fn_ref {
 	const char *file;	/* its home file */
 	uint64_t addr;		/* its entry; 0 for a pseudo function */
 	size_t object;
-	size_t id;		/* its fn= number; 0 until named */
 	unsigned line;		/* its entry line */
 	bool shown;
 };
@@ -117,7 +118,8 @@ struct writer {
 	const struct source_map *map;
 	struct outstream *os;
 	char **label;		/* per function: name written, when not its symbol's */
-	struct fn_ref *ref;	/* per function */
+	const struct fn_ref *ref;	/* per function */
+	size_t *fn_id;		/* per function: its fn= number, 0 until named */
 	size_t next_fn_id;
 	struct name_ids files;
 	struct name_ids objects;
@@ -128,6 +130,7 @@ struct writer {
 	unsigned last_line;
 	bool have_last;
 	bool instr;		/* positions are "instr line", else "line" */
+	bool follow_only;	/* keep the state up to date, write nothing */
 	bool failed;		/* out of memory */
 };
 
@@ -156,9 +159,13 @@ static const char *object_path(const struct writer *w, size_t o)
 static void write_name(struct writer *w, const char *key, size_t id,
 		       bool is_new, const char *name)
 {
-	size_t len = strlen(key);
-	char *p = outstream_room(w->os, len + 24);
+	size_t len;
+	char *p;
 
+	if (w->follow_only)
+		return;
+	len = strlen(key);
+	p = outstream_room(w->os, len + 24);
 	memcpy(p, key, len);
 	p += len;
 	*p++ = '=';
@@ -204,12 +211,11 @@ static void write_object(struct writer *w, const char *key, size_t o)
 
 static void write_fn(struct writer *w, const char *key, size_t f)
 {
-	struct fn_ref *ref = &w->ref[f];
-	bool is_new = ref->id == 0;
+	bool is_new = w->fn_id[f] == 0;
 
 	if (is_new)
-		ref->id = ++w->next_fn_id;
-	write_name(w, key, ref->id, is_new, ref->name);
+		w->fn_id[f] = ++w->next_fn_id;
+	write_name(w, key, w->fn_id[f], is_new, w->ref[f].name);
 }
 
 /* Puts "0x" and V in lowercase hex at P; returns the end. */
@@ -242,6 +248,14 @@ static char *put_relative(char *p, uint64_t v, uint64_t last)
 	return p;
 }
 
+/* Makes PC and LINE the position the next one is compressed against. */
+static void follow_position(struct writer *w, uint64_t pc, unsigned line)
+{
+	w->last_pc = pc;
+	w->last_line = line;
+	w->have_last = true;
+}
+
 /* Puts "ADDR LINE", or "LINE" without addresses, compressed against the
  * previous position line (addresses only when near it). */
 static char *put_position(struct writer *w, char *p, uint64_t pc, unsigned line)
@@ -257,9 +271,7 @@ static char *put_position(struct writer *w, char *p, uint64_t pc, unsigned line)
 		p = put_relative(p, line, w->last_line);
 	else
 		p = outstream_format_u64(p, line);
-	w->last_pc = pc;
-	w->last_line = line;
-	w->have_last = true;
+	follow_position(w, pc, line);
 	return p;
 }
 
@@ -267,8 +279,13 @@ static char *put_position(struct writer *w, char *p, uint64_t pc, unsigned line)
 static void write_cost_line(struct writer *w, uint64_t pc, unsigned line,
 			    const uint64_t *values, size_t n)
 {
-	char *p = outstream_room(w->os, 128);
+	char *p;
 
+	if (w->follow_only) {
+		follow_position(w, pc, line);
+		return;
+	}
+	p = outstream_room(w->os, 128);
 	p = put_position(w, p, pc, line);
 	for (size_t i = 0; i < n; i++) {
 		*p++ = ' ';
@@ -313,6 +330,8 @@ static void write_call(struct writer *w, size_t callee, uint64_t count)
 		write_object(w, "cob", ref->object);
 	write_file(w, "cfi", ref->file);
 	write_fn(w, "cfn", callee);
+	if (w->follow_only)
+		return;
 	p = outstream_room(w->os, 96);
 	memcpy(p, "calls=", 6);
 	p = outstream_format_u64(p + 6, count);
@@ -430,6 +449,147 @@ static void write_hidden(struct writer *w)
 			write_cost(w, c, 0);
 		}
 	}
+}
+
+static void write_functions(struct writer *w, size_t from, size_t to)
+{
+	for (size_t f = from; f < to; f++)
+		if (w->cg->funcs[f].shown)
+			write_function(w, f);
+}
+
+/* A large profile is written by two threads: the one writing the output
+ * takes the functions before SPLIT, a second one writes those from SPLIT
+ * on, and <hidden>, into memory.  Where SPLIT's lines start, which names
+ * and files already have numbers and the position they are compressed
+ * against depend on every line before; so the second thread starts from
+ * a copy of the writer's state after the header and the pseudo caller,
+ * and follows the functions before SPLIT without writing them (at about
+ * a third of the cost of writing them). */
+#define SPLIT_MIN_FUNCS 2048
+
+struct second_half {
+	struct writer w;	/* its own state */
+	size_t split;
+	struct outstream os;	/* into memory */
+	pthread_t thread;
+};
+
+/* About how many lines function F takes. */
+static uint64_t lines_of_function(const struct callgraph *cg, size_t f)
+{
+	const struct cg_func *fn = &cg->funcs[f];
+	uint64_t n = 2 + fn->ncosts;
+
+	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
+		n += 4 * (uint64_t)cg->arcs[a].nsites;
+	return n;
+}
+
+/* Where the second thread takes over, so that both threads end together:
+ * the first thread writes L lines, the second follows them and writes the
+ * other TOTAL - L, which balance at L = TOTAL / 1.7.  0: no split (too
+ * few functions to be worth a thread).  *AFTER: the lines from there. */
+static size_t split_point(const struct callgraph *cg, uint64_t *after)
+{
+	uint64_t total = 0, lines = 0;
+	size_t nshown = 0;
+
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		if (cg->funcs[f].shown) {
+			total += lines_of_function(cg, f);
+			nshown++;
+		}
+	if (nshown < SPLIT_MIN_FUNCS)
+		return 0;
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		if (cg->funcs[f].shown) {
+			lines += lines_of_function(cg, f);
+			if (lines * 17 >= total * 10) {
+				*after = total - lines;
+				return f + 1;
+			}
+		}
+	return 0;
+}
+
+static bool name_ids_copy(struct name_ids *to, const struct name_ids *from)
+{
+	*to = *from;
+	to->names = malloc((from->cap ? from->cap : 1) * sizeof *to->names);
+	to->ids = malloc((from->cap ? from->cap : 1) * sizeof *to->ids);
+	if (!to->names || !to->ids)
+		return false;
+	if (from->cap) {
+		memcpy(to->names, from->names, from->cap * sizeof *to->names);
+		memcpy(to->ids, from->ids, from->cap * sizeof *to->ids);
+	}
+	return true;
+}
+
+static void *write_second_half(void *arg)
+{
+	struct second_half *h = arg;
+
+	h->w.follow_only = true;
+	write_functions(&h->w, 0, h->split);
+	h->w.follow_only = false;
+	write_functions(&h->w, h->split, h->w.cg->nfuncs);
+	write_hidden(&h->w);
+	outstream_flush_pending(&h->os);
+	return NULL;
+}
+
+static void second_half_release(struct second_half *h)
+{
+	free(h->os.mem);
+	free(h->w.fn_id);
+	name_ids_release(&h->w.files);
+	name_ids_release(&h->w.objects);
+}
+
+/* About as many bytes as a line takes at most, but for long names: what
+ * the second thread writes into is allocated by the writer's thread, from
+ * the memory that the earlier stages freed, rather than faulted in by the
+ * second thread as it grows. */
+#define LINE_BYTES 48
+
+/* Starts the second thread on the functions from SPLIT on, which take
+ * about LINES lines; false when it cannot be started (the writer then
+ * writes them itself). */
+static bool start_second_half(struct second_half *h, const struct writer *w,
+			      size_t split, uint64_t lines)
+{
+	size_t nfuncs = w->cg->nfuncs;
+
+	*h = (struct second_half){ .w = *w, .split = split };
+	h->w.os = &h->os;
+	h->w.files = h->w.objects = (struct name_ids){ 0 };
+	h->w.fn_id = malloc(nfuncs * sizeof *h->w.fn_id);
+	if (!h->w.fn_id || !name_ids_copy(&h->w.files, &w->files) ||
+	    !name_ids_copy(&h->w.objects, &w->objects) ||
+	    lines > SIZE_MAX / LINE_BYTES ||
+	    !outstream_to_memory(&h->os, (size_t)lines * LINE_BYTES)) {
+		second_half_release(h);
+		return false;
+	}
+	memcpy(h->w.fn_id, w->fn_id, nfuncs * sizeof *h->w.fn_id);
+	if (pthread_create(&h->thread, NULL, write_second_half, h) != 0) {
+		second_half_release(h);
+		return false;
+	}
+	return true;
+}
+
+/* Waits for the second thread and appends what it wrote. */
+static void finish_second_half(struct second_half *h, struct writer *w)
+{
+	pthread_join(h->thread, NULL);
+	if (h->os.failed || h->w.failed)
+		w->failed = true;
+	else
+		outstream_write(w->os, h->os.mem, h->os.mem_len);
+	second_half_release(h);
 }
 
 static const char *base_name(const char *path)
@@ -642,11 +802,16 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 {
 	struct writer w = { .cg = cg, .map = map, .os = os,
 			    .instr = !info->no_instr };
+	struct second_half half;
+	struct fn_ref *ref = malloc(cg->nfuncs * sizeof *ref);
+	size_t split;
+	uint64_t lines_after = 0;
 	int rc = 0;
 
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
-	w.ref = malloc(cg->nfuncs * sizeof *w.ref);
-	if (!w.label || !w.ref || label_clashing_names(&w) < 0 ||
+	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
+	w.ref = ref;
+	if (!w.label || !ref || !w.fn_id || label_clashing_names(&w) < 0 ||
 	    name_outside_callers(&w) < 0) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
@@ -656,18 +821,23 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		/* (a pseudo function that is never written has no name) */
 		bool named = sym || w.label[f] || f == callgraph_no_symbol(cg);
 
-		w.ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
-					    home_file(&w, f),
-					    sym ? sym->addr : 0,
-					    callgraph_object_of(cg, f), 0,
-					    map->home[f].line, cg->funcs[f].shown };
+		ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
+					  home_file(&w, f),
+					  sym ? sym->addr : 0,
+					  callgraph_object_of(cg, f),
+					  map->home[f].line, cg->funcs[f].shown };
 	}
 	write_header(&w, info);
 	write_spontaneous(&w);
-	for (size_t f = 0; f < cg->nfuncs; f++)
-		if (cg->funcs[f].shown)
-			write_function(&w, f);
-	write_hidden(&w);
+	split = info->split_at ? info->split_at : split_point(cg, &lines_after);
+	if (split > 0 && split < cg->nfuncs &&
+	    start_second_half(&half, &w, split, lines_after)) {
+		write_functions(&w, 0, split);
+		finish_second_half(&half, &w);
+	} else {
+		write_functions(&w, 0, cg->nfuncs);
+		write_hidden(&w);
+	}
 	outstream_printf(os, "\n");
 	write_totals(&w, "totals");
 	if (w.failed)
@@ -676,7 +846,8 @@ out:
 	for (size_t f = 0; w.label && f < cg->nfuncs; f++)
 		free(w.label[f]);
 	free(w.label);
-	free(w.ref);
+	free(ref);
+	free(w.fn_id);
 	name_ids_release(&w.files);
 	name_ids_release(&w.objects);
 	return rc;

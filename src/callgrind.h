@@ -28,6 +28,9 @@ struct callgrind_info {
 	bool no_instr;		/* "positions: line": no addresses */
 	const char *const *desc;	/* more "desc:" lines (on the objects) */
 	size_t ndesc;
+	/* for tests: the function from which a second thread writes (the
+	 * output is the same); 0: chosen by the profile's size */
+	size_t split_at;
 };
 
 /* Writes CG to OS, as a whole file or as one of its parts (the file's

@@ -228,23 +228,59 @@ void outstream_from_file(struct outstream *os, FILE *fp, const char *name)
 	os->name = name;
 }
 
-/* Hands the pending output to the file or the compressor. */
+bool outstream_to_memory(struct outstream *os, size_t cap)
+{
+	memset(os, 0, offsetof(struct outstream, buf));
+	os->len = 0;
+	os->name = "memory";
+	os->to_memory = true;
+	os->mem = malloc(cap ? cap : 1);
+	os->mem_cap = cap;
+	return os->mem != NULL;
+}
+
+/* Appends DATA[0..N) to the output in memory. */
+static bool append_to_memory(struct outstream *os, const char *data, size_t n)
+{
+	if (n > os->mem_cap - os->mem_len) {
+		size_t cap = os->mem_cap * 2 > os->mem_len + n ?
+			     os->mem_cap * 2 : os->mem_len + n;
+		char *mem = realloc(os->mem, cap);
+
+		if (!mem) {
+			errno = ENOMEM;
+			return false;
+		}
+		os->mem = mem;
+		os->mem_cap = cap;
+	}
+	memcpy(os->mem + os->mem_len, data, n);
+	os->mem_len += n;
+	return true;
+}
+
+/* Hands DATA[0..N) (N < 2^31) to the file, the compressor or the memory. */
+static void hand_on(struct outstream *os, const char *data, size_t n)
+{
+	if (os->failed || n == 0)
+		return;
+	errno = 0;
+	if (os->gz)
+		os->failed = gzwrite(os->gz, data, (unsigned)n) != (int)n;
+	else if (os->to_memory)
+		os->failed = !append_to_memory(os, data, n);
+	else
+		os->failed = fwrite(data, 1, n, os->fp) != n;
+	if (os->failed)
+		os->saved_errno = errno;
+}
+
 void outstream_flush_pending(struct outstream *os)
 {
 	size_t n = os->len;
 
 	os->len = 0;
-	if (os->failed || n == 0)
-		return;
-	errno = 0;
-	if (os->gz) {
-		if (gzwrite(os->gz, os->buf, (unsigned)n) != (int)n)
-			os->failed = true;
-	} else if (fwrite(os->buf, 1, n, os->fp) != n) {
-		os->failed = true;
-	}
-	if (os->failed)
-		os->saved_errno = errno;
+	hand_on(os, os->buf, n);
 }
 
 void outstream_write_through(struct outstream *os, const char *data, size_t len)
@@ -252,6 +288,15 @@ void outstream_write_through(struct outstream *os, const char *data, size_t len)
 	while (len > 0 && !os->failed) {
 		size_t room = sizeof os->buf - os->len;
 		size_t n = len < room ? len : room;
+
+		/* a block larger than the buffer goes on without a copy */
+		if (os->len == 0 && len >= sizeof os->buf) {
+			n = len < (1u << 30) ? len : (1u << 30);
+			hand_on(os, data, n);
+			data += n;
+			len -= n;
+			continue;
+		}
 
 		memcpy(os->buf + os->len, data, n);
 		os->len += n;

@@ -25,8 +25,11 @@ struct outstream {
 	char *final_path;	/* NULL for stdout */
 	char *tmp_path;
 	bool own_fd;		/* opened here without a temporary: close it */
+	bool to_memory;		/* into mem[0..mem_len) */
 	bool failed;
 	int saved_errno;
+	char *mem;
+	size_t mem_len, mem_cap;
 	char buf[1 << 16];	/* pending output */
 	size_t len;
 };
@@ -53,6 +56,12 @@ void outstream_puts_printable(struct outstream *os, const char *s);
 /* Wraps an open stream (for harnesses that write to /dev/null or a
  * memory stream); outstream_close() flushes it but does not close it. */
 void outstream_from_file(struct outstream *os, FILE *fp, const char *name);
+
+/* Makes OS write into memory, os->mem[0..os->mem_len), for a part of the
+ * output written by a thread of its own.  CAP bytes are allocated now (by
+ * the caller's thread, whose freed memory they can reuse); more when
+ * needed.  The caller frees os->mem.  Returns false when out of memory. */
+bool outstream_to_memory(struct outstream *os, size_t cap);
 
 /* outstream_write's path when DATA does not fit the buffer's room. */
 void outstream_write_through(struct outstream *os, const char *data, size_t len);

@@ -1,7 +1,8 @@
 /* test-writer.c -- the callgrind writer on call graphs made by hand,
  * written to memory: header, name and position compression, calls with
  * their inclusive cost, the pseudo caller, functions of two objects
- * (ob=/cob=), names that KCachegrind would merge, and totals. */
+ * (ob=/cob=), names that KCachegrind would merge, and totals; written
+ * by two threads from any function on, the same bytes. */
 #include <config.h>
 
 #include <stdio.h>
@@ -14,12 +15,13 @@
 #include "outstream.h"
 #include "srcline.h"
 
-/* Writes CG with MAP into a string (to free). */
-static char *write_to_memory(const struct callgraph *cg,
-			     const struct source_map *map)
+/* Writes CG with MAP into a string (to free); a second thread writes the
+ * functions from SPLIT_AT on when it is not 0. */
+static char *write_split(const struct callgraph *cg,
+			 const struct source_map *map, size_t split_at)
 {
 	struct callgrind_info info = { .dimen = "seconds", .source = "gmon.out",
-				       .nsources = 1 };
+				       .nsources = 1, .split_at = split_at };
 	struct outstream os;
 	struct g2c_error err;
 	char *text = NULL;
@@ -31,6 +33,25 @@ static char *write_to_memory(const struct callgraph *cg,
 	CHECK(callgrind_write(cg, map, &info, &os, &err) == 0);
 	CHECK(outstream_close(&os, &err) == 0);
 	fclose(fp);
+	return text;
+}
+
+/* Writes CG with MAP into a string (to free), and checks that two threads
+ * write the same, whichever function the second one starts from. */
+static char *write_to_memory(const struct callgraph *cg,
+			     const struct source_map *map)
+{
+	char *text = write_split(cg, map, 0);
+	size_t first_differing = 0;	/* (a split at 0 is no split) */
+
+	for (size_t split = 1; split < cg->nfuncs && !first_differing; split++) {
+		char *split_text = write_split(cg, map, split);
+
+		if (strcmp(split_text, text) != 0)
+			first_differing = split;
+		free(split_text);
+	}
+	CHECK_U64(first_differing, 0);
 	return text;
 }
 
