@@ -281,6 +281,24 @@ static void drop_bfd_message(const char *fmt, va_list ap)
 int object_open(struct object *obj, const char *path, const char *debug_dir,
 		struct g2c_error *err)
 {
+	if (object_open_file(obj, path, debug_dir, err) < 0)
+		return -1;
+	return object_read_symbols(obj, path, err);
+}
+
+int object_read_symbols(struct object *obj, const char *path,
+			struct g2c_error *err)
+{
+	if (read_symbols(obj, path, err) < 0) {
+		object_close(obj);
+		return -1;
+	}
+	return 0;
+}
+
+int object_open_file(struct object *obj, const char *path,
+		     const char *debug_dir, struct g2c_error *err)
+{
 	memset(obj, 0, sizeof *obj);
 	if (bfd_init() != BFD_INIT_MAGIC)
 		return g2c_error_set(err, "libbfd does not match the bfd.h gmon2cg was built with");
@@ -292,8 +310,7 @@ int object_open(struct object *obj, const char *path, const char *debug_dir,
 		return g2c_error_set(err, "%s: %s", path, strerror(errno));
 	if (open_bfd(path, &obj->abfd, err) < 0 ||
 	    read_target(obj, path, err) < 0 ||
-	    open_debug_file(obj, debug_dir, err) < 0 ||
-	    read_symbols(obj, path, err) < 0) {
+	    open_debug_file(obj, debug_dir, err) < 0) {
 		object_close(obj);
 		return -1;
 	}

@@ -66,6 +66,15 @@ struct object {
 int object_open(struct object *obj, const char *path, const char *debug_dir,
 		struct g2c_error *err);
 
+/* object_open in two steps, so that what needs only the object's target
+ * can go on while its symbols are read: the first opens PATH and its
+ * debug file and sets obj->target, the second reads the symbols.  After
+ * an error OBJ is closed. */
+int object_open_file(struct object *obj, const char *path,
+		     const char *debug_dir, struct g2c_error *err);
+int object_read_symbols(struct object *obj, const char *path,
+			struct g2c_error *err);
+
 void object_close(struct object *obj);
 
 /* The code section of ABFD (the object or its debug file) holding PC,

@@ -2,6 +2,7 @@
  * files belong to which. */
 #include <config.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,131 @@ static const char *base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* The executable's gmon.out files, read on a thread while its symbols are
+ * read (the larger part of opening it): those that are not LD_PROFILE
+ * files, in order, as program_open sends them. */
+struct profile_ahead {
+	pthread_t thread;
+	char **files;		/* the candidates */
+	size_t nfiles;
+	struct gmon_target target;	/* a copy: the object may be closed */
+	const char **read;	/* the files read */
+	size_t nread;
+	struct gmon_profile prof;
+	struct g2c_error err;
+	int rc;			/* -1: ERR says why the last file read failed */
+	bool unsure;		/* a file could not be classified */
+};
+
+/* Sets *LD_PROFILE to whether FILE is an LD_PROFILE file.  A pipe can be
+ * read only once: it is a profile of the executable, read once there. */
+static int classify_file(const char *file, bool *ld_profile,
+			 struct g2c_error *err)
+{
+	struct stat sb;
+
+	*ld_profile = false;
+	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return 0;
+	return gmon_file_is_ld_profile(file, ld_profile, err);
+}
+
+static void *read_profiles_ahead(void *arg)
+{
+	struct profile_ahead *a = arg;
+	bool ld_profile;
+
+	for (size_t i = 0; i < a->nfiles && a->rc == 0; i++) {
+		if (classify_file(a->files[i], &ld_profile, &a->err) < 0) {
+			a->unsure = true;
+			break;
+		}
+		if (ld_profile)
+			continue;
+		a->read[a->nread++] = a->files[i];
+		a->rc = gmon_profile_add_file(&a->prof, &a->target, a->files[i],
+					      &a->err);
+	}
+	return NULL;
+}
+
+/* Starts reading the executable's profiles among FILES[0..N); nothing
+ * when a thread cannot be had (they are read when asked for). */
+static void start_reading_ahead(struct program *prog, char **files, size_t n)
+{
+	struct profile_ahead *a = calloc(1, sizeof *a);
+
+	if (!a || !(a->read = malloc(n * sizeof *a->read))) {
+		free(a);
+		return;
+	}
+	a->files = files;
+	a->nfiles = n;
+	a->target = prog->objs[0]->obj.target;
+	gmon_profile_init(&a->prof);
+	if (pthread_create(&a->thread, NULL, read_profiles_ahead, a) != 0) {
+		free(a->read);
+		free(a);
+		return;
+	}
+	prog->ahead = a;
+}
+
+/* Waits for the reading ahead and forgets it. */
+static struct profile_ahead *stop_reading_ahead(struct program *prog)
+{
+	struct profile_ahead *a = prog->ahead;
+
+	if (a)
+		pthread_join(a->thread, NULL);
+	prog->ahead = NULL;
+	return a;
+}
+
+static void profile_ahead_release(struct profile_ahead *a)
+{
+	if (!a)
+		return;
+	gmon_profile_release(&a->prof);
+	free(a->read);
+	free(a);
+}
+
+/* Whether the reading ahead read FILES[0..N), or failed on one of them
+ * as reading them in order would. */
+static bool read_ahead_these(const struct profile_ahead *a, const char **files,
+			     size_t n)
+{
+	if (a->unsure || (a->rc == 0 ? a->nread != n : a->nread > n))
+		return false;
+	return memcmp(a->read, files, a->nread * sizeof *files) == 0;
+}
+
+int program_read_profiles(struct program *prog, size_t i, const char **files,
+			  size_t n, struct gmon_profile *prof,
+			  struct g2c_error *err)
+{
+	struct profile_ahead *a = i == 0 ? stop_reading_ahead(prog) : NULL;
+
+	if (a && read_ahead_these(a, files, n)) {
+		int rc = a->rc;
+
+		*prof = a->prof;
+		gmon_profile_init(&a->prof);
+		if (rc < 0)
+			*err = a->err;
+		profile_ahead_release(a);
+		return rc;
+	}
+	profile_ahead_release(a);
+	gmon_profile_init(prof);
+	for (size_t k = 0; k < n; k++)
+		if (gmon_profile_add_file(prof, &prog->objs[i]->obj.target,
+					  files[k], err) < 0)
+			return -1;
+	return 0;
 }
 
 /* Derives symbols and lines of an opened object; reads its soname. */
@@ -165,16 +291,17 @@ int program_open(struct program *prog, const char *exe, char **files,
 		return g2c_error_set(err, "out of memory");
 	}
 	prog->nobjs = 1;
-	if (object_open(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0 ||
+	if (object_open_file(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0)
+		goto fail;
+	if (opts->read_ahead && n > 0)
+		start_reading_ahead(prog, files, n);
+	if (object_read_symbols(&prog->objs[0]->obj, exe, err) < 0 ||
 	    prepare_object(prog->objs[0], opts, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		bool ld_profile = false;
-		struct stat sb;
+		bool ld_profile;
 
-		/* A pipe can be read once: it is the executable's profile. */
-		if ((stat(files[i], &sb) < 0 || S_ISREG(sb.st_mode)) &&
-		    gmon_file_is_ld_profile(files[i], &ld_profile, err) < 0)
+		if (classify_file(files[i], &ld_profile, err) < 0)
 			goto fail;
 		if (ld_profile ? add_ld_profile(prog, files[i], opts, err) < 0
 			       : add_file(prog->objs[0], files[i], false, err) < 0)
@@ -188,6 +315,7 @@ fail:
 
 void program_close(struct program *prog)
 {
+	profile_ahead_release(stop_reading_ahead(prog));
 	for (size_t o = 0; o < prog->nobjs; o++) {
 		if (prog->objs[o])
 			close_object(prog->objs[o]);

@@ -6,7 +6,9 @@
  * soname it was given) goes to its library: the executable itself when
  * that is the library, a library named with --library, or the one the
  * dynamic loader would load for the executable (libfind.h).  Owns every
- * object and what is derived from it: symbols, code, source lines.
+ * object and what is derived from it: symbols, code, source lines; reads
+ * the objects' profiles (the executable's may be read on a thread while
+ * its symbols are: they need only its address size and byte order).
  */
 #ifndef GMON2CG_PROGRAM_H
 #define GMON2CG_PROGRAM_H
@@ -15,6 +17,7 @@
 #include <stddef.h>
 
 #include "code.h"
+#include "gmon.h"
 #include "object.h"
 #include "srcline.h"
 #include "symtab.h"
@@ -38,6 +41,8 @@ struct program_options {
 	struct symtab_options symbols;
 	const char *const *libraries;	/* --library: where libraries are */
 	size_t nlibraries;
+	bool read_ahead;	/* read the executable's profiles while its
+				   symbols are read */
 };
 
 struct program {
@@ -45,6 +50,7 @@ struct program {
 					   allocated apart, as stages keep
 					   pointers into it */
 	size_t nobjs;
+	struct profile_ahead *ahead;	/* private */
 };
 
 /* Opens the executable EXE and sends each of FILES[0..N) to its object,
@@ -53,6 +59,13 @@ struct program {
 int program_open(struct program *prog, const char *exe, char **files,
 		 size_t n, const struct program_options *opts,
 		 struct g2c_error *err);
+
+/* Reads FILES[0..N), object I's profile files (all or some of them),
+ * summed, into PROF.  Returns 0, or -1 with ERR set; PROF is then fit only
+ * for gmon_profile_release(). */
+int program_read_profiles(struct program *prog, size_t i, const char **files,
+			  size_t n, struct gmon_profile *prof,
+			  struct g2c_error *err);
 
 void program_close(struct program *prog);
 

@@ -89,6 +89,26 @@ if command -v strip >/dev/null; then
 		"$tmp/stripped: no symbols (and no separate debug file found)"
 fi
 
+# The executable's profiles are read while its symbols are: which error
+# is reported must not depend on that.  The executable's comes first, then
+# a profile that cannot be opened (all are opened before any is read),
+# then the first that fails to read, in command-line order.
+head -c 1000 "$gmon" >"$tmp/cut.out"
+cut_msg="$tmp/cut.out: truncated histogram record at offset 20 (2657 bytes needed, 980 present)"
+if [ -f "$tmp/stripped" ]; then
+	expect -x -n "no symbols and a bad profile: the executable's error" 1 \
+		"gmon2cg: $tmp/stripped: no symbols (and no separate debug file found)" \
+		"$GMON2CG" -o "$tmp/out.cg" "$tmp/stripped" "$tmp/cut.out"
+fi
+expect -x -n "a good profile, then a bad one" 1 "gmon2cg: $cut_msg" \
+	"$GMON2CG" -o "$tmp/out.cg" "$exe" "$gmon" "$tmp/cut.out"
+expect -x -n "a bad profile, then a missing one" 1 \
+	"gmon2cg: $tmp/none.out: No such file or directory" \
+	"$GMON2CG" -o "$tmp/out.cg" "$exe" "$tmp/cut.out" "$tmp/none.out"
+expect -x -n "a missing profile, then a bad one" 1 \
+	"gmon2cg: $tmp/none.out: No such file or directory" \
+	"$GMON2CG" -o "$tmp/out.cg" "$exe" "$tmp/none.out" "$tmp/cut.out"
+
 # Inputs that once broke the fuzzers convert cleanly.
 for f in "$srcdir"/tests/fuzz/regressions/*; do
 	[ -f "$f" ] || continue
