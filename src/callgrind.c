@@ -621,39 +621,10 @@ static uint64_t hash_shared(struct last_hash *last, const char *s)
 	return last->hash;
 }
 
-static int compare_identity(const void *x, const void *y)
+static bool same_identity(const struct identity *a, const struct identity *b)
 {
-	const struct identity *a = x, *b = y;
-	int c;
-
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	c = strcmp(a->name, b->name);
-
-	if (!c)
-		c = strcmp(a->file, b->file);
-	if (!c)
-		c = strcmp(a->object, b->object);
-	return c;
-}
-
-/* Only functions of equal identities need to meet: ordering by the top
- * 16 bits of the hash (compare_identity goes on from there) takes two
- * passes of the radix sort instead of eight. */
-static uint64_t identity_key(const void *x)
-{
-	return ((const struct identity *)x)->hash >> 48;
-}
-
-/* The same, made total by the function's number, for a stable order. */
-static int compare_identity_then_number(const void *x, const void *y)
-{
-	const struct identity *a = x, *b = y;
-	int c = compare_identity(a, b);
-
-	if (c)
-		return c;
-	return a->func < b->func ? -1 : a->func > b->func;
+	return a->hash == b->hash && strcmp(a->name, b->name) == 0 &&
+	       strcmp(a->file, b->file) == 0 && strcmp(a->object, b->object) == 0;
 }
 
 /* Labels function F, one of the functions IDS[0..N) that share an
@@ -681,15 +652,53 @@ static int label_clash(struct writer *w, const struct identity *ids,
 	return 0;
 }
 
+/* Labels the functions of each group of IDS[0..N) whose identities
+ * agree; NEXT[i] is the index of the next function of i's group (N after
+ * the last), HEAD[i] whether i is the first of a group of several. */
+static int label_groups(struct writer *w, const struct identity *ids,
+			size_t n, const size_t *next, const bool *head)
+{
+	struct identity *group = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t k = 0;
+		struct identity *grown;
+
+		if (!head[i])
+			continue;
+		for (size_t j = i; j < n; j = next[j], k++) {
+			if (k == cap) {
+				cap = cap ? 2 * cap : 8;
+				grown = realloc(group, cap * sizeof *group);
+				if (!grown) {
+					free(group);
+					return -1;
+				}
+				group = grown;
+			}
+			group[k] = ids[j];
+		}
+		for (size_t j = 0; j < k && rc == 0; j++)
+			rc = label_clash(w, group, k, group[j].func);
+	}
+	free(group);
+	return rc;
+}
+
 /* KCachegrind would merge functions whose identities agree (two static
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
- * in its name, or its address where even the file is shared. */
+ * in its name, or its address where even the file is shared.  The groups
+ * are found through a hash table of identities: few functions share one. */
 static int label_clashing_names(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
 	struct last_hash file_hash = { 0 }, object_hash = { 0 };
-	size_t n = 0;
+	size_t n = 0, cap = 1, *slot = NULL, *next = NULL, *last = NULL;
+	bool *head = NULL;
+	int rc = -1;
 
 	if (!ids)
 		return -1;
@@ -704,18 +713,38 @@ static int label_clashing_names(struct writer *w)
 
 			ids[n++] = (struct identity){ hash, name, file, object, f };
 		}
-	sort_by_key(ids, n, sizeof *ids, identity_key, compare_identity_then_number);
-	for (size_t i = 0, end; i < n; i = end) {
-		for (end = i + 1; end < n && compare_identity(&ids[i], &ids[end]) == 0; end++)
-			;
-		for (size_t j = i; end - i > 1 && j < end; j++)
-			if (label_clash(w, &ids[i], end - i, ids[j].func) < 0) {
-				free(ids);
-				return -1;
-			}
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = malloc(cap * sizeof *slot);	/* group's first + 1; 0: free */
+	next = malloc((n ? n : 1) * sizeof *next);
+	last = malloc((n ? n : 1) * sizeof *last);	/* of a first's group */
+	head = calloc(n ? n : 1, sizeof *head);
+	if (!slot || !next || !last || !head)
+		goto out;
+	memset(slot, 0, cap * sizeof *slot);
+	for (size_t i = 0; i < n; i++) {
+		size_t s = ids[i].hash & (cap - 1);
+
+		next[i] = n;
+		while (slot[s] && !same_identity(&ids[slot[s] - 1], &ids[i]))
+			s = (s + 1) & (cap - 1);
+		if (!slot[s]) {
+			slot[s] = i + 1;
+			last[i] = i;
+			continue;
+		}
+		head[slot[s] - 1] = true;
+		next[last[slot[s] - 1]] = i;
+		last[slot[s] - 1] = i;
 	}
+	rc = label_groups(w, ids, n, next, head);
+out:
 	free(ids);
-	return 0;
+	free(slot);
+	free(next);
+	free(last);
+	free(head);
+	return rc;
 }
 
 /* The pseudo caller of each object's functions from outside it (an

@@ -192,9 +192,47 @@ static void test_two_objects(void)
 	free(lib_st.funcs);
 }
 
+/* Four static "init"s that KCachegrind would take for one: two in files
+ * of their own (util.c in two directories), two in one file, which only
+ * their addresses tell apart. */
+static void test_clashing_names(void)
+{
+	struct symtab st;
+	struct cg_object obj = { .obj = &fake_object, .st = &st };
+	struct cg_func funcs[6] = { 0 };	/* 4, 5: <no symbol>, <outside> */
+	struct cg_cost costs[4];
+	struct cg_root roots[4];
+	struct callgraph cg = { .objs = &obj, .nobjs = 1, .nfuncs = 6,
+				.first_pseudo = 4, .funcs = funcs, .costs = costs,
+				.ncosts = 4, .roots = roots, .nroots = 4,
+				.hz = 100, .total_ns = 4 };
+	struct src_pos home[6] = { { "/x/a/util.c", 1 }, { "/x/c/util.c", 2 },
+				   { "/x/b/util.c", 3 }, { "/x/c/util.c", 4 },
+				   { "???", 0 }, { "???", 0 } };
+	struct source_map map = { .home = home, .cost = home };
+	char *text;
+
+	fake_symtab(&st, 4, 0x1000, 16);
+	for (size_t f = 0; f < 4; f++) {
+		st.funcs[f].name = "init";
+		funcs[f] = (struct cg_func){ .used = true, .shown = true,
+					     .first_cost = f, .ncosts = 1 };
+		costs[f] = (struct cg_cost){ .func = f, .pc = 0x1000 + 16 * f, .ns = 1 };
+		roots[f] = (struct cg_root){ f, 1 };
+	}
+	text = write_to_memory(&cg, &map);
+	CHECK_STR_CONTAINS(text, "cfn=(2) init [/x/a/util.c]\n");
+	CHECK_STR_CONTAINS(text, "cfn=(3) init [0x1010]\n");
+	CHECK_STR_CONTAINS(text, "cfn=(4) init [/x/b/util.c]\n");
+	CHECK_STR_CONTAINS(text, "cfn=(5) init [0x1030]\n");
+	free(text);
+	free(st.funcs);
+}
+
 int main(void)
 {
 	test_one_object();
 	test_two_objects();
+	test_clashing_names();
 	return check_report("test-writer");
 }
