@@ -363,6 +363,13 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		size_t caller, callee;
 		uint64_t site;
 
+		if (i + PREFETCH_AHEAD < prof->narcs) {
+			uint64_t ahead = prof->arcs[i + PREFETCH_AHEAD].self_pc;
+
+			symtab_prefetch(b->st, ahead);
+			if (b->obj->code)
+				code_prefetch(b->obj->code, ahead);
+		}
 		if (arc->count == 0)
 			continue;
 		stats->arcs_read++;

@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "object.h"
 #include "symtab.h"
+#include "util.h"
 
 struct func_code {
 	struct insn *insns;	/* NULL: not decodable here */
@@ -87,6 +88,16 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 	*insns = fc->insns;
 	*count = fc->count;
 	return 0;
+}
+
+void code_prefetch(struct code *c, uint64_t pc)
+{
+	struct code_bytes bytes;
+	struct g2c_error ignored;	/* the check itself meets it again */
+
+	if (object_code_at(c->obj, pc, &bytes, &ignored) == 1 &&
+	    pc - bytes.vma >= 8 && pc - bytes.vma <= bytes.size)
+		prefetch(bytes.data + (pc - bytes.vma) - 8);
 }
 
 /* The first of INSNS[0..N) (in address order) that ends at or after

@@ -36,6 +36,10 @@ struct code {
 int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	      struct g2c_error *err);
 
+/* Asks for C's code bytes just before PC (where a call returning to PC
+ * is) to be read into the cache, for a loop of checks at random. */
+void code_prefetch(struct code *c, uint64_t pc);
+
 /* The name of C's architecture, as libbfd names it. */
 const char *code_arch_name(const struct code *c);
 

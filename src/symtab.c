@@ -485,6 +485,9 @@ int symtab_build(struct symtab *st, struct object *obj,
 		struct symtab_func *f = &st->funcs[i];
 		const char *raw = f->raw_name;
 
+		if (i + PREFETCH_AHEAD < st->nfuncs)
+			prefetch(st->funcs[i + PREFETCH_AHEAD].raw_name);
+
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
 		f->excluded = is_mcount_family(raw);
@@ -611,23 +614,38 @@ size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
 	return n;
 }
 
+/* The slice holding PC's function, or ST->nslices when PC is outside. */
+static size_t slice_of(const struct symtab *st, uint64_t pc)
+{
+	uint64_t s;
+
+	if (!st->slice_first || pc < st->funcs[0].addr)
+		return st->nslices;
+	s = (pc - st->funcs[0].addr) >> st->slice_shift;
+	return s < st->nslices ? (size_t)s : st->nslices;
+}
+
+void symtab_prefetch(const struct symtab *st, uint64_t pc)
+{
+	size_t s = slice_of(st, pc);
+
+	if (s < st->nslices)
+		prefetch(&st->funcs[st->slice_first[s]]);
+}
+
 size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 {
-	size_t lo = 0, hi = st->nfuncs;
+	size_t lo = 0, hi = st->nfuncs, s = slice_of(st, pc);
 
 	/* Functions before PC's slice start below PC, those after it above:
 	 * the answer is the last function of the slice starting at or below
 	 * PC, or the one before the slice. */
-	if (st->slice_first && pc >= st->funcs[0].addr) {
-		uint64_t s = (pc - st->funcs[0].addr) >> st->slice_shift;
-
-		if (s < st->nslices) {
-			lo = st->slice_first[s];
-			if (s + 1 < st->nslices)
-				hi = st->slice_first[s + 1];
-		} else {
-			lo = st->slice_first[st->nslices - 1];
-		}
+	if (s < st->nslices) {
+		lo = st->slice_first[s];
+		if (s + 1 < st->nslices)
+			hi = st->slice_first[s + 1];
+	} else if (st->slice_first && pc >= st->funcs[0].addr) {
+		lo = st->slice_first[st->nslices - 1];	/* past the last slice */
 	}
 	/* the last function starting at or below PC */
 	lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs, pc, 0);

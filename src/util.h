@@ -31,6 +31,16 @@ void sort_by_key(void *base, size_t n, size_t size,
 size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 		    size_t from);
 
+/* Asks for the memory at P to be read into the cache: loops that read
+ * strings scattered over megabytes (the names of a large program) ask for
+ * those of a few elements ahead, so that their cache misses overlap. */
+#if defined(__GNUC__)
+#define prefetch(p) __builtin_prefetch(p)
+#else
+#define prefetch(p) ((void)(p))
+#endif
+#define PREFETCH_AHEAD 16
+
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)
 {
