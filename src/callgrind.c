@@ -546,6 +546,7 @@ static void second_half_release(struct second_half *h)
 	free(h->w.fn_id);
 	name_ids_release(&h->w.files);
 	name_ids_release(&h->w.objects);
+	free(h);
 }
 
 /* About as many bytes as a line takes at most, but for long names: what
@@ -555,14 +556,19 @@ static void second_half_release(struct second_half *h)
 #define LINE_BYTES 48
 
 /* Starts the second thread on the functions from SPLIT on, which take
- * about LINES lines; false when it cannot be started (the writer then
- * writes them itself). */
-static bool start_second_half(struct second_half *h, const struct writer *w,
-			      size_t split, uint64_t lines)
+ * about LINES lines; NULL when it cannot be started (the writer then
+ * writes them itself).  (On the heap: with its buffer it is larger than
+ * a stack frame should be.) */
+static struct second_half *start_second_half(const struct writer *w,
+					     size_t split, uint64_t lines)
 {
 	size_t nfuncs = w->cg->nfuncs;
+	struct second_half *h = calloc(1, sizeof *h);
 
-	*h = (struct second_half){ .w = *w, .split = split };
+	if (!h)
+		return NULL;
+	h->w = *w;
+	h->split = split;
 	h->w.os = &h->os;
 	h->w.files = h->w.objects = (struct name_ids){ 0 };
 	h->w.fn_id = malloc(nfuncs * sizeof *h->w.fn_id);
@@ -571,14 +577,14 @@ static bool start_second_half(struct second_half *h, const struct writer *w,
 	    lines > SIZE_MAX / LINE_BYTES ||
 	    !outstream_to_memory(&h->os, (size_t)lines * LINE_BYTES)) {
 		second_half_release(h);
-		return false;
+		return NULL;
 	}
 	memcpy(h->w.fn_id, w->fn_id, nfuncs * sizeof *h->w.fn_id);
 	if (pthread_create(&h->thread, NULL, write_second_half, h) != 0) {
 		second_half_release(h);
-		return false;
+		return NULL;
 	}
-	return true;
+	return h;
 }
 
 /* Waits for the second thread and appends what it wrote. */
@@ -831,7 +837,7 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 {
 	struct writer w = { .cg = cg, .map = map, .os = os,
 			    .instr = !info->no_instr };
-	struct second_half half;
+	struct second_half *half;
 	struct fn_ref *ref = malloc(cg->nfuncs * sizeof *ref);
 	size_t split;
 	uint64_t lines_after = 0;
@@ -860,9 +866,9 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	write_spontaneous(&w);
 	split = info->split_at ? info->split_at : split_point(cg, &lines_after);
 	if (split > 0 && split < cg->nfuncs &&
-	    start_second_half(&half, &w, split, lines_after)) {
+	    (half = start_second_half(&w, split, lines_after))) {
 		write_functions(&w, 0, split);
-		finish_second_half(&half, &w);
+		finish_second_half(half, &w);
 	} else {
 		write_functions(&w, 0, cg->nfuncs);
 		write_hidden(&w);
