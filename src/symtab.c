@@ -193,22 +193,66 @@ static const char *display_name(struct symtab *st, const char *raw)
  * many functions on, a thread does it while the other stages run. */
 #define NAME_THREAD_MIN 1024
 
+/* The thread copies the names it demangles into blocks of this size (or
+ * of a longer name): the table's owner then frees a block, not a name
+ * (100 000 frees of a large C++ program took milliseconds), and the
+ * names lie in the order they are written. */
+#define NAME_BLOCK (1 << 20)
+
 struct name_job {
 	pthread_t thread;
 	bfd *abfd;
 	const char **raw;	/* the raw names, copied: funcs[] is not shared */
-	char **demangled;	/* NULL: not mangled, or no memory (retried) */
+	const char **demangled;	/* NULL: not mangled, or no memory (retried) */
 	size_t n;
+	char **blocks;		/* what demangled[] points into */
+	size_t nblocks, blocks_cap;
+	char *free_space;	/* in the last block */
+	size_t left;
 };
+
+/* A copy of S in JOB's blocks; NULL when out of memory. */
+static const char *keep_name(struct name_job *job, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *copy;
+
+	if (len > job->left) {
+		size_t size = len > NAME_BLOCK ? len : NAME_BLOCK;
+		char **blocks = array_grow(job->blocks, &job->blocks_cap,
+					   job->nblocks + 1, sizeof *blocks);
+
+		if (!blocks)
+			return NULL;
+		job->blocks = blocks;
+		if (!(job->free_space = malloc(size))) {
+			job->left = 0;
+			return NULL;
+		}
+		job->blocks[job->nblocks++] = job->free_space;
+		job->left = size;
+	}
+	copy = memcpy(job->free_space, s, len);
+	job->free_space += len;
+	job->left -= len;
+	return copy;
+}
 
 static void *demangle_names(void *arg)
 {
 	struct name_job *job = arg;
 
-	for (size_t i = 0; i < job->n; i++)
-		if (may_be_mangled(job->abfd, job->raw[i]))
-			job->demangled[i] = bfd_demangle(job->abfd, job->raw[i],
-							 DMGL_PARAMS | DMGL_ANSI);
+	for (size_t i = 0; i < job->n; i++) {
+		char *name;
+
+		if (!may_be_mangled(job->abfd, job->raw[i]))
+			continue;
+		name = bfd_demangle(job->abfd, job->raw[i], DMGL_PARAMS | DMGL_ANSI);
+		if (name) {
+			job->demangled[i] = keep_name(job, name);
+			free(name);
+		}
+	}
 	return NULL;
 }
 
@@ -238,42 +282,28 @@ static bool start_names(struct symtab *st)
 	return false;
 }
 
-/* Waits for ST's demangling thread; returns its names (to free), or NULL. */
-static char **finish_names(struct symtab *st)
+/* Waits for ST's demangling thread; returns its names (to free), or NULL.
+ * ST owns the blocks they are in from then on. */
+static const char **finish_names(struct symtab *st)
 {
 	struct name_job *job = st->names;
-	char **demangled;
+	const char **demangled;
 
 	if (!job)
 		return NULL;
 	pthread_join(job->thread, NULL);
 	demangled = job->demangled;
+	st->name_blocks = job->blocks;
+	st->nname_blocks = job->nblocks;
 	free(job->raw);
 	free(job);
 	st->names = NULL;
 	return demangled;
 }
 
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* Makes *NAME, which the thread demangled, F's name, owned by ST. */
-static bool take_name(struct symtab *st, struct symtab_func *f, char **name)
-{
-	if (!room_for_owned(st))
-		return false;
-	f->name = st->owned[st->nowned++] = *name;
-	*name = NULL;
-	return true;
-}
-
 int symtab_names(struct symtab *st, struct g2c_error *err)
 {
-	char **demangled;
+	const char **demangled;
 	bool ok = true;
 
 	if (!st->names_pending)
@@ -287,13 +317,13 @@ int symtab_names(struct symtab *st, struct g2c_error *err)
 		 * running out of memory can be told from a name that is not
 		 * mangled. */
 		if (demangled && demangled[i])
-			ok = take_name(st, f, &demangled[i]);
+			f->name = demangled[i];
 		else if ((name = display_name(st, f->raw_name)))
 			f->name = name;
 		else
 			ok = false;
 	}
-	free_names(demangled, st->nfuncs);
+	free(demangled);
 	if (!ok)
 		return g2c_error_set(err, "%s: out of memory for symbols", st->path);
 	st->names_pending = false;
@@ -506,10 +536,13 @@ oom:
 
 void symtab_release(struct symtab *st)
 {
-	free_names(finish_names(st), st->nfuncs);
+	free(finish_names(st));
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);
 	free(st->owned);
+	for (size_t i = 0; i < st->nname_blocks; i++)
+		free(st->name_blocks[i]);
+	free(st->name_blocks);
 	free(st->funcs);
 	free(st->slice_first);
 	memset(st, 0, sizeof *st);

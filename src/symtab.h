@@ -48,6 +48,8 @@ struct symtab {
 	/* private */
 	char **owned;			/* demangled names to free */
 	size_t nowned, owned_cap;
+	char **name_blocks;		/* the demangling thread's names */
+	size_t nname_blocks;
 	struct name_job *names;		/* a thread demangling names */
 	struct bfd *abfd;		/* for demangling */
 	const char *path;		/* the object's, for messages */
