@@ -3,7 +3,7 @@
 """Generate a large synthetic C program for -pg profiling benchmarks.
 
     gen-program.py --functions N --seed S --out DIR [--per-file 500]
-                   [--calls N] [--cxx]
+                   [--calls N] [--cxx] [--uncalled U]
 
 writes DIR/main.c, DIR/bench.h, DIR/mNNN/<module>.c (about --per-file
 functions each) and DIR/Makefile (`make -j2` builds DIR/prog with
@@ -36,6 +36,12 @@ picks the number of repetitions so that a run makes about --calls calls
 (default: 200 million up to 10 000 functions, then fewer, as calls get
 slower with the program's size: a run takes 2-5 s with mcount), and
 `prog REPS` overrides it (the many-runs benchmark uses `prog 1`).
+
+With --uncalled U, U of the N functions are never called (cold code, in
+files cold.c of their own directories): they are in the symbol and line
+tables but make no arcs.  glibc's mcount keeps at most 2^20 arcs, so a
+program whose every function runs stops at about 650 000 functions; one
+of 1 000 000 functions needs about 400 000 uncalled.
 
 Calls are never in tail position (every function stores into a global
 after its calls), functions are noinline/noclone, and constants differ per
@@ -269,6 +275,24 @@ def build(n, seed, per_file):
     return fns, files, layers, hot
 
 
+def add_uncalled(fns, files, count, seed, per_file):
+    """Appends COUNT plain functions that nothing calls, in files of their
+    own (global, so that the linker keeps them)."""
+    rnd = random.Random(seed + 1)
+    first_file = len(files)
+    for k in range((count + per_file - 1) // per_file):
+        files.append("c%03d/cold.c" % k)
+    for k in range(count):
+        f = Fn(len(fns), -1)
+        f.file = first_file + k // per_file
+        f.name = "cold_%s_%s_%d" % (rnd.choice(VERBS), rnd.choice(NOUNS), f.idx)
+        f.loop = rnd.random() < 0.25
+        f.iters = rnd.randint(2, 5) if f.loop else rnd.randint(2, 3)
+        f.consts = (rnd.getrandbits(32) | 1, rnd.getrandbits(32) | 1,
+                    rnd.randint(3, 17), rnd.getrandbits(16))
+        fns.append(f)
+
+
 def cyc_depth(f):
     return 2 * len(f.cycle) - 1
 
@@ -427,13 +451,16 @@ def main():
                     help="target number of calls in a default run")
     ap.add_argument("--cxx", action="store_true",
                     help="C++ with long names and heavy inlining")
+    ap.add_argument("--uncalled", type=int, default=0,
+                    help="how many of the functions nothing calls")
     a = ap.parse_args()
     global CXX
     CXX = a.cxx
-    if a.functions < 100:
-        ap.error("--functions must be at least 100")
+    if a.functions - a.uncalled < 100 or a.uncalled < 0:
+        ap.error("--functions must be at least 100 more than --uncalled")
 
-    fns, files, layers, hot = build(a.functions, a.seed, a.per_file)
+    fns, files, layers, hot = build(a.functions - a.uncalled, a.seed, a.per_file)
+    add_uncalled(fns, files, a.uncalled, a.seed, a.per_file)
     per_rep = sum(f.execs for f in fns)
     calls = a.calls
     if calls is None:
@@ -516,7 +543,8 @@ def main():
     nstatic = sum(f.static for f in fns)
     ncyc = len({tuple(f.cycle) for f in fns if f.cycle})
     info = {
-        "functions": len(fns), "seed": a.seed, "cxx": int(CXX), "files": len(files),
+        "functions": len(fns), "uncalled": a.uncalled, "seed": a.seed,
+        "cxx": int(CXX), "files": len(files),
         "layers": len(layers), "static": nstatic,
         "recursive": sum(f.kind == "rec" for f in fns), "cycles": ncyc,
         "hot_leaves": len(hot),
