@@ -202,11 +202,9 @@ static int read_profiles(struct conversion *c, const struct options *o,
 		const char **own = i == 0 && part ? files : po->files;
 		size_t nown = i == 0 && part ? n : po->nfiles;
 
-		gmon_profile_init(&c->profs[i]);
-		for (size_t k = 0; k < nown; k++)
-			if (gmon_profile_add_file(&c->profs[i], &po->obj.target,
-						  own[k], err) < 0)
-				return -1;
+		if (program_read_profiles(prog, i, own, nown, &c->profs[i],
+					  err) < 0)
+			return -1;
 		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
 		c->cgo[i] = (struct cg_object){
@@ -354,6 +352,8 @@ static int open_program(struct program *prog, const struct options *o,
 		.debug_dir = o->debug_dir,
 		.symbols = { o->demangle, o->no_statics },
 		.libraries = o->libraries.names, .nlibraries = o->libraries.n,
+		/* --parts reads them one at a time */
+		.read_ahead = !o->parts,
 	};
 
 	if (program_open(prog, o->exe, o->gmon_files, (size_t)o->ngmon, &popts,

@@ -33,7 +33,9 @@ struct profile_ahead {
 	struct gmon_profile prof;
 	struct g2c_error err;
 	int rc;			/* -1: ERR says why the last file read failed */
-	bool unsure;		/* a file could not be classified */
+	bool gave_up;		/* at a file it could not classify, or at a
+				   pipe (read when asked for: if the
+				   executable fails, not at all) */
 };
 
 /* Sets *LD_PROFILE to whether FILE is an LD_PROFILE file.  A pipe can be
@@ -55,8 +57,11 @@ static void *read_profiles_ahead(void *arg)
 	bool ld_profile;
 
 	for (size_t i = 0; i < a->nfiles && a->rc == 0; i++) {
-		if (classify_file(a->files[i], &ld_profile, &a->err) < 0) {
-			a->unsure = true;
+		struct stat sb;
+
+		if ((stat(a->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)) ||
+		    classify_file(a->files[i], &ld_profile, &a->err) < 0) {
+			a->gave_up = true;
 			break;
 		}
 		if (ld_profile)
@@ -115,7 +120,7 @@ static void profile_ahead_release(struct profile_ahead *a)
 static bool read_ahead_these(const struct profile_ahead *a, const char **files,
 			     size_t n)
 {
-	if (a->unsure || (a->rc == 0 ? a->nread != n : a->nread > n))
+	if (a->gave_up || (a->rc == 0 ? a->nread != n : a->nread > n))
 		return false;
 	return memcmp(a->read, files, a->nread * sizeof *files) == 0;
 }

@@ -100,6 +100,16 @@ if [ -f "$tmp/stripped" ]; then
 		"gmon2cg: $tmp/stripped: no symbols (and no separate debug file found)" \
 		"$GMON2CG" -o "$tmp/out.cg" "$tmp/stripped" "$tmp/cut.out"
 fi
+# A pipe is read only when it is needed: a FIFO nobody writes to does not
+# keep a refusal waiting (here: an output that would overwrite the input).
+mkfifo "$tmp/fifo"
+cp "$exe" "$tmp/prog"
+expect -x -n "a FIFO nobody writes, and a refused output: refused at once" 1 \
+	"gmon2cg: $tmp/prog: is the input $tmp/prog; refusing to write the output over it" \
+	timeout 20 "$GMON2CG" -o "$tmp/prog" "$tmp/prog" "$tmp/fifo"
+expect -x -n "a bad profile, and a refused output: the output's error" 1 \
+	"gmon2cg: $tmp/prog: is the input $tmp/prog; refusing to write the output over it" \
+	"$GMON2CG" -o "$tmp/prog" "$tmp/prog" "$tmp/cut.out"
 expect -x -n "a good profile, then a bad one" 1 "gmon2cg: $cut_msg" \
 	"$GMON2CG" -o "$tmp/out.cg" "$exe" "$gmon" "$tmp/cut.out"
 expect -x -n "a bad profile, then a missing one" 1 \
