@@ -10,11 +10,13 @@
 # bench.sh reuses what is built).
 # --quick: sizes 1000 3000 and 100 runs of the 3000-function program, 3 timed
 # runs (about a minute).
-# --scale: sizes 5000 to 500000, 3 timed runs, without gprof -b -l -p and
-# the many-runs case: how the costs grow (about 50 minutes, most of it
-# compiling the 500000-function program; 3 GB of disk).  Larger programs
-# of this generator have more call arcs than glibc's mcount keeps (2^20):
-# it writes no gmon.out for them.
+# --scale: sizes 5000 to 500000, and 1000000 of which 400000 are never
+# called, 3 timed runs, without gprof -b -l -p and the many-runs case: how
+# the costs grow (about 100 minutes, most of it compiling the two largest
+# programs; 9 GB of disk).  A program of this generator whose every
+# function runs has more call arcs than glibc's mcount keeps (2^20) from
+# about 650000 functions on: it writes no gmon.out; hence the uncalled
+# functions of the largest (build.sh --uncalled).
 # gmon2cg: --gmon2cg PATH, $GMON2CG, or the one in the checkout above bench/
 # (built with `make` if it is missing).
 set -euo pipefail
@@ -33,19 +35,21 @@ while [ $# -gt 0 ]; do
 	--scale) scale=1; shift ;;
 	-n|--runs) run_opts+=(-n "$2"); shift 2 ;;
 	--gmon2cg) g2c=$2; shift 2 ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
 	esac
 done
 
 cxx_sizes=()
+uncalled_cases=()
 if [ "$quick" = 1 ]; then
 	[ ${#sizes[@]} -gt 0 ] || sizes=(1000 3000)
 	build_opts+=(--many-size 3000 --many-runs 100)
 	run_opts=(-n 3 "${run_opts[@]}")
 elif [ "$scale" = 1 ]; then
-	[ ${#sizes[@]} -gt 0 ] || sizes=(5000 20000 50000 100000 200000 500000)
+	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000 200000 500000);
+				    uncalled_cases=(1000000:400000); }
 	build_opts+=(--no-many)
 	run_opts=(-n 3 --no-lines --no-many --timeout 300 "${run_opts[@]}")
 else
@@ -66,6 +70,9 @@ fi
 start=$(date +%s)
 bash "$bench/build.sh" "${build_opts[@]}" "${sizes[@]}"
 [ ${#cxx_sizes[@]} -eq 0 ] || bash "$bench/build.sh" --cxx "${cxx_sizes[@]}"
+for c in "${uncalled_cases[@]}"; do	# SIZE:UNCALLED
+	bash "$bench/build.sh" --uncalled "${c#*:}" "${c%:*}"
+done
 echo "bench.sh: build.sh took $(( $(date +%s) - start ))s" >&2
 # Measure only what this invocation built.
 many_size=20000
@@ -74,6 +81,9 @@ export GMON2CG=$g2c
 cases=("${sizes[@]}")
 for n in "${cxx_sizes[@]}"; do
 	cases+=("cxx$n")
+done
+for c in "${uncalled_cases[@]}"; do
+	cases+=("f${c%:*}-u${c#*:}")
 done
 if [ "$scale" = 1 ]; then
 	bash "$bench/run.sh" "${run_opts[@]}" "${cases[@]}"
