@@ -100,17 +100,10 @@ static int add_executions(struct build *b, const struct gmon_profile *prof)
 /* The first function whose range ends after PC (ends ascend with addresses). */
 static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 {
-	size_t lo = 0, hi = st->nfuncs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->funcs[mid].end <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	if (st->nfuncs == 0)
+		return 0;
+	return search_above(&st->funcs[0].end, st->nfuncs, sizeof *st->funcs,
+			    pc, 0);
 }
 
 /* Credits TICKS taken in [LO, HI) of symbol range F to the instructions

@@ -256,17 +256,10 @@ int decoder_read_arm_modes(struct decoder *d, asymbol **syms, size_t nsyms,
  * before PC says. */
 static bool arm_is_thumb(const struct decoder *d, uint64_t pc)
 {
-	size_t lo = 0, hi = d->narm_modes;
+	size_t after = search_above(d->arm_modes, d->narm_modes,
+				    sizeof *d->arm_modes, pc, 0);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->arm_modes[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && d->arm_modes[lo - 1].thumb;
+	return after > 0 && d->arm_modes[after - 1].thumb;
 }
 
 int decode_range(struct decoder *d, const struct code_bytes *code,

@@ -23,8 +23,9 @@ void sort_by_key(void *base, size_t n, size_t size,
 		 int (*cmp)(const void *, const void *));
 
 /* The index of the first of N elements of STRIDE bytes at BASE whose
- * uint64_t key (the element's first member; keys in increasing order) is
- * above LIMIT, N if none is.  Searches from FROM first (the answer of the
+ * uint64_t key (at the start of each element: BASE may point at a later
+ * member to search by it; keys in increasing order) is above LIMIT, N if
+ * none is.  Searches from FROM first (the answer of the
  * previous search, 0 for none), galloping forward: look-ups made in
  * address order then touch a few neighbouring elements instead of a
  * binary search's path across a large table. */
