@@ -38,15 +38,17 @@ struct profile_ahead {
 				   executable fails, not at all) */
 };
 
-/* Sets *LD_PROFILE to whether FILE is an LD_PROFILE file.  A pipe can be
- * read only once: it is a profile of the executable, read once there. */
-static int classify_file(const char *file, bool *ld_profile,
+/* Sets *LD_PROFILE to whether FILE is an LD_PROFILE file, *ONCE to
+ * whether it can be read only once (a pipe): such a file is a profile of
+ * the executable, read once there. */
+static int classify_file(const char *file, bool *ld_profile, bool *once,
 			 struct g2c_error *err)
 {
 	struct stat sb;
 
 	*ld_profile = false;
-	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode))
+	*once = stat(file, &sb) == 0 && !S_ISREG(sb.st_mode);
+	if (*once)
 		return 0;
 	return gmon_file_is_ld_profile(file, ld_profile, err);
 }
@@ -54,13 +56,11 @@ static int classify_file(const char *file, bool *ld_profile,
 static void *read_profiles_ahead(void *arg)
 {
 	struct profile_ahead *a = arg;
-	bool ld_profile;
+	bool ld_profile, once;
 
 	for (size_t i = 0; i < a->nfiles && a->rc == 0; i++) {
-		struct stat sb;
-
-		if ((stat(a->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)) ||
-		    classify_file(a->files[i], &ld_profile, &a->err) < 0) {
+		if (classify_file(a->files[i], &ld_profile, &once, &a->err) < 0 ||
+		    once) {
 			a->gave_up = true;
 			break;
 		}
@@ -304,9 +304,9 @@ int program_open(struct program *prog, const char *exe, char **files,
 	    prepare_object(prog->objs[0], opts, err) < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		bool ld_profile;
+		bool ld_profile, once;
 
-		if (classify_file(files[i], &ld_profile, err) < 0)
+		if (classify_file(files[i], &ld_profile, &once, err) < 0)
 			goto fail;
 		if (ld_profile ? add_ld_profile(prog, files[i], opts, err) < 0
 			       : add_file(prog->objs[0], files[i], false, err) < 0)
