@@ -105,12 +105,17 @@ void sort_by_key(void *base, size_t n, size_t size,
 	char *out = NULL;
 	uint64_t differ = 0;
 	size_t in_order = 1;
+	uint64_t last = n > 0 ? key(base) : 0;
 	_Alignas(max_align_t) char swap[128];
 
 	/* in key order already (arcs come by caller): only the runs */
-	while (in_order < n && key((char *)base + (in_order - 1) * size) <=
-			       key((char *)base + in_order * size))
-		in_order++;
+	for (; in_order < n; in_order++) {
+		uint64_t k = key((char *)base + in_order * size);
+
+		if (k < last)
+			break;
+		last = k;
+	}
 	if (in_order >= n && size <= sizeof swap) {
 		sort_equal_runs(base, n, size, key, cmp, swap);
 		return;
