@@ -160,10 +160,10 @@ scale_table() {
 	done
 	[ ${#lines[@]} -gt 1 ] || return 0
 	echo "Growth (medians; wall s / peak RSS MB; us and kB per function are gmon2cg's)"
-	printf '  %-14s %9s %15s %15s %15s %8s %8s %8s %8s %8s\n' case functions gmon2cg "gprof -b" "nm -n" "/nm" "/gprof" "RSS/gp" "us/fn" "kB/fn"
+	printf '  %-17s %9s %15s %15s %15s %8s %8s %8s %8s %8s\n' case functions gmon2cg "gprof -b" "nm -n" "/nm" "/gprof" "RSS/gp" "us/fn" "kB/fn"
 	for n in "${lines[@]}"; do
 		f=$(info "$work/$n/BUILD-INFO" functions)
-		printf '  %-14s %9s %8.3f/%6.1f %8.3f/%6.1f %8.3f/%6.1f %8s %8s %8s %8.2f %8.2f\n' "$n" "$f" \
+		printf '  %-17s %9s %8.3f/%6.1f %8.3f/%6.1f %8.3f/%6.1f %8s %8s %8s %8.2f %8.2f\n' "$n" "$f" \
 			"$(median "$n.g2c" 1)" "$(awk -v k="$(median "$n.g2c" 2)" 'BEGIN { print k / 1024 }')" \
 			"$(median "$n.gp" 1)" "$(awk -v k="$(median "$n.gp" 2)" 'BEGIN { print k / 1024 }')" \
 			"$(median "$n.nm" 1)" "$(awk -v k="$(median "$n.nm" 2)" 'BEGIN { print k / 1024 }')" \
