@@ -5,15 +5,16 @@
 #   bench/bench.sh [--quick | --scale] [-n RUNS] [--gmon2cg PATH] [SIZE...]
 #
 # Default: sizes 5000 20000 50000 100000, the C++ variant of 50000 and
-# 100000 and 1000 runs of the 20000-function program, 5 timed runs of each
-# command (about 35 minutes on 2 cores, most of them compiling; a second
+# 100000, the 50000-function program with DWARF 2, 3 and 4 (gcc's default
+# is 5) and 1000 runs of the 20000-function program, 5 timed runs of each
+# command (about 40 minutes on 2 cores, most of them compiling; a second
 # bench.sh reuses what is built).
 # --quick: sizes 1000 3000 and 100 runs of the 3000-function program, 3 timed
 # runs (about a minute).
 # --scale: sizes 5000 to 500000, and 1000000 of which 400000 are never
 # called, 3 timed runs, without gprof -b -l -p and the many-runs case: how
-# the costs grow (about 100 minutes, most of it compiling the two largest
-# programs; 9 GB of disk).  A program of this generator whose every
+# the costs grow (about 70 minutes, most of it compiling the two largest
+# programs; 4 GB of disk).  A program of this generator whose every
 # function runs has more call arcs than glibc's mcount keeps (2^20) from
 # about 650000 functions on: it writes no gmon.out; hence the uncalled
 # functions of the largest (build.sh --uncalled).
@@ -35,13 +36,14 @@ while [ $# -gt 0 ]; do
 	--scale) scale=1; shift ;;
 	-n|--runs) run_opts+=(-n "$2"); shift 2 ;;
 	--gmon2cg) g2c=$2; shift 2 ;;
-	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
 	esac
 done
 
 cxx_sizes=()
+dwarf_versions=()
 uncalled_cases=()
 if [ "$quick" = 1 ]; then
 	[ ${#sizes[@]} -gt 0 ] || sizes=(1000 3000)
@@ -53,7 +55,8 @@ elif [ "$scale" = 1 ]; then
 	build_opts+=(--no-many)
 	run_opts=(-n 3 --no-lines --no-many --timeout 300 "${run_opts[@]}")
 else
-	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000); cxx_sizes=(50000 100000); }
+	[ ${#sizes[@]} -gt 0 ] || { sizes=(5000 20000 50000 100000); cxx_sizes=(50000 100000);
+				    dwarf_versions=(2 3 4); }
 fi
 
 if [ -z "$g2c" ]; then
@@ -70,6 +73,9 @@ fi
 start=$(date +%s)
 bash "$bench/build.sh" "${build_opts[@]}" "${sizes[@]}"
 [ ${#cxx_sizes[@]} -eq 0 ] || bash "$bench/build.sh" --cxx "${cxx_sizes[@]}"
+for v in "${dwarf_versions[@]}"; do
+	bash "$bench/build.sh" --dwarf "$v" 50000
+done
 for c in "${uncalled_cases[@]}"; do	# SIZE:UNCALLED
 	bash "$bench/build.sh" --uncalled "${c#*:}" "${c%:*}"
 done
@@ -81,6 +87,9 @@ export GMON2CG=$g2c
 cases=("${sizes[@]}")
 for n in "${cxx_sizes[@]}"; do
 	cases+=("cxx$n")
+done
+for v in "${dwarf_versions[@]}"; do
+	cases+=("f50000-dwarf$v")
 done
 for c in "${uncalled_cases[@]}"; do
 	cases+=("f${c%:*}-u${c#*:}")
