@@ -91,16 +91,18 @@ diag() {
 	fi
 }
 
-# expect [-x] [-n NAME] STATUS MESSAGE CMD...: one check that CMD exits
-# with STATUS and that its stderr matches MESSAGE (a grep pattern; with -x,
-# MESSAGE is the whole of stderr), and that a run that fails with status 1
-# says so in exactly one line.  An empty MESSAGE accepts any stderr.
-# CMD's stdout and stderr stay in $tmp/out and $tmp/err.
+# expect [-x] [-w] [-n NAME] STATUS MESSAGE CMD...: one check that CMD
+# exits with STATUS and that its stderr matches MESSAGE (a grep pattern;
+# with -x, MESSAGE is the whole of stderr), and that a run that fails with
+# status 1, or with -w one that warns, says so in exactly one line.  An
+# empty MESSAGE accepts any stderr.  CMD's stdout and stderr stay in
+# $tmp/out and $tmp/err.
 expect() {
-	local exact=no name='' want pattern got lines
+	local exact=no one_line=no name='' want pattern got lines
 	while :; do
 		case $1 in
 		-x) exact=yes; shift ;;
+		-w) one_line=yes; shift ;;
 		-n) name=$2; shift 2 ;;
 		*) break ;;
 		esac
@@ -121,7 +123,7 @@ expect() {
 		not_ok "$name: stderr is not '$pattern'"
 	elif [ "$exact" = no ] && [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
 		not_ok "$name: stderr lacks '$pattern'"
-	elif [ "$want" -eq 1 ] && [ "$lines" -ne 1 ]; then
+	elif { [ "$want" -eq 1 ] || [ "$one_line" = yes ]; } && [ "$lines" -ne 1 ]; then
 		not_ok "$name: $lines lines on stderr, expected one"
 	else
 		ok "$name"
