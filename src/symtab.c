@@ -647,7 +647,8 @@ size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
 	return n;
 }
 
-/* The slice holding PC's function, or ST->nslices when PC is outside. */
+/* The slice holding PC's function (the last slice past its end), or
+ * ST->nslices when PC is before the first function or there are none. */
 static size_t slice_of(const struct symtab *st, uint64_t pc)
 {
 	uint64_t s;
@@ -655,7 +656,7 @@ static size_t slice_of(const struct symtab *st, uint64_t pc)
 	if (!st->slice_first || pc < st->funcs[0].addr)
 		return st->nslices;
 	s = (pc - st->funcs[0].addr) >> st->slice_shift;
-	return s < st->nslices ? (size_t)s : st->nslices;
+	return s < st->nslices ? (size_t)s : st->nslices - 1;
 }
 
 void symtab_prefetch(const struct symtab *st, uint64_t pc)
@@ -677,8 +678,6 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 		lo = st->slice_first[s];
 		if (s + 1 < st->nslices)
 			hi = st->slice_first[s + 1];
-	} else if (st->slice_first && pc >= st->funcs[0].addr) {
-		lo = st->slice_first[st->nslices - 1];	/* past the last slice */
 	}
 	/* the last function starting at or below PC */
 	lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs, pc, 0);
