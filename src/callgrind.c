@@ -633,17 +633,17 @@ static bool same_identity(const struct identity *a, const struct identity *b)
 	       strcmp(a->file, b->file) == 0 && strcmp(a->object, b->object) == 0;
 }
 
-/* Labels function F, one of the functions IDS[0..N) that share an
- * identity: with its source file where that is its own, else with its
- * address. */
+/* Labels function F, one of a group of functions that share an identity
+ * (IDS[FIRST], IDS[NEXT[FIRST]], ... up to index N): with its source file
+ * where that is its own, else with its address. */
 static int label_clash(struct writer *w, const struct identity *ids,
-		       size_t n, size_t f)
+		       const size_t *next, size_t first, size_t n, size_t f)
 {
 	const char *name = func_name(w, f), *file = home_file(w, f);
 	bool file_unique = true;
 	char *label;
 
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = first; k < n; k = next[k])
 		if (ids[k].func != f && strcmp(home_file(w, ids[k].func), file) == 0)
 			file_unique = false;
 	label = malloc(strlen(name) + strlen(file) + 32);
@@ -658,52 +658,17 @@ static int label_clash(struct writer *w, const struct identity *ids,
 	return 0;
 }
 
-/* Labels the functions of each group of IDS[0..N) whose identities
- * agree; NEXT[i] is the index of the next function of i's group (N after
- * the last), HEAD[i] whether i is the first of a group of several. */
-static int label_groups(struct writer *w, const struct identity *ids,
-			size_t n, const size_t *next, const bool *head)
-{
-	struct identity *group = NULL;
-	size_t cap = 0;
-	int rc = 0;
-
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		size_t k = 0;
-		struct identity *grown;
-
-		if (!head[i])
-			continue;
-		for (size_t j = i; j < n; j = next[j], k++) {
-			if (k == cap) {
-				cap = cap ? 2 * cap : 8;
-				grown = realloc(group, cap * sizeof *group);
-				if (!grown) {
-					free(group);
-					return -1;
-				}
-				group = grown;
-			}
-			group[k] = ids[j];
-		}
-		for (size_t j = 0; j < k && rc == 0; j++)
-			rc = label_clash(w, group, k, group[j].func);
-	}
-	free(group);
-	return rc;
-}
-
 /* KCachegrind would merge functions whose identities agree (two static
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
  * in its name, or its address where even the file is shared.  The groups
- * are found through a hash table of identities: few functions share one. */
+ * are found through a hash table of identities (few functions share one),
+ * each a list from the first function of the group met. */
 static int label_clashing_names(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
 	struct last_hash file_hash = { 0 }, object_hash = { 0 };
-	size_t n = 0, cap = 1, *slot = NULL, *next = NULL, *last = NULL;
-	bool *head = NULL;
+	size_t n = 0, cap = 1, *slot = NULL, *next = NULL;
 	int rc = -1;
 
 	if (!ids)
@@ -721,35 +686,37 @@ static int label_clashing_names(struct writer *w)
 		}
 	while (cap < 2 * n)
 		cap *= 2;
-	slot = malloc(cap * sizeof *slot);	/* group's first + 1; 0: free */
-	next = malloc((n ? n : 1) * sizeof *next);
-	last = malloc((n ? n : 1) * sizeof *last);	/* of a first's group */
-	head = calloc(n ? n : 1, sizeof *head);
-	if (!slot || !next || !last || !head)
+	slot = calloc(cap, sizeof *slot);	/* a group's first + 1; 0: free */
+	next = malloc((n ? n : 1) * sizeof *next);	/* n: the list's end */
+	if (!slot || !next)
 		goto out;
-	memset(slot, 0, cap * sizeof *slot);
 	for (size_t i = 0; i < n; i++) {
-		size_t s = ids[i].hash & (cap - 1);
+		size_t s = ids[i].hash & (cap - 1), first;
 
-		next[i] = n;
 		while (slot[s] && !same_identity(&ids[slot[s] - 1], &ids[i]))
 			s = (s + 1) & (cap - 1);
 		if (!slot[s]) {
 			slot[s] = i + 1;
-			last[i] = i;
+			next[i] = n;
 			continue;
 		}
-		head[slot[s] - 1] = true;
-		next[last[slot[s] - 1]] = i;
-		last[slot[s] - 1] = i;
+		first = slot[s] - 1;	/* i joins the list after it */
+		next[i] = next[first];
+		next[first] = i;
 	}
-	rc = label_groups(w, ids, n, next, head);
+	rc = 0;
+	for (size_t s = 0; s < cap && rc == 0; s++) {
+		size_t first = slot[s] - 1;
+
+		if (!slot[s] || next[first] == n)
+			continue;	/* no function, or one alone */
+		for (size_t j = first; j < n && rc == 0; j = next[j])
+			rc = label_clash(w, ids, next, first, n, ids[j].func);
+	}
 out:
 	free(ids);
 	free(slot);
 	free(next);
-	free(last);
-	free(head);
 	return rc;
 }
 
