@@ -75,6 +75,7 @@ tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
 SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
+SHELL_TESTS += tests/walkthrough.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds
