@@ -512,12 +512,15 @@ static bool add_file(struct reader *r, const char *name, uint64_t dir,
 		dir = dir - 1;	/* 0 wraps past every index: no directory */
 	if (dir < r->unit.ndirs)
 		sub = r->unit.dirs[dir];
-	if (!sub || !is_absolute(sub))
+	/* In DWARF 5 entry 0 is the compilation directory itself, so a
+	 * relative one (./src under -ffile-prefix-map=$PWD=.) is not joined
+	 * to DW_AT_comp_dir again: that would name ./src/./src/x.c. */
+	if ((sub && is_absolute(sub)) || (r->unit.version >= 5 && dir == 0) ||
+	    !r->unit.comp_dir) {
+		f->head = sub;
+	} else {
 		f->head = r->unit.comp_dir;
-	f->middle = sub;
-	if (!f->head) {
-		f->head = f->middle;
-		f->middle = NULL;
+		f->middle = sub;
 	}
 	return true;
 }

@@ -66,6 +66,23 @@ static int read_tables(struct source_lines *sl, struct g2c_error *err)
 	return 0;
 }
 
+/* libbfd joins a relative DWARF 5 directory entry 0 (./src, under
+ * -ffile-prefix-map=$PWD=.) to DW_AT_comp_dir, which is that directory
+ * already: ./src/./src/x.c.  The line tables read directly name it once,
+ * ./src/x.c, and so must libbfd's answers: the part from the second copy. */
+static const char *undouble_comp_dir(const char *f)
+{
+	if (f[0] != '.')
+		return f;
+	for (const char *slash = strchr(f, '/'); slash; slash = strchr(slash + 1, '/')) {
+		size_t n = (size_t)(slash - f);
+
+		if (strncmp(slash + 1, f, n) == 0 && slash[1 + n] == '/')
+			return slash + 1;
+	}
+	return f;
+}
+
 /* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
  * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
  * set. */
@@ -105,7 +122,7 @@ static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 		f = outer_file;
 		l = outer_line;
 	}
-	*file = f;
+	*file = undouble_comp_dir(f);
 	*line = l;
 	return 0;
 }

@@ -3,6 +3,9 @@
 # gcc -gz=zlib-gnu, SHF_COMPRESSED zlib and zstd) convert exactly as their
 # uncompressed twins, DWARF 4 and 5, with inlined code at its own lines
 # and with --no-inline; no file name is empty, no source file is lost.
+# So does a build compiled inside src/ with -ffile-prefix-map=$PWD=.
+# (subdir: DW_AT_comp_dir and DWARF 5's directory entry 0 both ./src),
+# whose files are ./src/NAME, as the plain build's, not ./src/./src/NAME.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 # body FILE: the profile without the lines that name the input files.
@@ -21,7 +24,7 @@ empty_names() {
 checked=0
 for version in 4 5; do
 	plain=$FIXTURES/dwarf/plain-$version
-	for variant in zlib-gnu zlib zstd; do
+	for variant in zlib-gnu zlib zstd subdir; do
 		dir=$FIXTURES/dwarf/$variant-$version
 		[ -f "$dir/prog" ] || continue
 		for opt in "" --no-inline; do
@@ -46,7 +49,7 @@ for version in 4 5; do
 		done
 	done
 done
-[ "$checked" = 12 ] || not_ok "only $checked of 12 compressed conversions found"
+[ "$checked" = 16 ] || not_ok "only $checked of 16 conversions found"
 
 # The fixtures are what they claim: compressed, each in its own way.
 if command -v readelf >/dev/null; then

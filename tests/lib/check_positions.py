@@ -56,6 +56,14 @@ def positions(path):
     return out
 
 
+def undouble(path):
+    """addr2line joins a relative DWARF 5 directory entry 0 to
+    DW_AT_comp_dir, which is the same directory: ./src/./src/x.c for
+    ./src/x.c (and ././x.c for ./x.c).  gmon2cg names the file once."""
+    m = re.match(r"^(\.(?:/[^/]+)*)/\1/([^/].*)$", path)
+    return m.group(1) + "/" + m.group(2) if m else path
+
+
 def addr2line(exe, addrs):
     text = subprocess.run(["addr2line", "-e", exe] + ["0x%x" % a for a in addrs],
                           capture_output=True, text=True, check=True).stdout
@@ -63,7 +71,7 @@ def addr2line(exe, addrs):
     for a, row in zip(addrs, text.splitlines()):
         row = re.sub(r" \(discriminator \d+\)$", "", row)
         f, _, n = row.rpartition(":")
-        res[a] = (f, int(n) if n.isdigit() else 0)
+        res[a] = (undouble(f), int(n) if n.isdigit() else 0)
     return res
 
 
