@@ -4,7 +4,8 @@
 # fixture program runs here): what it reads (tests/unit/dump-gmon) is exactly
 # what the independent reader tests/lib/ldprofile.py reads, bins, arcs and
 # all; the call counts are the calls the fixture program makes; several
-# runs are summed; gzip input, recognition by header, and the refusals
+# runs are summed; the big-endian form, gzip input, recognition by header,
+# and the refusals
 # (truncated, wrong address size, summed with a program's gmon.out).
 . "${srcdir:-.}/tests/test-lib.sh"
 
@@ -17,6 +18,28 @@ fix=$FIXTURES/ldprofile
 expected_calls="call <outside> mix_hash 40000
 call mix_hash mix_block 1600000
 call mix_block mix_round 25600000"
+
+# swap_bytes ADDR_SIZE: an LD_PROFILE file on stdin with every number in
+# the other byte order, on stdout (the layout is in tests/lib/ldprofile.py).
+swap_bytes() {
+	$PYTHON3 -c '
+import sys
+a = int(sys.argv[1])
+d = bytearray(sys.stdin.buffer.read())
+def flip(at, n):
+    d[at:at + n] = d[at:at + n][::-1]
+flip(4, 4)                                  # version
+flip(20, 4); flip(24, a); flip(24 + a, a)   # tag, low_pc, high_pc
+nbins = int.from_bytes(d[24 + 2 * a:28 + 2 * a], "little")
+flip(24 + 2 * a, 4); flip(28 + 2 * a, 4)    # nbins, rate
+at = 48 + 2 * a
+for _ in range(nbins):
+    flip(at, 2); at += 2
+flip(at, 4); flip(at + 4, 4); at += 8       # tag, narcs
+while at + 2 * a + 4 <= len(d):
+    flip(at, a); flip(at + a, a); flip(at + 2 * a, 4); at += 2 * a + 4
+sys.stdout.buffer.write(d)' "$1"
+}
 
 # profile  address size  library
 cases="nopg 8 libmix.so.1
@@ -61,6 +84,19 @@ while read -r run size lib; do
 	else
 		not_ok "$run: gzip-compressed input reads differently"
 	fi
+
+	# The same file as a big-endian process writes it: read the same.
+	swap_bytes "$size" <"$prof" >"$tmp/$run.be"
+	# (the first line names the byte order)
+	if "$dump" "$size" big "$tmp/$run.be" 2>&1 | sed '1s/ big$/ little/' |
+		cmp -s - "$tmp/$run.dump"; then
+		ok "$run: the big-endian form reads the same"
+	else
+		not_ok "$run: the big-endian form reads differently"
+	fi
+	$oracle "$tmp/$run.be" --addr-size "$size" | grep -v '^narcs ' | sed '1s/ big$/ little/' |
+		cmp -s - "$tmp/$run.oracle" ||
+		not_ok "$run: the oracle reads the big-endian form differently"
 
 	# Read with the wrong address size: refused, not misread.
 	if "$dump" $((12 - size)) little "$prof" >/dev/null 2>"$tmp/$run.err"; then
