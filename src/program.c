@@ -122,7 +122,9 @@ static bool read_ahead_these(const struct profile_ahead *a, const char **files,
 {
 	if (a->gave_up || (a->rc == 0 ? a->nread != n : a->nread > n))
 		return false;
-	return memcmp(a->read, files, a->nread * sizeof *files) == 0;
+	/* (with nothing read, a->read may be NULL: no memcmp on it) */
+	return a->nread == 0 ||
+	       memcmp(a->read, files, a->nread * sizeof *files) == 0;
 }
 
 int program_read_profiles(struct program *prog, size_t i, const char **files,
