@@ -1,15 +1,16 @@
-/* callgraph.h -- attribute samples and arcs to functions, and propagate
- * time along the arcs as gprof does.
+/* callgraph.h -- the call graph: per function its self cost at each
+ * position, its calls, and the inclusive cost of every call, all in
+ * integer nanoseconds that add up exactly (see callgraph_build()).
  *
- * Input: the program's objects (the executable, shared libraries), each
- * with its function table, its code and the summed profile taken of it.
- * Output: per function its self cost at each position, its calls, and the
- * inclusive cost of every call, all in integer nanoseconds that add up
- * exactly (see callgraph_build()).  Owns all arrays below.  Functions are
- * numbered across the objects: object 0's functions first, then object
- * 1's, and so on, then the pseudo functions: one for samples that fall
- * outside every function, then per object one for the callers outside
- * it that an LD_PROFILE profile records.
+ * The stage runs in two parts: src/attribute.c credits the objects'
+ * samples and arcs to their functions (it alone reads symbols, code and
+ * profiles), then src/propagate.c finds the cycles and propagates time
+ * over the bare graph as gprof does.  This file owns the graph's arrays
+ * and the numbering of functions: they are numbered across the objects,
+ * object 0's functions first, then object 1's, and so on, then the pseudo
+ * functions: one for samples that fall outside every function, then per
+ * object one for the callers outside it that an LD_PROFILE profile
+ * records.
  */
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
@@ -18,11 +19,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "code.h"
-#include "gmon.h"
-#include "object.h"
-#include "symtab.h"
-
+struct code;
+struct gmon_profile;
+struct object;
+struct symtab;
+struct symtab_func;
 struct g2c_error;
 
 /* One object of the program and what was profiled in it. */
@@ -82,6 +83,8 @@ struct cg_func {
 	bool used;		/* has samples or arcs */
 	bool shown;		/* used and selected for the graph: written */
 	double fract;		/* share of its time propagated (gprof's fract) */
+	double ns_per_tick;	/* one sample of its object's profile; 0:
+				   that profile has no histogram */
 	double self_ticks;
 	uint64_t self_ns;
 	/* Inclusive cost as gprof reports "self + children"; for a member of
@@ -159,8 +162,12 @@ static inline bool callgraph_is_pseudo(const struct callgraph *cg, size_t f)
 	return f >= cg->first_pseudo;
 }
 
-/* The number of the functions of OBJS[0..N) and the pseudo functions. */
-size_t callgraph_count_funcs(const struct cg_object *objs, size_t n);
+/* The numbering of functions: for N objects of NFUNCS[0..N) functions,
+ * sets FIRST[o] to the number of object o's first function and FIRST[N]
+ * to the first pseudo function's, and returns the number of all
+ * functions, the pseudo functions included.  FIRST may be NFUNCS
+ * itself. */
+size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first);
 
 /* The object function F is in (for "<no symbol>": object 0), and its
  * symbol (NULL for a pseudo function). */
@@ -184,10 +191,5 @@ int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		    const struct cg_selection *sel, struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);
-
-/* Whether the profile plausibly belongs to the executable: returns NULL,
- * or a short reason why not (most samples or arcs in no function, arcs
- * that do not point at function entries, histograms outside the code). */
-const char *callgraph_misfit(const struct callgraph *cg);
 
 #endif

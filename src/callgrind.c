@@ -9,6 +9,8 @@
 
 #include "callgrind.h"
 #include "diag.h"
+#include "object.h"
+#include "symtab.h"
 #include "util.h"
 
 #define UNKNOWN_FILE "???"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribute.h"
 #include "callgraph.h"
 #include "callgrind.h"
 #include "code.h"
@@ -285,7 +286,7 @@ static int convert(const struct options *o, struct program *prog,
 		fflush(stdout);
 		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
-	misfit = callgraph_misfit(&cg);
+	misfit = attribute_misfit(&cg);
 	if (!misfit && cg.stats.arcs_not_after_call > 0)
 		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
 		     " %s's calls return (was it rebuilt after profiling?)",

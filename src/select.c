@@ -163,21 +163,11 @@ static void suggest(const struct select_object *objs, size_t n,
 					k ? ", " : "; nearest: ", best[k]);
 }
 
-/* As the call graph numbers them: the objects' functions, then one
- * pseudo function, then one per object. */
-static size_t count_functions(const struct select_object *objs, size_t n)
-{
-	size_t count = 1 + n;
-
-	for (size_t o = 0; o < n; o++)
-		count += objs[o].st->nfuncs;
-	return count;
-}
-
 /* Adds the functions named by SPEC[0..LEN) to *SET, allocated on first
- * use.  EXE names the executable in messages.  Returns 0, or -1 with ERR
- * set. */
-static int mark_functions(const struct select_object *objs, size_t n,
+ * use for the call graph's SEL->nfuncs functions.  EXE names the executable
+ * in messages.  Returns 0, or -1 with ERR set. */
+static int mark_functions(const struct selection *sel,
+			  const struct select_object *objs, size_t n,
 			  const char *exe, const char *spec, size_t len,
 			  bool **set, struct g2c_error *err)
 {
@@ -185,14 +175,14 @@ static int mark_functions(const struct select_object *objs, size_t n,
 	size_t marked = 0;
 	char near[1024];
 
-	if (!*set && !(*set = calloc(count_functions(objs, n), sizeof **set)))
+	if (!*set && !(*set = calloc(sel->nfuncs, sizeof **set)))
 		return g2c_error_set(err, "out of memory");
 	/* functions are selected by the names people read */
 	for (size_t o = 0; o < n; o++)
 		if (symtab_names(objs[o].st, err) < 0)
 			return -1;
-	for (size_t o = 0, first = 0; o < n; first += objs[o++].st->nfuncs) {
-		size_t k = mark_spec(&objs[o], &s, *set + first, err);
+	for (size_t o = 0; o < n; o++) {
+		size_t k = mark_spec(&objs[o], &s, *set + sel->first_func[o], err);
 
 		if (k == SIZE_MAX)
 			return -1;
@@ -223,11 +213,18 @@ int selection_build(struct selection *s, const struct options *o,
 
 	memset(s, 0, sizeof *s);
 	s->sel.show_unused = o->show_unused;
+	/* the sets are indexed as the call graph numbers functions */
+	s->first_func = malloc((n + 1) * sizeof *s->first_func);
+	if (!s->first_func)
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		s->first_func[i] = objs[i].st->nfuncs;
+	s->nfuncs = callgraph_number_funcs(s->first_func, n, s->first_func);
 	for (int i = 0; i < NSETS; i++) {
 		for (size_t j = 0; j < o->sets[i].n; j++) {
 			const char *name = o->sets[i].names[j];
 
-			if (mark_functions(objs, n, o->exe, name, strlen(name),
+			if (mark_functions(s, objs, n, o->exe, name, strlen(name),
 					   &s->sets[i], err) < 0)
 				return -1;
 		}
@@ -244,9 +241,9 @@ int selection_build(struct selection *s, const struct options *o,
 		const char *spec = o->drop_arcs.names[j];
 		const char *slash = strchr(spec, '/');
 
-		if (mark_functions(objs, n, o->exe, spec, (size_t)(slash - spec),
+		if (mark_functions(s, objs, n, o->exe, spec, (size_t)(slash - spec),
 				   &s->arc_ends[2 * j], err) < 0 ||
-		    mark_functions(objs, n, o->exe, slash + 1, strlen(slash + 1),
+		    mark_functions(s, objs, n, o->exe, slash + 1, strlen(slash + 1),
 				   &s->arc_ends[2 * j + 1], err) < 0)
 			return -1;
 		s->arcs[j] = (struct cg_arc_filter){ s->arc_ends[2 * j],
@@ -265,5 +262,6 @@ void selection_release(struct selection *s)
 		free(s->arc_ends[i]);
 	free(s->arc_ends);
 	free(s->arcs);
+	free(s->first_func);
 	memset(s, 0, sizeof *s);
 }

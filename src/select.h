@@ -30,6 +30,8 @@ struct selection {
 	struct cg_selection sel;
 
 	/* private */
+	size_t *first_func;	/* per object: its first function's number */
+	size_t nfuncs;		/* the call graph's functions */
 	bool *sets[NSETS];
 	struct cg_arc_filter *arcs;
 	bool **arc_ends;	/* two sets per dropped arc */

@@ -11,6 +11,7 @@
 #include "lines.h"
 #include "object.h"
 #include "srcline.h"
+#include "symtab.h"
 #include "util.h"
 
 #define UNKNOWN_FILE "???"

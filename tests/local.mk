@@ -1,12 +1,15 @@
 # tests/local.mk -- the test suite, run by "make check".
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
-	tests/unit/test-lines tests/unit/test-util
+	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
 	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
+tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c \
+	tests/unit/check.h
+tests_unit_test_propagate_LDADD = libgmon2cg.a
 tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
 	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_writer_LDADD = libgmon2cg.a

@@ -1,0 +1,456 @@
+/* attribute.c -- the samples, basic-block counts and arcs of each
+ * object's profile credited to its functions, and the checks that the
+ * profile belongs to the object. */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "attribute.h"
+#include "code.h"
+#include "diag.h"
+#include "gmon.h"
+#include "object.h"
+#include "symtab.h"
+#include "util.h"
+
+/* mcount is called from the prologue, so the callee address of an arc
+ * (mcount's return address) lies within a few instructions of the entry:
+ * 5 to 30 bytes on the targets we have seen.  Far beyond that, the arc
+ * was recorded for another executable. */
+#define MCOUNT_MAX_OFFSET 64
+
+struct build {
+	struct callgraph *cg;
+	const struct cg_object *obj;	/* the object being read */
+	const struct symtab *st;	/* its functions */
+	size_t costs_cap;
+	struct g2c_error *err;
+};
+
+/* The number of function F of the object being read. */
+static size_t func_number(const struct build *b, size_t f)
+{
+	return b->obj->first_func + f;
+}
+
+static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
+{
+	struct callgraph *cg = b->cg;
+	struct cg_cost *costs = array_grow(cg->costs, &b->costs_cap, cg->ncosts + 1,
+				     sizeof *costs);
+
+	if (!costs)
+		return g2c_error_set(b->err, "out of memory for sample positions");
+	cg->costs = costs;
+	costs[cg->ncosts++] = (struct cg_cost){ func, pc, ticks, 0, 0 };
+	return 0;
+}
+
+/* Basic-block counts become a second cost at each block's address. */
+static int add_executions(struct build *b, const struct gmon_profile *prof)
+{
+	struct callgraph *cg = b->cg;
+
+	for (size_t i = 0; i < prof->nbbs; i++) {
+		size_t f = symtab_lookup(b->st, prof->bbs[i].addr);
+
+		if (prof->bbs[i].count == 0)
+			continue;
+		if (f == SYMTAB_NONE || b->st->funcs[f].excluded) {
+			cg->stats.blocks_unresolved++;
+			continue;
+		}
+		if (add_cost(b, func_number(b, f), prof->bbs[i].addr, 0) < 0)
+			return -1;
+		cg->costs[cg->ncosts - 1].executions = prof->bbs[i].count;
+		cg->has_executions = true;
+	}
+	return 0;
+}
+
+/* The first function whose range ends after PC (ends ascend with addresses). */
+static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
+{
+	if (st->nfuncs == 0)
+		return 0;
+	return search_above(&st->funcs[0].end, st->nfuncs, sizeof *st->funcs,
+			    pc, 0);
+}
+
+/* Credits TICKS taken in [LO, HI) of symbol range F to the instructions
+ * there, in proportion to their bytes in the range, so that every cost
+ * sits at an instruction start (at LO where F's code cannot be decoded);
+ * the cost belongs to the function owning F. */
+static int credit_instructions(struct build *b, size_t f, uint64_t lo,
+			       uint64_t hi, double ticks)
+{
+	size_t n = 0, k = 0, first, last;
+	size_t owner = func_number(b, b->st->funcs[f].owner);
+	const struct insn *insns = NULL;
+
+	if (b->obj->code &&
+	    code_instructions(b->obj->code, f, &insns, &n, b->err) < 0)
+		return -1;
+	if (!insns)
+		return add_cost(b, owner, lo, ticks);
+	/* first instruction ending after LO */
+	for (first = 0, last = n; first < last;) {
+		size_t mid = first + (last - first) / 2;
+
+		if (insns[mid].pc + insns[mid].len <= lo)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	for (k = first; k < n && insns[k].pc < hi; k++) {
+		uint64_t a = insns[k].pc > lo ? insns[k].pc : lo;
+		uint64_t e = insns[k].pc + insns[k].len < hi ?
+			     insns[k].pc + insns[k].len : hi;
+
+		if (e > a && add_cost(b, owner, insns[k].pc,
+				      ticks * ((double)(e - a) / (double)(hi - lo))) < 0)
+			return -1;
+	}
+	return k == first ? add_cost(b, owner, lo, ticks) : 0;
+}
+
+/* Credits COUNT samples taken in [LO, HI) to the functions overlapping it,
+ * in proportion to the bytes of overlap; the bytes in no function go to the
+ * pseudo function, the mcount family's share is dropped as gprof drops it. */
+static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
+			 uint64_t count)
+{
+	const struct symtab *st = b->st;
+	struct cg_stats *stats = &b->cg->stats;
+	double width = (double)(hi - lo);
+	uint64_t covered = 0;
+
+	for (size_t f = first_func_ending_after(st, lo);
+	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		uint64_t a = st->funcs[f].addr > lo ? st->funcs[f].addr : lo;
+		uint64_t e = st->funcs[f].end < hi ? st->funcs[f].end : hi;
+		double credit;
+
+		if (e <= a)
+			continue;
+		covered += e - a;
+		credit = (double)count * ((double)(e - a) / width);
+		if (st->funcs[f].excluded)
+			stats->excluded_ticks += credit;
+		else if (credit_instructions(b, f, a, e, credit) < 0)
+			return -1;
+	}
+	if (covered < hi - lo) {
+		double credit = (double)count * ((double)(hi - lo - covered) / width);
+
+		stats->unattributed_ticks += credit;
+		return add_cost(b, callgraph_no_symbol(b->cg), lo, credit);
+	}
+	return 0;
+}
+
+static int attribute_samples(struct build *b, const struct gmon_profile *prof)
+{
+	for (size_t h = 0; h < prof->nhists; h++) {
+		const struct gmon_hist *hist = &prof->hists[h];
+		uint32_t scale = gmon_hist_scale(hist);
+		size_t f = first_func_ending_after(b->st, hist->low_pc);
+
+		b->cg->stats.hists++;
+		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
+			b->cg->stats.hists_outside++;
+
+		for (size_t i = 0; i < hist->ncounted; i++) {
+			const struct gmon_bin *bin = &hist->counted[i];
+			uint64_t lo, hi;
+
+			b->cg->stats.samples += bin->count;
+			gmon_hist_bin_to_pc(hist, scale, bin->index, &lo, &hi);
+			if (hi <= lo)	/* only at the very top of the address space */
+				hi = lo == UINT64_MAX ? lo : lo + 1;
+			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* One resolved arc record before arcs are summed per (caller, callee). */
+struct raw_call {
+	size_t caller, callee;
+	uint64_t pc, count;
+};
+
+static uint64_t raw_call_key(const void *x)
+{
+	return ((const struct raw_call *)x)->caller;
+}
+
+static int compare_raw_calls(const void *x, const void *y)
+{
+	const struct raw_call *a = x, *b = y;
+
+	if (a->caller != b->caller)
+		return a->caller < b->caller ? -1 : 1;
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return 0;
+}
+
+/* Finds the call site of ARC, whose callee is symbol range CALLEE, into
+ * *SITE, and checks that the profile fits the code: self_pc must be the
+ * return address of the mcount call in the callee's prologue, and a call
+ * must return into from_pc's bucket.  A program rebuilt after profiling
+ * fails both.  LD_PROFILE records a return address in from_pc (BUCKET
+ * 1) and the callee's entry in self_pc.  Returns 0, or -1 with b->err
+ * set. */
+static int check_arc(struct build *b, const struct gmon_arc *arc,
+		     size_t callee, uint64_t bucket, bool ld_profile,
+		     uint64_t *site)
+{
+	struct cg_stats *stats = &b->cg->stats;
+	enum code_check at_site, at_self = CODE_AFTER_CALL;
+
+	if (code_call_site(b->obj->code, arc->from_pc, bucket,
+			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
+		return -1;
+	/* ld.so records the callee's entry, not a return address in it;
+	 * mcount's return address is in the prologue, nowhere else (which
+	 * also bounds the code decoded for the check). */
+	if (!ld_profile && arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
+		at_self = CODE_NOT_AFTER_CALL;
+	else if (!ld_profile &&
+		 code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
+				   b->err) < 0)
+		return -1;
+	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
+		return 0;
+	stats->arcs_checked++;
+	if (at_site == CODE_NOT_AFTER_CALL || at_self == CODE_NOT_AFTER_CALL)
+		stats->arcs_not_after_call++;
+	return 0;
+}
+
+/* Whether -k drops the calls from FROM to TO. */
+static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
+{
+	for (size_t i = 0; i < sel->nexcl_arcs; i++)
+		if (sel->excl_arcs[i].from[from] && sel->excl_arcs[i].to[to])
+			return true;
+	return false;
+}
+
+/* Resolves each arc of the object being read as gprof does, appending
+ * them to CALLS[0..*N): the caller is the function containing from_pc,
+ * the callee the one containing self_pc; records with an end in no
+ * function, or in the mcount family, are dropped (and counted). */
+static int resolve_calls(struct build *b, const struct gmon_profile *prof,
+			 const struct cg_selection *sel, struct raw_call *calls,
+			 size_t *nout)
+{
+	struct cg_stats *stats = &b->cg->stats;
+	size_t n = *nout;
+	/* glibc records a call by the hash bucket of its return address:
+	 * HASHFRACTION (2) times the size of a long. */
+	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
+	/* ld.so records a callee by its entry point, mcount by a return
+	 * address in the prologue. */
+	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
+	uint64_t max_offset = ld_profile ? 0 : MCOUNT_MAX_OFFSET;
+
+	for (size_t i = 0; i < prof->narcs; i++) {
+		const struct gmon_arc *arc = &prof->arcs[i];
+		size_t caller, callee;
+		uint64_t site;
+
+		if (i + PREFETCH_AHEAD < prof->narcs) {
+			uint64_t ahead = prof->arcs[i + PREFETCH_AHEAD].self_pc;
+
+			symtab_prefetch(b->st, ahead);
+			if (b->obj->code)
+				code_prefetch(b->obj->code, ahead);
+		}
+		if (arc->count == 0)
+			continue;
+		stats->arcs_read++;
+		callee = symtab_lookup(b->st, arc->self_pc);
+		if (ld_profile && arc->from_pc == GMON_FROM_OUTSIDE) {
+			if (callee == SYMTAB_NONE || b->st->funcs[callee].excluded) {
+				stats->arcs_unresolved += callee == SYMTAB_NONE;
+				stats->arcs_excluded += callee != SYMTAB_NONE;
+				continue;
+			}
+			if (arc->self_pc != b->st->funcs[callee].addr)
+				stats->arcs_far_from_entry++;
+			calls[n++] = (struct raw_call){
+				callgraph_outside(b->cg, (size_t)(b->obj - b->cg->objs)),
+				func_number(b, b->st->funcs[callee].owner), 0,
+				arc->count };
+			continue;
+		}
+		site = arc->from_pc;
+		if (callee != SYMTAB_NONE && b->obj->code &&
+		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
+			      &site) < 0)
+			return -1;
+		caller = symtab_lookup(b->st, site);
+		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
+			stats->arcs_unresolved++;
+			continue;
+		}
+		if (arc->self_pc - b->st->funcs[callee].addr > max_offset)
+			stats->arcs_far_from_entry++;
+		caller = b->st->funcs[caller].owner;
+		callee = b->st->funcs[callee].owner;
+		if (b->st->funcs[caller].excluded || b->st->funcs[callee].excluded) {
+			stats->arcs_excluded++;
+			continue;
+		}
+		if (deselected(sel, func_number(b, caller), func_number(b, callee))) {
+			stats->arcs_deselected++;
+			continue;
+		}
+		calls[n++] = (struct raw_call){ func_number(b, caller),
+						func_number(b, callee), site,
+						arc->count };
+	}
+	*nout = n;
+	return 0;
+}
+
+/* The arcs of all objects, summed per (caller, callee) and call site. */
+static int collect_arcs(struct build *b, const struct cg_selection *sel)
+{
+	struct callgraph *cg = b->cg;
+	struct raw_call *calls;
+	size_t n = 0, nrecords = 0;
+
+	for (size_t o = 0; o < cg->nobjs; o++)
+		if (cg->objs[o].prof)
+			nrecords += cg->objs[o].prof->narcs;
+	calls = malloc((nrecords ? nrecords : 1) * sizeof *calls);
+	if (!calls)
+		return g2c_error_set(b->err, "out of memory for call arcs");
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		b->obj = &cg->objs[o];
+		b->st = b->obj->st;
+		if (b->obj->prof &&
+		    resolve_calls(b, b->obj->prof, sel, calls, &n) < 0) {
+			free(calls);
+			return -1;
+		}
+	}
+	sort_by_key(calls, n, sizeof *calls, raw_call_key, compare_raw_calls);
+	cg->arcs = calloc(n ? n : 1, sizeof *cg->arcs);
+	cg->sites = calloc(n ? n : 1, sizeof *cg->sites);
+	if (!cg->arcs || !cg->sites) {
+		free(calls);
+		return g2c_error_set(b->err, "out of memory for call arcs");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct raw_call *c = &calls[i];
+		struct cg_arc *arc = cg->narcs ? &cg->arcs[cg->narcs - 1] : NULL;
+
+		if (!arc || arc->caller != c->caller || arc->callee != c->callee) {
+			arc = &cg->arcs[cg->narcs++];
+			*arc = (struct cg_arc){ .caller = c->caller,
+						.callee = c->callee,
+						.first_site = cg->nsites };
+		}
+		if (arc->nsites > 0 &&
+		    cg->sites[cg->nsites - 1].pc == c->pc) {
+			cg->sites[cg->nsites - 1].count =
+				add_saturating(cg->sites[cg->nsites - 1].count,
+					       c->count);
+		} else {
+			cg->sites[cg->nsites++] = (struct cg_site){ c->pc,
+								    c->count, 0 };
+			arc->nsites++;
+		}
+		arc->count = add_saturating(arc->count, c->count);
+	}
+	free(calls);
+	return 0;
+}
+
+/* gprof -z: every function is in the graph, sampled and called or not;
+ * not the mcount family, and not cold parts, which are their parents'. */
+static void use_every_function(struct callgraph *cg)
+{
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		const struct symtab *st = cg->objs[o].st;
+
+		for (size_t f = 0; f < st->nfuncs; f++)
+			if (st->funcs[f].owner == f && !st->funcs[f].excluded)
+				cg->funcs[cg->objs[o].first_func + f].used = true;
+	}
+}
+
+/* Credits every object's samples and basic-block counts. */
+static int credit_samples(struct build *b)
+{
+	struct callgraph *cg = b->cg;
+
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		b->obj = &cg->objs[o];
+		b->st = b->obj->st;
+		if (!b->obj->prof)
+			continue;
+		if (!cg->hz && b->obj->prof->nhists)
+			cg->hz = b->obj->hz;
+		if (attribute_samples(b, b->obj->prof) < 0 ||
+		    add_executions(b, b->obj->prof) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One sample of each object's profile in ns, for its functions and its
+ * pseudo caller; "<no symbol>" counts as object 0's. */
+static void set_ns_per_tick(struct callgraph *cg)
+{
+	for (size_t o = 0; o < cg->nobjs; o++) {
+		const struct cg_object *obj = &cg->objs[o];
+		double ns_per_tick = obj->prof && obj->prof->nhists && obj->hz ?
+				     1e9 / obj->hz : 0;
+
+		for (size_t f = 0; f < obj->st->nfuncs; f++)
+			cg->funcs[obj->first_func + f].ns_per_tick = ns_per_tick;
+		cg->funcs[callgraph_outside(cg, o)].ns_per_tick = ns_per_tick;
+		if (o == 0)
+			cg->funcs[callgraph_no_symbol(cg)].ns_per_tick = ns_per_tick;
+	}
+}
+
+int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
+		       struct g2c_error *err)
+{
+	struct build b = { .cg = cg, .err = err };
+
+	set_ns_per_tick(cg);
+	if (credit_samples(&b) < 0 || collect_arcs(&b, sel) < 0)
+		return -1;
+	if (sel->show_unused)
+		use_every_function(cg);
+	return 0;
+}
+
+const char *attribute_misfit(const struct callgraph *cg)
+{
+	const struct cg_stats *s = &cg->stats;
+	uint64_t resolved = s->arcs_read - s->arcs_unresolved - s->arcs_excluded;
+
+	if (s->hists > 0 && s->hists_outside == s->hists)
+		return "its histogram covers none of the executable's functions";
+	if (s->samples > 0 && s->unattributed_ticks > 0.5 * (double)s->samples)
+		return "most samples fall outside every function";
+	if (s->arcs_read > 0 && s->arcs_unresolved * 2 > s->arcs_read)
+		return "most call arcs point outside every function";
+	if (resolved > 0 && s->arcs_far_from_entry * 2 > resolved)
+		return "most call arcs do not point at the start of a function";
+	if (s->arcs_checked > 0 && s->arcs_not_after_call * 2 > s->arcs_checked)
+		return "most call arcs do not match its call instructions (was it rebuilt after profiling?)";
+	return NULL;
+}

@@ -1,0 +1,591 @@
+/* propagate.c -- gprof's time propagation over a bare call graph:
+ * cycles, selections inherited, inclusive cost, roots, call sites. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "propagate.h"
+#include "util.h"
+
+#define UNSET SIZE_MAX
+
+/* Splits TOTAL into parts in proportion to weights so that the parts add
+ * up to TOTAL exactly: each part is the difference of rounded running
+ * sums, and the last part takes what is left. */
+struct splitter {
+	uint64_t total;		/* what is split */
+	double sum;		/* the sum of all weights */
+	double seen;		/* weights so far */
+	uint64_t given;		/* rounded share of the weights so far */
+};
+
+static uint64_t split_next(struct splitter *s, double weight, bool last)
+{
+	uint64_t upto, part;
+
+	s->seen += weight;
+	if (last || s->seen >= s->sum)
+		upto = s->total;
+	else if (s->sum > 0)
+		upto = (uint64_t)llround((double)s->total * (s->seen / s->sum));
+	else
+		upto = 0;
+	if (upto < s->given)	/* rounding never goes back */
+		upto = s->given;
+	if (upto > s->total)
+		upto = s->total;
+	part = upto - s->given;
+	s->given = upto;
+	return part;
+}
+
+static uint64_t cost_key(const void *x)
+{
+	return ((const struct cg_cost *)x)->func;
+}
+
+static int compare_costs(const void *x, const void *y)
+{
+	const struct cg_cost *a = x, *b = y;
+
+	if (a->func != b->func)
+		return a->func < b->func ? -1 : 1;
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return 0;
+}
+
+/* Sorts the positions by function and address, merges equal ones, and
+ * rounds their costs to ns, scaled by the share of each function's time
+ * that gprof propagates (1 without selections), so that the rounded costs
+ * add up to the rounded total. */
+static void finish_costs(struct callgraph *cg)
+{
+	double running = 0;
+	uint64_t given = 0;
+	size_t n = 0;
+
+	if (cg->ncosts)
+		sort_by_key(cg->costs, cg->ncosts, sizeof *cg->costs, cost_key,
+			    compare_costs);
+	for (size_t i = 0; i < cg->ncosts; i++) {
+		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
+		    cg->costs[n - 1].pc == cg->costs[i].pc) {
+			cg->costs[n - 1].ticks += cg->costs[i].ticks;
+			cg->costs[n - 1].executions = add_saturating(
+				cg->costs[n - 1].executions, cg->costs[i].executions);
+		} else {
+			cg->costs[n++] = cg->costs[i];
+		}
+	}
+	cg->ncosts = n;
+	for (size_t i = 0; i < n; i++) {
+		struct cg_cost *c = &cg->costs[i];
+		struct cg_func *f = &cg->funcs[c->func];
+		uint64_t upto;
+
+		running += c->ticks * f->fract * f->ns_per_tick;
+		upto = (uint64_t)llround(running);
+		c->ns = upto > given ? upto - given : 0;
+		given += c->ns;
+		if (f->ncosts++ == 0)
+			f->first_cost = i;
+		f->self_ticks += c->ticks;
+		f->self_ns += c->ns;
+		cg->total_executions = add_saturating(cg->total_executions,
+						      c->executions);
+	}
+	cg->total_ns = given;
+}
+
+/* Each function's arcs, and its calls from other functions apart from
+ * direct recursion, as gprof counts them. */
+static void link_arcs(struct callgraph *cg)
+{
+	for (size_t i = 0; i < cg->narcs; i++) {
+		struct cg_arc *arc = &cg->arcs[i];
+		struct cg_func *caller = &cg->funcs[arc->caller];
+		struct cg_func *callee = &cg->funcs[arc->callee];
+
+		if (caller->narcs++ == 0)
+			caller->first_arc = i;
+		caller->used = callee->used = true;
+		if (arc->caller == arc->callee)
+			callee->self_calls = add_saturating(callee->self_calls,
+							    arc->count);
+		else
+			callee->ncalls = add_saturating(callee->ncalls, arc->count);
+	}
+}
+
+/* The call graph's strongly connected components (gprof's cycles, and
+ * single functions), in the order Tarjan's algorithm finishes them: every
+ * component after all the components it calls. */
+struct components {
+	size_t *members;	/* grouped by component, in finishing order */
+	size_t *first;		/* component c: members[first[c] .. first[c+1]) */
+	size_t count;
+	size_t *of;		/* per function: its component */
+	size_t *in_arcs, *in_first;	/* arc indexes grouped by callee */
+	/* The arcs entering each component from outside it, gathered once
+	 * so that the passes over them read one array in order instead of
+	 * the arcs and functions at random: component c's are
+	 * entering[entering_first[c] .. entering_first[c+1]). */
+	struct entering *entering;
+	size_t *entering_first;
+	uint64_t *ncalls;	/* per component: the entering arcs' counts */
+};
+
+/* An arc entering a component, with what the passes need of it. */
+struct entering {
+	size_t arc, caller, callee;
+	uint64_t count;
+	/* the share of the component's time it carries: its caller's share
+	 * times its part of the calls (set by inherit_selection) */
+	double weight;
+};
+
+/* Tarjan's algorithm without recursion, so depth is bounded by memory.
+ * It reads the graph from arrays of its own, 32-bit and in arc order
+ * (the callees of function v are callee[first[v] .. first[v + 1])), so
+ * that the random look-ups it makes per arc mostly hit the caches. */
+#define TARJAN_UNSET UINT32_MAX
+
+struct tarjan {
+	uint32_t *first, *callee;
+	uint32_t *index, *low, *stack, *frame_func, *frame_arc;
+	size_t nstack, nframes;
+	bool *on_stack;
+	uint32_t counter;
+	size_t nmembers;
+};
+
+static void visit(struct tarjan *t, uint32_t v)
+{
+	t->index[v] = t->low[v] = t->counter++;
+	t->stack[t->nstack++] = v;
+	t->on_stack[v] = true;
+	t->frame_func[t->nframes] = v;
+	t->frame_arc[t->nframes] = t->first[v];
+	t->nframes++;
+}
+
+static void find_components_from(struct tarjan *t, struct components *c,
+				 uint32_t start)
+{
+	visit(t, start);
+	while (t->nframes > 0) {
+		uint32_t v = t->frame_func[t->nframes - 1];
+		uint32_t *next = &t->frame_arc[t->nframes - 1];
+
+		if (*next < t->first[v + 1]) {
+			uint32_t w = t->callee[(*next)++];
+
+			if (t->index[w] == TARJAN_UNSET)
+				visit(t, w);
+			else if (t->on_stack[w] && t->index[w] < t->low[v])
+				t->low[v] = t->index[w];
+			continue;
+		}
+		t->nframes--;
+		if (t->low[v] == t->index[v]) {
+			uint32_t w;
+
+			c->first[c->count] = t->nmembers;
+			do {
+				w = t->stack[--t->nstack];
+				t->on_stack[w] = false;
+				c->of[w] = c->count;
+				c->members[t->nmembers++] = w;
+			} while (w != v);
+			c->count++;
+		}
+		if (t->nframes > 0) {
+			uint32_t u = t->frame_func[t->nframes - 1];
+
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
+		}
+	}
+}
+
+static void components_release(struct components *c)
+{
+	free(c->members);
+	free(c->first);
+	free(c->of);
+	free(c->in_arcs);
+	free(c->in_first);
+	free(c->entering);
+	free(c->entering_first);
+	free(c->ncalls);
+}
+
+/* Whether OTHER, the far end of an arc of function F in component C of
+ * K members, lies outside C (a lone function's component is itself). */
+static bool outside_component(const struct components *comps, size_t c,
+			      size_t k, size_t f, size_t other)
+{
+	return k > 1 ? comps->of[other] != c : other != f;
+}
+
+/* Gathers the arcs entering each component from outside, in component
+ * order, and sums their counts.  Returns -1 when out of memory. */
+static int gather_entering(const struct callgraph *cg, struct components *c)
+{
+	size_t n = 0;
+
+	c->entering = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->entering);
+	c->entering_first = malloc((c->count + 1) * sizeof *c->entering_first);
+	c->ncalls = calloc(c->count ? c->count : 1, sizeof *c->ncalls);
+	if (!c->entering || !c->entering_first || !c->ncalls)
+		return -1;
+	for (size_t k = 0; k < c->count; k++) {
+		size_t size = c->first[k + 1] - c->first[k];
+
+		c->entering_first[k] = n;
+		for (size_t m = c->first[k]; m < c->first[k + 1]; m++) {
+			size_t callee = c->members[m];
+
+			for (size_t j = c->in_first[callee]; j < c->in_first[callee + 1]; j++) {
+				const struct cg_arc *arc = &cg->arcs[c->in_arcs[j]];
+
+				if (!outside_component(c, k, size, callee, arc->caller))
+					continue;
+				c->entering[n++] = (struct entering){
+					c->in_arcs[j], arc->caller, callee,
+					arc->count, 0 };
+				c->ncalls[k] = add_saturating(c->ncalls[k], arc->count);
+			}
+		}
+	}
+	c->entering_first[c->count] = n;
+	return 0;
+}
+
+static void tarjan_release(struct tarjan *t)
+{
+	free(t->first);
+	free(t->callee);
+	free(t->index);
+	free(t->low);
+	free(t->stack);
+	free(t->frame_func);
+	free(t->frame_arc);
+	free(t->on_stack);
+}
+
+/* Finds the components (propagate_graph has checked that function and
+ * arc numbers fit in 32 bits).  Returns -1 when out of memory. */
+static int find_components(const struct callgraph *cg, struct components *c)
+{
+	size_t n = cg->nfuncs;
+	struct tarjan t = { 0 };
+	int rc = -1;
+
+	c->members = malloc(n * sizeof *c->members);
+	c->first = malloc((n + 1) * sizeof *c->first);
+	c->of = malloc(n * sizeof *c->of);
+	c->in_first = calloc(n + 1, sizeof *c->in_first);
+	c->in_arcs = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->in_arcs);
+	t.first = calloc(n + 1, sizeof *t.first);
+	t.callee = malloc((cg->narcs ? cg->narcs : 1) * sizeof *t.callee);
+	t.index = malloc(n * sizeof *t.index);
+	t.low = malloc(n * sizeof *t.low);
+	t.stack = malloc(n * sizeof *t.stack);
+	t.frame_func = malloc(n * sizeof *t.frame_func);
+	t.frame_arc = malloc(n * sizeof *t.frame_arc);
+	t.on_stack = calloc(n, sizeof *t.on_stack);
+	if (!c->members || !c->first || !c->of || !c->in_first || !c->in_arcs ||
+	    !t.first || !t.callee || !t.index || !t.low || !t.stack ||
+	    !t.frame_func || !t.frame_arc || !t.on_stack)
+		goto out;
+	/* the arcs are sorted by caller */
+	for (size_t i = 0; i < cg->narcs; i++) {
+		t.first[cg->arcs[i].caller + 1]++;
+		t.callee[i] = (uint32_t)cg->arcs[i].callee;
+	}
+	for (size_t f = 0; f < n; f++) {
+		t.first[f + 1] += t.first[f];
+		t.index[f] = TARJAN_UNSET;
+		c->of[f] = UNSET;
+	}
+	for (size_t f = 0; f < n; f++)
+		if (cg->funcs[f].used && t.index[f] == TARJAN_UNSET)
+			find_components_from(&t, c, (uint32_t)f);
+	c->first[c->count] = t.nmembers;
+	tarjan_release(&t);
+	memset(&t, 0, sizeof t);
+	/* Incoming arcs by callee, stable so that callers stay in order. */
+	for (size_t i = 0; i < cg->narcs; i++)
+		c->in_first[cg->arcs[i].callee + 1]++;
+	for (size_t f = 0; f < n; f++)
+		c->in_first[f + 1] += c->in_first[f];
+	for (size_t i = cg->narcs; i-- > 0;)
+		c->in_arcs[--c->in_first[cg->arcs[i].callee + 1]] = i;
+	/* each callee's count is now where its arcs start, one place on */
+	memmove(c->in_first, c->in_first + 1, n * sizeof *c->in_first);
+	c->in_first[n] = cg->narcs;
+	rc = gather_entering(cg, c);
+out:
+	tarjan_release(&t);
+	return rc;
+}
+
+/* Iterates over the arcs entering component C from outside it. */
+#define for_each_entering_arc(comps, c, e)					\
+	for (struct entering *e = &(comps)->entering[(comps)->entering_first[c]]; \
+	     e < &(comps)->entering[(comps)->entering_first[(c) + 1]]; e++)
+
+static bool in_set(const bool *set, size_t f)
+{
+	return set && set[f];
+}
+
+/* gprof's propagate_flags: top-down, each function (or cycle) inherits
+ * from its callers the share of its time that is propagated, and whether
+ * it is shown; then the selections force either way.  Selecting a member
+ * of a cycle would split the cycle between shown and hidden, or timed and
+ * untimed, functions, which neither viewer can show as gprof does: it is
+ * refused, returning -1 with *IN_CYCLE set to the member. */
+static int inherit_selection(struct callgraph *cg, const struct components *comps,
+			     const struct cg_selection *sel, size_t *in_cycle)
+{
+	for (size_t c = comps->count; c-- > 0;) {
+		double fract = 0;
+		bool shown = false;
+
+		for_each_entering_arc(comps, c, e) {
+			e->weight = cg->funcs[e->caller].fract *
+				    ((double)e->count / (double)comps->ncalls[c]);
+			fract += e->weight;
+			shown = shown || cg->funcs[e->caller].shown;
+		}
+		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+			size_t f = comps->members[m];
+			struct cg_func *fn = &cg->funcs[f];
+
+			fn->fract = fract;
+			if (fract == 0 && (sel->incl_time ? in_set(sel->incl_time, f)
+							  : !in_set(sel->excl_time, f)))
+				fn->fract = 1;
+			else if (fract != 0 && in_set(sel->excl_time, f) &&
+				 !in_set(sel->incl_time, f))
+				fn->fract = 0;
+			fn->shown = shown;
+			if (!shown && (sel->incl_graph ? in_set(sel->incl_graph, f)
+						       : !in_set(sel->excl_graph, f)))
+				fn->shown = true;
+			else if (shown && in_set(sel->excl_graph, f) &&
+				 !in_set(sel->incl_graph, f))
+				fn->shown = false;
+			if (comps->first[c + 1] - comps->first[c] > 1 &&
+			    (in_set(sel->excl_time, f) || in_set(sel->incl_time, f) ||
+			     in_set(sel->excl_graph, f) || in_set(sel->incl_graph, f))) {
+				*in_cycle = f;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The calls between members of cycle C carry what gprof's proportional
+ * model gives them: the callee's own time (its self cost plus its calls
+ * leaving the cycle, gprof's "self + children" of a member) in proportion
+ * to their share of all its calls.  gprof leaves these arcs blank; with
+ * these costs, a viewer that does not group the cycle shows every member
+ * called with its own time, never below its self cost, while grouping
+ * viewers ignore them.  Direct recursion stays at 0: no viewer adds it to
+ * gprof's figures then. */
+static void cost_calls_within_cycle(struct callgraph *cg,
+				    const struct components *comps, size_t c)
+{
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+		size_t callee = comps->members[m];
+		const struct cg_func *f = &cg->funcs[callee];
+		struct splitter split = { .total = f->incl_ns,
+					  .sum = (double)f->ncalls };
+
+		for (size_t j = comps->in_first[callee]; j < comps->in_first[callee + 1]; j++) {
+			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+
+			if (arc->caller == callee)
+				continue;
+			/* every caller advances the running sum, so that
+			 * the shares of all calls add up to the whole */
+			uint64_t share = split_next(&split, (double)arc->count,
+						    false);
+
+			if (comps->of[arc->caller] == c)
+				arc->ns = share;
+		}
+	}
+}
+
+/* gprof's propagate_time, bottom-up, in integer ns: a component's
+ * inclusive cost (its self cost plus the calls leaving it) goes to the
+ * calls entering it in proportion to their counts, each scaled by its
+ * caller's share (gprof's time * count / ncalls, for a function or a
+ * whole cycle).  What the entering calls do not carry (all of it for a
+ * root, part of it where a selection forced a share to 1) is left in
+ * UNCALLED[c] for a pseudo caller.  Rounded running sums keep every
+ * sum exact. */
+static void propagate_time(struct callgraph *cg, const struct components *comps,
+			   uint64_t *uncalled)
+{
+	for (size_t c = 0; c < comps->count; c++) {
+		const size_t *mem = &comps->members[comps->first[c]];
+		size_t k = comps->first[c + 1] - comps->first[c];
+		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
+		double fract = cg->funcs[mem[0]].fract, carried = 0;
+		uint64_t incl = 0;
+		struct splitter split;
+		const struct entering *last =
+			&comps->entering[comps->entering_first[c + 1]] - 1;
+
+		for (size_t i = 0; i < k; i++) {
+			struct cg_func *f = &cg->funcs[mem[i]];
+			uint64_t own = f->self_ns;
+
+			for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
+				struct cg_arc *out = &cg->arcs[a];
+
+				if (outside_component(comps, c, k, mem[i], out->callee))
+					own = add_saturating(own, out->ns);
+			}
+			f->incl_ns = own;
+			f->cycle = cycle;
+			incl = add_saturating(incl, own);
+		}
+		if (k == 1)
+			cg->funcs[mem[0]].incl_ns = incl;
+		else
+			cost_calls_within_cycle(cg, comps, c);
+		for_each_entering_arc(comps, c, e)
+			carried += e->weight;
+		/* Shares are relative to this component's own share. */
+		split = (struct splitter){ .total = incl,
+					   .sum = carried < fract ? fract : carried };
+		for_each_entering_arc(comps, c, e)
+			cg->arcs[e->arc].ns = split_next(&split, fract == 0 ? 0 : e->weight,
+							 e == last && carried >= fract);
+		uncalled[c] = incl - split.given;
+	}
+}
+
+static uint64_t root_key(const void *x)
+{
+	return ((const struct cg_root *)x)->func;
+}
+
+static int compare_roots(const void *x, const void *y)
+{
+	const struct cg_root *a = x, *b = y;
+
+	return a->func < b->func ? -1 : a->func > b->func;
+}
+
+/* The pseudo caller's calls: for each component with a shown member, the
+ * part of its inclusive cost that no shown caller carries.  Every shown
+ * function without a shown caller gets one, even at cost 0, so that the
+ * viewers see it as called. */
+static int find_roots(struct callgraph *cg, const struct components *comps,
+		      const uint64_t *uncalled)
+{
+	size_t cap = 0;
+
+	for (size_t c = 0; c < comps->count; c++) {
+		uint64_t ns = uncalled[c];
+		size_t head = SIZE_MAX;
+		bool called = false;
+		struct cg_root *roots;
+
+		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
+			if (cg->funcs[comps->members[m]].shown &&
+			    comps->members[m] < head)
+				head = comps->members[m];
+		if (head == SIZE_MAX)
+			continue;
+		for_each_entering_arc(comps, c, e) {
+			if (cg->funcs[e->caller].shown && cg->funcs[e->callee].shown)
+				called = true;
+			else
+				ns = add_saturating(ns, cg->arcs[e->arc].ns);
+		}
+		if (called && ns == 0)
+			continue;
+		roots = array_grow(cg->roots, &cap, cg->nroots + 1, sizeof *roots);
+		if (!roots)
+			return -1;
+		cg->roots = roots;
+		roots[cg->nroots++] = (struct cg_root){ head, ns };
+	}
+	if (cg->nroots)
+		sort_by_key(cg->roots, cg->nroots, sizeof *cg->roots, root_key,
+			    compare_roots);
+	return 0;
+}
+
+/* KCachegrind lists a call only when its cost is above zero, and most
+ * calls get no time from gprof: calls into code that was never sampled,
+ * and direct recursion.  Such a call site carries this much, far below
+ * one sample, so that every call gprof counts is shown. */
+#define MIN_CALL_NS 1
+
+/* Splits each arc's cost over its call sites in proportion to their
+ * counts; the arc's cost is then the sum of its sites'. */
+static void split_arcs_over_sites(struct callgraph *cg)
+{
+	for (size_t i = 0; i < cg->narcs; i++) {
+		struct cg_arc *arc = &cg->arcs[i];
+		struct splitter split = { .total = arc->ns, .sum = (double)arc->count };
+		uint64_t sum = 0;
+
+		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
+			uint64_t ns = split_next(&split, (double)cg->sites[s].count,
+						 s + 1 == arc->first_site + arc->nsites);
+
+			cg->sites[s].ns = ns > MIN_CALL_NS ? ns : MIN_CALL_NS;
+			sum = add_saturating(sum, cg->sites[s].ns);
+		}
+		arc->ns = sum;
+	}
+}
+
+int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
+		    size_t *in_cycle, struct g2c_error *err)
+{
+	struct components comps = { 0 };
+	uint64_t *uncalled = NULL;
+	int rc = -1;
+
+	*in_cycle = SIZE_MAX;
+	link_arcs(cg);
+	for (size_t i = 0; i < cg->ncosts; i++)
+		cg->funcs[cg->costs[i].func].used = true;
+	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX)
+		return g2c_error_set(err, "too many functions or calls for one call graph");
+	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
+	if (!uncalled || find_components(cg, &comps) < 0) {
+		g2c_error_set(err, "out of memory for the call graph");
+		goto out;
+	}
+	if (inherit_selection(cg, &comps, sel, in_cycle) < 0)
+		goto out;
+	finish_costs(cg);
+	propagate_time(cg, &comps, uncalled);
+	if (find_roots(cg, &comps, uncalled) < 0) {
+		g2c_error_set(err, "out of memory for the call graph");
+		goto out;
+	}
+	split_arcs_over_sites(cg);
+	rc = 0;
+out:
+	components_release(&comps);
+	free(uncalled);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* propagate.h -- gprof's time propagation over a bare call graph.
+ *
+ * Works on functions with self costs and arcs with counts alone (no
+ * objects, symbols or code): finds the cycles (strongly connected
+ * components, Tarjan's algorithm), inherits gprof's selections from
+ * callers to callees, rounds costs to integer ns, propagates inclusive
+ * cost from callees to callers in proportion to call counts, finds the
+ * roots that get a pseudo caller, and splits each arc's cost over its
+ * call sites.
+ */
+#ifndef GMON2CG_PROPAGATE_H
+#define GMON2CG_PROPAGATE_H
+
+#include <stddef.h>
+
+#include "callgraph.h"
+
+struct g2c_error;
+
+/* Propagates time over the graph CG holds: cg->nfuncs zeroed functions
+ * (but for ns_per_tick, and used for functions to show without samples or
+ * arcs), cg->costs in any order, and cg->arcs sorted by caller then
+ * callee, each with at least one site in cg->sites.  Sets everything
+ * else of the functions, arcs, sites and roots, total_ns and ncycles; the
+ * costs end up sorted by function and address, equal positions merged.
+ * SEL (never NULL) applies gprof's selections.  Returns 0, or -1 with
+ * ERR set and *IN_CYCLE SIZE_MAX; a selection naming a member of a
+ * cycle is refused (no viewer could split the cycle as gprof does): -1
+ * with *IN_CYCLE set to that member, for the caller to name it, and ERR
+ * untouched. */
+int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
+		    size_t *in_cycle, struct g2c_error *err);
+
+#endif

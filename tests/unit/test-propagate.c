@@ -1,0 +1,276 @@
+/* test-propagate.c -- gprof's propagation driven directly on bare graphs
+ * built by hand (functions with self ticks, arcs with counts; no objects,
+ * symbols or code), against figures worked out from gprof's rules: the
+ * worked example of doc/internals.md (a cycle, direct recursion), direct
+ * recursion alone, roots without samples, a cycle that nothing calls,
+ * and a function whose time -E leaves out. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "check.h"
+#include "diag.h"
+#include "propagate.h"
+
+#define TICK 10000000ull	/* ns per sample at 100 Hz */
+
+struct arc_spec {
+	size_t from, to;
+	uint64_t count;
+};
+
+static int compare_arc_specs(const void *x, const void *y)
+{
+	const struct arc_spec *a = x, *b = y;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return a->to < b->to ? -1 : a->to > b->to;
+}
+
+/* A graph of N functions with TICKS[f] self samples each (at 100 Hz) and
+ * the NARCS arcs of ARCS (any order), each made at one call site. */
+static void bare_graph(struct callgraph *cg, size_t n, const unsigned *ticks,
+		       const struct arc_spec *arcs, size_t narcs)
+{
+	struct arc_spec *sorted = malloc((narcs ? narcs : 1) * sizeof *sorted);
+
+	memset(cg, 0, sizeof *cg);
+	cg->nfuncs = cg->first_pseudo = n;
+	cg->funcs = calloc(n, sizeof *cg->funcs);
+	cg->costs = calloc(n, sizeof *cg->costs);
+	cg->arcs = calloc(narcs ? narcs : 1, sizeof *cg->arcs);
+	cg->sites = calloc(narcs ? narcs : 1, sizeof *cg->sites);
+	for (size_t f = 0; f < n; f++) {
+		cg->funcs[f].ns_per_tick = 1e9 / 100;
+		if (ticks[f])
+			cg->costs[cg->ncosts++] = (struct cg_cost){
+				.func = f, .pc = 0x1000 * (f + 1), .ticks = ticks[f] };
+	}
+	memcpy(sorted, arcs, narcs * sizeof *arcs);
+	qsort(sorted, narcs, sizeof *sorted, compare_arc_specs);
+	for (size_t i = 0; i < narcs; i++) {
+		cg->arcs[i] = (struct cg_arc){ .caller = sorted[i].from,
+					       .callee = sorted[i].to,
+					       .count = sorted[i].count,
+					       .first_site = i, .nsites = 1 };
+		cg->sites[i] = (struct cg_site){ 0x1000 * (sorted[i].from + 1) + 8,
+						 sorted[i].count, 0 };
+	}
+	cg->narcs = cg->nsites = narcs;
+	free(sorted);
+}
+
+static int propagate(struct callgraph *cg, const struct cg_selection *sel)
+{
+	static const struct cg_selection none;
+	struct g2c_error err;
+	size_t in_cycle;
+
+	return propagate_graph(cg, sel ? sel : &none, &in_cycle, &err);
+}
+
+static uint64_t arc_ns(const struct callgraph *cg, size_t from, size_t to)
+{
+	for (size_t i = 0; i < cg->narcs; i++)
+		if (cg->arcs[i].caller == from && cg->arcs[i].callee == to)
+			return cg->arcs[i].ns;
+	return UINT64_MAX;
+}
+
+/* gprof's worked example (gmon notes 4.7, doc/internals.md section 4):
+ * T main 0, A 10, B 20, C 50, D 5; cycle {A, B}; D recursive. */
+enum { MAIN, A, B, C, D, NWORKED };
+static const unsigned worked_ticks[NWORKED] = { 0, 10, 20, 50, 5 };
+static const struct arc_spec worked_arcs[] = {
+	{ MAIN, A, 2 }, { A, B, 4 }, { B, A, 3 }, { A, C, 6 },
+	{ B, C, 2 }, { MAIN, D, 1 }, { D, D, 9 }, { D, C, 2 },
+};
+#define NWORKED_ARCS (sizeof worked_arcs / sizeof *worked_arcs)
+
+static void test_worked_example(void)
+{
+	struct callgraph cg;
+
+	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.total_ns, 85 * TICK);
+	for (size_t f = 0; f < NWORKED; f++)
+		CHECK_U64(cg.funcs[f].self_ns, worked_ticks[f] * TICK);
+	/* raw calls A 5, B 4, C 10, D 10 = 1 + 9 recursive */
+	CHECK_U64(cg.funcs[A].ncalls, 5);
+	CHECK_U64(cg.funcs[B].ncalls, 4);
+	CHECK_U64(cg.funcs[C].ncalls, 10);
+	CHECK_U64(cg.funcs[D].ncalls, 1);
+	CHECK_U64(cg.funcs[D].self_calls, 9);
+	/* cycle 1 = {A, B}; D's recursion is no cycle */
+	CHECK_U64(cg.ncycles, 1);
+	CHECK_U64(cg.funcs[A].cycle, 1);
+	CHECK_U64(cg.funcs[B].cycle, 1);
+	CHECK_U64(cg.funcs[MAIN].cycle, 0);
+	CHECK_U64(cg.funcs[C].cycle, 0);
+	CHECK_U64(cg.funcs[D].cycle, 0);
+	/* self + children: main 0+85, A 10+30, B 20+10, C 50+0, D 5+10 */
+	CHECK_U64(cg.funcs[MAIN].incl_ns, 85 * TICK);
+	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
+	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
+	CHECK_U64(cg.funcs[C].incl_ns, 50 * TICK);
+	CHECK_U64(cg.funcs[D].incl_ns, 15 * TICK);
+	/* C's 50 by calls 6:2:2; into the cycle its 30 + 40 by main->A;
+	 * D's 5 + 10 by main->D */
+	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
+	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
+	CHECK_U64(arc_ns(&cg, D, C), 10 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, D), 15 * TICK);
+	/* within the cycle the callee's own time by its calls: B's 30 all
+	 * from A, A's 40 by B's 3 of 5; recursion the least listed cost */
+	CHECK_U64(arc_ns(&cg, A, B), 30 * TICK);
+	CHECK_U64(arc_ns(&cg, B, A), 24 * TICK);
+	CHECK_U64(arc_ns(&cg, D, D), 1);
+	/* main, without samples, is the only root and carries everything */
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].func, MAIN);
+	CHECK_U64(cg.roots[0].ns, 85 * TICK);
+	/* each arc's one site carries the arc */
+	CHECK_U64(cg.sites[cg.arcs[0].first_site].ns, cg.arcs[0].ns);
+	callgraph_release(&cg);
+}
+
+/* Direct recursion only: T main 0, R 6, L 4; main->R 2, R->R 5, R->L 3,
+ * main->L 1.  L's 4 go 3 to R, 1 to main; R is 6 + 3, all to main. */
+static void test_direct_recursion(void)
+{
+	enum { M, R, L, N };
+	static const unsigned ticks[N] = { 0, 6, 4 };
+	static const struct arc_spec arcs[] = {
+		{ M, R, 2 }, { R, R, 5 }, { R, L, 3 }, { M, L, 1 },
+	};
+	struct callgraph cg;
+
+	bare_graph(&cg, N, ticks, arcs, sizeof arcs / sizeof *arcs);
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.ncycles, 0);
+	CHECK_U64(cg.funcs[R].cycle, 0);
+	CHECK_U64(cg.funcs[R].ncalls, 2);
+	CHECK_U64(cg.funcs[R].self_calls, 5);
+	CHECK_U64(cg.funcs[L].ncalls, 4);
+	CHECK_U64(cg.funcs[R].self_ns, 6 * TICK);
+	CHECK_U64(cg.funcs[L].incl_ns, 4 * TICK);
+	CHECK_U64(cg.funcs[R].incl_ns, 9 * TICK);
+	CHECK_U64(cg.funcs[M].incl_ns, 10 * TICK);
+	CHECK_U64(arc_ns(&cg, R, L), 3 * TICK);
+	CHECK_U64(arc_ns(&cg, M, L), 1 * TICK);
+	CHECK_U64(arc_ns(&cg, M, R), 9 * TICK);
+	CHECK_U64(arc_ns(&cg, R, R), 1);
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].func, M);
+	CHECK_U64(cg.roots[0].ns, 10 * TICK);
+	callgraph_release(&cg);
+}
+
+/* Roots: X (no samples) calls Y once, Z (no samples) twice: Y's 6 go 2
+ * to X, 4 to Z.  W is sampled and never called; V neither sampled nor
+ * called, so not in the graph.  Roots in function order. */
+static void test_roots(void)
+{
+	enum { V, W, X, Y, Z, N };
+	static const unsigned ticks[N] = { 0, 3, 0, 6, 0 };
+	static const struct arc_spec arcs[] = { { Z, Y, 2 }, { X, Y, 1 } };
+	struct callgraph cg;
+
+	bare_graph(&cg, N, ticks, arcs, sizeof arcs / sizeof *arcs);
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK(!cg.funcs[V].used);
+	CHECK_U64(cg.total_ns, 9 * TICK);
+	CHECK_U64(cg.funcs[X].self_ns, 0);
+	CHECK_U64(cg.funcs[X].incl_ns, 2 * TICK);
+	CHECK_U64(cg.funcs[Z].incl_ns, 4 * TICK);
+	CHECK_U64(cg.funcs[W].incl_ns, 3 * TICK);
+	CHECK_U64(arc_ns(&cg, X, Y), 2 * TICK);
+	CHECK_U64(arc_ns(&cg, Z, Y), 4 * TICK);
+	CHECK_U64(cg.nroots, 3);
+	CHECK_U64(cg.roots[0].func, W);
+	CHECK_U64(cg.roots[0].ns, 3 * TICK);
+	CHECK_U64(cg.roots[1].func, X);
+	CHECK_U64(cg.roots[1].ns, 2 * TICK);
+	CHECK_U64(cg.roots[2].func, Z);
+	CHECK_U64(cg.roots[2].ns, 4 * TICK);
+	callgraph_release(&cg);
+}
+
+/* A cycle nothing calls: P (3) <-> Q (1).  Cycle 1 is 3 + 1, carried by
+ * the pseudo caller to its first member; each member's own time rides on
+ * the call from the other. */
+static void test_uncalled_cycle(void)
+{
+	enum { P, Q, N };
+	static const unsigned ticks[N] = { 3, 1 };
+	static const struct arc_spec arcs[] = { { P, Q, 1 }, { Q, P, 1 } };
+	struct callgraph cg;
+
+	bare_graph(&cg, N, ticks, arcs, sizeof arcs / sizeof *arcs);
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.ncycles, 1);
+	CHECK_U64(cg.funcs[P].cycle, 1);
+	CHECK_U64(cg.funcs[Q].cycle, 1);
+	CHECK_U64(cg.funcs[P].incl_ns, 3 * TICK);
+	CHECK_U64(cg.funcs[Q].incl_ns, 1 * TICK);
+	CHECK_U64(arc_ns(&cg, P, Q), 1 * TICK);
+	CHECK_U64(arc_ns(&cg, Q, P), 3 * TICK);
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].func, P);
+	CHECK_U64(cg.roots[0].ns, 4 * TICK);
+	callgraph_release(&cg);
+}
+
+/* The worked example with -E D: fract(D) = 0, so D's 5 and its calls
+ * count for nothing; fract(C) = 6/10 + 2/10 + 0 = 0.8, so C keeps 40 of
+ * its 50 (gprof's prop.self), 30 to A and 10 to B. */
+static void test_excluded_time(void)
+{
+	bool excl[NWORKED] = { [D] = true };
+	struct cg_selection sel = { .excl_time = excl };
+	struct callgraph cg;
+
+	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
+	CHECK(propagate(&cg, &sel) == 0);
+	CHECK_NEAR(cg.funcs[D].fract, 0, 0);
+	CHECK_NEAR(cg.funcs[C].fract, 0.8, 1e-12);
+	CHECK_U64(cg.funcs[D].self_ns, 0);
+	CHECK_U64(cg.funcs[C].self_ns, 40 * TICK);
+	CHECK_U64(cg.total_ns, 70 * TICK);
+	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
+	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
+	CHECK_U64(cg.funcs[MAIN].incl_ns, 70 * TICK);
+	callgraph_release(&cg);
+}
+
+/* Selecting a member of a cycle is refused, naming the member. */
+static void test_selection_in_cycle(void)
+{
+	bool excl[NWORKED] = { [B] = true };
+	struct cg_selection sel = { .excl_graph = excl };
+	struct callgraph cg;
+	struct g2c_error err;
+	size_t in_cycle;
+
+	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
+	CHECK(propagate_graph(&cg, &sel, &in_cycle, &err) == -1);
+	CHECK_U64(in_cycle, B);
+	callgraph_release(&cg);
+}
+
+int main(void)
+{
+	test_worked_example();
+	test_direct_recursion();
+	test_roots();
+	test_uncalled_cycle();
+	test_excluded_time();
+	test_selection_in_cycle();
+	return check_report("test-propagate");
+}
