@@ -2,7 +2,7 @@
  *
  * Parses the command line and wires the stages together: the objects
  * (object, symtab, code) and the profiles (gmon) -> call graph (callgraph)
- * -> source positions (srcline) -> writer (callgrind) -> output (outstream).
+ * -> source positions (srcmap) -> writer (callgrind) -> output (outstream).
  * The only place that prints diagnostics or decides the exit status.
  */
 #include <config.h>
@@ -29,6 +29,7 @@
 #include "report.h"
 #include "select.h"
 #include "srcline.h"
+#include "srcmap.h"
 #include "symtab.h"
 
 /* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
