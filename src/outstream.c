@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "outstream.h"
+#include "util.h"
 
 /* The temporary file a signal handler must remove: one output at a time. */
 static char pending_tmp[4096];
@@ -59,9 +60,8 @@ static void free_paths(struct outstream *os)
 static int open_temp(struct outstream *os, const char *path,
 		     const struct stat *old, bool exists, struct g2c_error *err)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dirlen;
+	const char *base = base_name(path);
+	size_t dirlen = (size_t)(base - path);
 	mode_t mask;
 	int fd;
 

@@ -164,3 +164,10 @@ void sort_by_key(void *base, size_t n, size_t size,
 	free(b);
 	free(out);
 }
+
+const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}

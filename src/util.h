@@ -1,5 +1,6 @@
 /* util.h -- small helpers the stages share: growing arrays, sorting by a
- * numeric key, and sums of counts that saturate instead of wrapping. */
+ * numeric key, sums of counts that saturate instead of wrapping, and
+ * base names of paths. */
 #ifndef GMON2CG_UTIL_H
 #define GMON2CG_UTIL_H
 
@@ -41,6 +42,9 @@ size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 #define prefetch(p) ((void)(p))
 #endif
 #define PREFETCH_AHEAD 16
+
+/* The part of PATH after its last '/' (all of PATH without one). */
+const char *base_name(const char *path);
 
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)

@@ -1,8 +1,9 @@
 /* test-util.c -- the helpers every stage leans on: sort_by_key must order
  * exactly as qsort with the same comparison does, whatever the keys and
  * the input order (each of its paths: in order already, radix, short
- * arrays, long runs of equal keys, large elements), and search_above must
- * give a linear search's answer from any starting point. */
+ * arrays, long runs of equal keys, large elements), search_above must
+ * give a linear search's answer from any starting point, and base_name
+ * finds what follows the last '/'. */
 #include <config.h>
 
 #include <stdint.h>
@@ -179,6 +180,20 @@ static void check_search(size_t n, size_t stride_words, size_t key_word)
 	free(elems);
 }
 
+/* base_name: after the last '/', whatever comes before it. */
+static void check_base_name(void)
+{
+	const char *path = "/usr/lib/libc.so.6";
+
+	CHECK_STR_EQ(base_name("/usr/lib/libc.so.6"), "libc.so.6");
+	CHECK_STR_EQ(base_name("a/b.profile"), "b.profile");
+	CHECK_STR_EQ(base_name("prog"), "prog");
+	CHECK_STR_EQ(base_name("/prog"), "prog");
+	CHECK_STR_EQ(base_name("dir/"), "");
+	CHECK_STR_EQ(base_name(""), "");
+	CHECK(base_name(path) == path + 9);	/* a pointer into PATH */
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 17, 63, 64, 65, 1000, 100000 };
@@ -208,5 +223,6 @@ int main(void)
 	}
 	CHECK_U64(add_saturating(UINT64_MAX - 1, 5), UINT64_MAX);
 	CHECK_U64(add_saturating(40, 2), 42);
+	check_base_name();
 	return check_report("test-util");
 }
