@@ -2,15 +2,18 @@
  * exactly as qsort with the same comparison does, whatever the keys and
  * the input order (each of its paths: in order already, radix, short
  * arrays, long runs of equal keys, large elements), search_above must
- * give a linear search's answer from any starting point, and base_name
- * finds what follows the last '/'. */
+ * give a linear search's answer from any starting point, base_name
+ * finds what follows the last '/', and section_end (object.h) is just
+ * past a section. */
 #include <config.h>
 
+#include <bfd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "object.h"
 #include "util.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
@@ -194,6 +197,18 @@ static void check_base_name(void)
 	CHECK(base_name(path) == path + 9);	/* a pointer into PATH */
 }
 
+/* section_end: just past the section, wherever it is loaded. */
+static void check_section_end(void)
+{
+	asection sec = { .vma = 0x401000, .size = 0x2345 };
+
+	CHECK_U64(section_end(&sec), 0x403345);
+	sec.size = 0;
+	CHECK_U64(section_end(&sec), 0x401000);
+	sec = (asection){ .vma = 0xffffffff00000000u, .size = 0x10 };
+	CHECK_U64(section_end(&sec), 0xffffffff00000010u);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 17, 63, 64, 65, 1000, 100000 };
@@ -224,5 +239,6 @@ int main(void)
 	CHECK_U64(add_saturating(UINT64_MAX - 1, 5), UINT64_MAX);
 	CHECK_U64(add_saturating(40, 2), 42);
 	check_base_name();
+	check_section_end();
 	return check_report("test-util");
 }
