@@ -31,6 +31,7 @@
 #include "srcline.h"
 #include "srcmap.h"
 #include "symtab.h"
+#include "util.h"
 
 /* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
  * there are none), or NULL with ERR set. */
@@ -83,9 +84,7 @@ static void print_warnings(struct warnings *w, bool succeeded)
 	fflush(stdout);
 	for (size_t i = 0; i < w->n; i++) {
 		/* (a file name cannot break the line) */
-		for (char *c = w->lines[i]; *c; c++)
-			if (is_unprintable(*c))
-				*c = '?';
+		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
 		if (succeeded)
 			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
 		free(w->lines[i]);
