@@ -600,13 +600,6 @@ static void finish_second_half(struct second_half *h, struct writer *w)
 	second_half_release(h);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* KCachegrind's identity of a function: its name and the base names of
  * its file and object. */
 struct identity {

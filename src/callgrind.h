@@ -15,7 +15,7 @@
 
 #include "callgraph.h"
 #include "outstream.h"
-#include "srcline.h"
+#include "srcmap.h"
 
 struct g2c_error;
 

@@ -3,8 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "diag.h"
+#include "util.h"
 
 int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 {
@@ -14,8 +16,6 @@ int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
 	/* One line, whatever the names in it hold. */
-	for (char *p = err->msg; *p; p++)
-		if (is_unprintable(*p))
-			*p = '?';
+	copy_printable(err->msg, err->msg, strlen(err->msg));
 	return -1;
 }

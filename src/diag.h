@@ -9,19 +9,9 @@
 #ifndef GMON2CG_DIAG_H
 #define GMON2CG_DIAG_H
 
-#include <stdbool.h>
-
 struct g2c_error {
 	char msg[1024];
 };
-
-/* Whether C is a control character: written as '?' wherever a name is
- * written (messages, warnings, reports, the profile's lines), so that a
- * name cannot break its line. */
-static inline bool is_unprintable(char c)
-{
-	return (unsigned char)c < 0x20 || c == 0x7f;
-}
 
 /* Formats the message into ERR (truncating if needed) and returns -1, so
  * that callers can write "return g2c_error_set(err, ...);". */

@@ -2,7 +2,7 @@
  *
  * Parses the command line and wires the stages together: the objects
  * (object, symtab, code) and the profiles (gmon) -> call graph (callgraph)
- * -> source positions (srcline) -> writer (callgrind) -> output (outstream).
+ * -> source positions (srcmap) -> writer (callgrind) -> output (outstream).
  * The only place that prints diagnostics or decides the exit status.
  */
 #include <config.h>
@@ -30,7 +30,9 @@
 #include "report.h"
 #include "select.h"
 #include "srcline.h"
+#include "srcmap.h"
 #include "symtab.h"
+#include "util.h"
 
 /* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
  * there are none), or NULL with ERR set. */
@@ -83,9 +85,7 @@ static void print_warnings(struct warnings *w, bool succeeded)
 	fflush(stdout);
 	for (size_t i = 0; i < w->n; i++) {
 		/* (a file name cannot break the line) */
-		for (char *c = w->lines[i]; *c; c++)
-			if (is_unprintable(*c))
-				*c = '?';
+		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
 		if (succeeded)
 			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
 		free(w->lines[i]);

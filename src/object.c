@@ -116,8 +116,8 @@ static uint64_t loaded_span(struct bfd *abfd)
 			continue;
 		if (vma < lo)
 			lo = vma;
-		if (vma + bfd_section_size(sec) > hi)
-			hi = vma + bfd_section_size(sec);
+		if (section_end(sec) > hi)
+			hi = section_end(sec);
 	}
 	return hi > lo ? hi - lo + 65536 : 0;
 }
@@ -344,7 +344,7 @@ void object_close(struct object *obj)
 	memset(obj, 0, sizeof *obj);
 }
 
-static uint64_t section_end(const asection *sec)
+uint64_t section_end(const asection *sec)
 {
 	return bfd_section_vma(sec) + bfd_section_size(sec);
 }

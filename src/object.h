@@ -77,6 +77,9 @@ int object_read_symbols(struct object *obj, const char *path,
 
 void object_close(struct object *obj);
 
+/* The address just past section SEC. */
+uint64_t section_end(const struct bfd_section *sec);
+
 /* The code section of ABFD (the object or its debug file) holding PC,
  * or NULL; *CACHE, the last one found, is tried first. */
 struct bfd_section *object_find_code_section(struct bfd *abfd,

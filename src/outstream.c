@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "outstream.h"
+#include "util.h"
 
 /* The temporary file a signal handler must remove: one output at a time. */
 static char pending_tmp[4096];
@@ -59,9 +60,8 @@ static void free_paths(struct outstream *os)
 static int open_temp(struct outstream *os, const char *path,
 		     const struct stat *old, bool exists, struct g2c_error *err)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dirlen;
+	const char *base = base_name(path);
+	size_t dirlen = (size_t)(base - path);
 	mode_t mask;
 	int fd;
 
@@ -312,40 +312,12 @@ void outstream_puts(struct outstream *os, const char *s)
 	outstream_write(os, s, strlen(s));
 }
 
-/* Whether one of the eight bytes of W is a control character (below 0x20,
- * or 0x7f): a byte below N sets its high bit in W - N (and a borrow
- * passes only above such a byte); 0x7f is the zero byte of W ^ 0x7f... */
-static bool word_has_unprintable(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
-	uint64_t del = w ^ (0x7f * ones);
-
-	return (((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs;
-}
-
-/* Names are most of what the writer copies: they are checked eight bytes
- * at a time. */
 void outstream_puts_printable(struct outstream *os, const char *s)
 {
-	size_t len = strlen(s);
-
-	for (;;) {
-		size_t n = 0;
-		uint64_t word;
-
-		for (; n + 8 <= len; n += 8) {
-			memcpy(&word, s + n, 8);
-			if (word_has_unprintable(word))
-				break;
-		}
-		while (n < len && !is_unprintable(s[n]))
-			n++;
-		outstream_write(os, s, n);
-		if (n == len)
-			return;
-		outstream_write(os, "?", 1);
-		s += n + 1;
-		len -= n + 1;
+	/* copied into the buffer, at most a bufferful at a time */
+	for (size_t n, len = strlen(s); len > 0; s += n, len -= n) {
+		n = len < sizeof os->buf ? len : sizeof os->buf;
+		outstream_advance(os, copy_printable(outstream_room(os, n), s, n));
 	}
 }
 

@@ -13,13 +13,6 @@
 #include "program.h"
 #include "util.h"
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* The executable's gmon.out files, read on a thread while its symbols are
  * read (the larger part of opening it): those that are not LD_PROFILE
  * files, in order, as program_open sends them. */

@@ -8,13 +8,22 @@
 
 #include "diag.h"
 #include "report.h"
+#include "util.h"
 
 /* Writes at most MAX bytes of NAME, control characters as '?', so that
  * a name cannot break the line. */
 static void put_name(FILE *fp, const char *name, size_t max)
 {
-	for (size_t i = 0; name[i] && i < max; i++)
-		fputc(is_unprintable(name[i]) ? '?' : name[i], fp);
+	char chunk[256];
+	size_t len = strlen(name);
+
+	if (len > max)
+		len = max;
+	for (size_t n; len > 0; name += n, len -= n) {
+		n = len < sizeof chunk ? len : sizeof chunk;
+		copy_printable(chunk, name, n);
+		fwrite(chunk, 1, n, fp);
+	}
 }
 
 void report_stats(FILE *fp, const struct callgraph *cg,

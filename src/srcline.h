@@ -1,11 +1,10 @@
-/* srcline.h -- the source file and line of every position written.
+/* srcline.h -- one object's source lines: the file and line of the code
+ * at an address.
  *
- * The stage between the call graph and the writer: for every function
- * the writer shows it finds the home file and entry line, and for every
- * cost and call site the file and line, so that the writer writes a
- * resolved model and reads no debug information.  Lines come from the
- * DWARF line tables, read directly (lines.h), or from libbfd where those
- * cannot be read and for the outermost line of inlined code.
+ * Lines come from the DWARF line tables, read directly (lines.h), or
+ * from libbfd where those cannot be read and for the outermost line of
+ * inlined code.  The tables are read on first use, whole or, when the
+ * addresses to look up are known beforehand, for those alone.
  *
  * struct source_lines owns one object's line tables; file names handed
  * out stay valid until it is closed (or its object is).
@@ -17,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "callgraph.h"
-
 struct g2c_error;
 struct object;
 
@@ -26,7 +23,7 @@ struct object;
 struct source_lines {
 	struct object *obj;
 
-	/* private */
+	/* private: only srcline.c reads or writes these */
 	struct line_table *table;	/* NULL: ask libbfd */
 	bool tried;
 	uint64_t *expected;		/* the only addresses to look up, or NULL */
@@ -35,61 +32,33 @@ struct source_lines {
 	struct bfd_section *last_section;
 };
 
-/* A resolved position: FILE is never NULL. */
-struct src_pos {
-	const char *file;
-	unsigned line;		/* 0: no line information */
-};
-
-struct source_map {
-	struct src_pos *home;	/* per function: its file and entry line */
-	struct src_pos *cost;	/* per cg->costs[i] */
-	struct src_pos *site;	/* per cg->sites[i] */
-
-	/* private: file names rewritten by a prefix map */
-	struct mapped_name *mapped;	/* open addressing by pointer */
-	size_t mapped_cap, nmapped;
-};
-
-/* Source file names as gcc's -ffile-prefix-map=OLD=NEW rewrites them: a
- * name that starts with OLD starts with NEW instead; where several OLDs
- * match, the longest wins. */
-struct prefix_map {
-	const char *old, *new;
-	size_t old_len;
-};
-
 void source_lines_init(struct source_lines *sl, struct object *obj);
 void source_lines_close(struct source_lines *sl);
+
+/* Sets *FILE and *LINE to the source position of the code at PC: the
+ * innermost, or with OUTERMOST that of the outermost call where PC is in
+ * inlined code.  *FILE is NULL and *LINE 0 where there is no line
+ * information (debug information that names no file counts as none).
+ * Returns 0, or -1 with ERR set. */
+int source_lines_find(struct source_lines *sl, uint64_t pc, bool outermost,
+		      const char **file, unsigned *line, struct g2c_error *err);
 
 /* Sets *FILE to the source file of the code at PC, as the debug
  * information names it, or NULL.  Returns 0, or -1 with ERR set. */
 int source_lines_file(struct source_lines *sl, uint64_t pc,
 		      const char **file, struct g2c_error *err);
 
-/* Resolves every position of the shown functions of CG, whose object K
- * has its line information in *LINES[K].  Code inlined from elsewhere is
- * at its own file and line, or with OUTERMOST at the line of the
- * outermost call.  Where there is no line information a function's file
- * is "???", as callgrind writes it, and a position's file its function's
- * file.  File
- * names are rewritten by MAPS[0..NMAPS).  With ONLY_THESE, these
- * positions are the last looked up in LINES (no other part of the
- * profile follows), so the line tables keep only the rows they need.
- * Returns 0, or -1 with ERR set. */
-int source_map_build(struct source_map *map, const struct callgraph *cg,
-		     struct source_lines *const *lines, bool outermost,
-		     bool only_these, const struct prefix_map *maps,
-		     size_t nmaps, struct g2c_error *err);
+/* Whether SL's tables are read whole: they answer any address, so
+ * listing the addresses to come gains nothing. */
+bool source_lines_read_whole(const struct source_lines *sl);
 
-/* Counts the distinct source files MAP names for CG (not "???") into
- * *NAMED, and those that exist on this machine (relative names from the
- * current directory) into *FOUND; *EXAMPLE is one that does not.
- * Returns 0, or -1 when memory runs out. */
-int source_map_count_files(const struct source_map *map,
-			   const struct callgraph *cg, size_t *named,
-			   size_t *found, const char **example);
+/* The look-ups that follow are of PCS[0..N) alone (sorted and distinct;
+ * SL takes the array), or with PCS NULL of any address.  Tables read for
+ * other addresses are read again; tables read whole are kept. */
+void source_lines_expect(struct source_lines *sl, uint64_t *pcs, size_t n);
 
-void source_map_release(struct source_map *map);
+/* The look-ups expected are done: frees the tables' rows (most of their
+ * memory) until the next source_lines_expect reads them again. */
+void source_lines_forget_rows(struct source_lines *sl);
 
 #endif

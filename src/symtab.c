@@ -330,11 +330,6 @@ int symtab_names(struct symtab *st, struct g2c_error *err)
 	return 0;
 }
 
-static uint64_t section_end(const asection *sec)
-{
-	return bfd_section_vma(sec) + bfd_section_size(sec);
-}
-
 /* Compares NAME (LEN bytes) with a whole raw name. */
 static int compare_prefix(const char *name, size_t len, const char *raw)
 {

@@ -1,6 +1,7 @@
 /* util.c -- small helpers the stages share. */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,4 +164,50 @@ void sort_by_key(void *base, size_t n, size_t size,
 	free(a);
 	free(b);
 	free(out);
+}
+
+static bool is_unprintable(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* Whether one of the eight bytes of W is a control character (below 0x20,
+ * or 0x7f): a byte below N sets its high bit in W - N (and a borrow
+ * passes only above such a byte); 0x7f is the zero byte of W ^ 0x7f... */
+static bool word_has_unprintable(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+	uint64_t del = w ^ (0x7f * ones);
+
+	return (((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs;
+}
+
+/* Names are most of what the writer copies: they are checked eight bytes
+ * at a time. */
+char *copy_printable(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+
+	for (;;) {
+		uint64_t word;
+
+		for (; i + 8 <= len; i += 8) {
+			memcpy(&word, src + i, 8);
+			if (word_has_unprintable(word))
+				break;
+			memcpy(dst + i, &word, 8);
+		}
+		for (; i < len && !is_unprintable(src[i]); i++)
+			dst[i] = src[i];
+		if (i == len)
+			return dst + len;
+		dst[i++] = '?';
+	}
+}
+
+const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }

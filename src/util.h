@@ -1,5 +1,6 @@
 /* util.h -- small helpers the stages share: growing arrays, sorting by a
- * numeric key, and sums of counts that saturate instead of wrapping. */
+ * numeric key, sums of counts that saturate instead of wrapping, base
+ * names of paths, and names made printable. */
 #ifndef GMON2CG_UTIL_H
 #define GMON2CG_UTIL_H
 
@@ -41,6 +42,15 @@ size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 #define prefetch(p) ((void)(p))
 #endif
 #define PREFETCH_AHEAD 16
+
+/* Copies SRC[0..LEN) to DST (which may be SRC), each control character
+ * (below 0x20, or 0x7f) as '?': wherever a name is written (messages,
+ * warnings, reports, the profile's lines), it cannot break its line.
+ * Returns DST + LEN. */
+char *copy_printable(char *dst, const char *src, size_t len);
+
+/* The part of PATH after its last '/' (all of PATH without one). */
+const char *base_name(const char *path);
 
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)

@@ -1,7 +1,8 @@
 # tests/local.mk -- the test suite, run by "make check".
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
-	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate
+	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
+	tests/unit/test-srcmap
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
@@ -19,6 +20,8 @@ tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check
 tests_unit_test_outstream_LDADD = libgmon2cg.a
 tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/check.h
 tests_unit_test_util_LDADD = libgmon2cg.a
+tests_unit_test_srcmap_SOURCES = tests/unit/test-srcmap.c tests/unit/check.h
+tests_unit_test_srcmap_LDADD = libgmon2cg.a
 tests_unit_test_lines_SOURCES = tests/unit/test-lines.c tests/unit/check.h
 tests_unit_test_lines_LDADD = libgmon2cg.a
 # allocation failure on demand, for the reader's out-of-memory paths
@@ -79,6 +82,7 @@ SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh
+SHELL_TESTS += tests/prefix-map.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds

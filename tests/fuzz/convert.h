@@ -15,6 +15,7 @@
 #include "object.h"
 #include "outstream.h"
 #include "srcline.h"
+#include "srcmap.h"
 #include "symtab.h"
 
 static inline void fuzz_convert(struct object *obj, struct symtab *st,

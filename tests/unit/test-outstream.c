@@ -116,6 +116,34 @@ static char *printable(const char *s)
 	return text;
 }
 
+/* A name longer than the buffer, control characters on either side of
+ * where it fills the buffer, is written whole. */
+static void test_long_printable(void)
+{
+	size_t len = 3 * sizeof ((struct outstream *)0)->buf + 5;
+	char *name = malloc(len + 1), *expected = malloc(len + 1), *got;
+
+	if (!name || !expected) {
+		CHECK(!"out of memory");
+		free(name);
+		free(expected);
+		return;
+	}
+	memset(name, 'n', len);
+	name[len] = '\0';
+	memcpy(expected, name, len + 1);
+	for (size_t at = 0; at < len; at += sizeof ((struct outstream *)0)->buf)
+		for (size_t i = at > 0 ? at - 1 : 0; i <= at + 1; i++) {
+			name[i] = '\n';
+			expected[i] = '?';
+		}
+	got = printable(name);
+	CHECK(got && strcmp(got, expected) == 0);
+	free(got);
+	free(name);
+	free(expected);
+}
+
 /* Every byte value at every place of an eight-byte word and around it,
  * alone and next to another control character: only bytes below 0x20
  * and 0x7f become '?'. */
@@ -149,6 +177,7 @@ static void test_printable(void)
 	CHECK_U64(first_wrong, 0);
 	CHECK_STR_EQ(empty, "");
 	free(empty);
+	test_long_printable();
 }
 
 static void test_write_error(void)

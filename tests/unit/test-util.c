@@ -1,15 +1,21 @@
 /* test-util.c -- the helpers every stage leans on: sort_by_key must order
  * exactly as qsort with the same comparison does, whatever the keys and
  * the input order (each of its paths: in order already, radix, short
- * arrays, long runs of equal keys, large elements), and search_above must
- * give a linear search's answer from any starting point. */
+ * arrays, long runs of equal keys, large elements), search_above must
+ * give a linear search's answer from any starting point, copy_printable
+ * turns control characters (and only those) into '?', base_name
+ * finds what follows the last '/', and section_end (object.h) is just
+ * past a section. */
 #include <config.h>
 
+#include <bfd.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "object.h"
 #include "util.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
@@ -179,6 +185,68 @@ static void check_search(size_t n, size_t stride_words, size_t key_word)
 	free(elems);
 }
 
+/* copy_printable: every byte value at every place of an eight-byte word
+ * and around it, alone and next to another control character, copied and
+ * in place: only bytes below 0x20 and 0x7f become '?', and nothing past
+ * the LEN bytes is written. */
+static void check_copy_printable(void)
+{
+	unsigned first_wrong = 0;	/* the first byte copied wrongly */
+	char empty[1] = { 'x' };
+
+	for (unsigned byte = 0; byte < 256 && !first_wrong; byte++) {
+		bool control = byte < 0x20 || byte == 0x7f;
+
+		for (size_t len = 1; len <= 19; len++)
+			for (size_t at = 0; at < len; at++) {
+				char name[24], expected[24], copy[24];
+
+				memset(name, 'a', sizeof name);
+				name[at] = (char)byte;
+				memcpy(expected, name, sizeof name);
+				expected[at] = control ? '?' : (char)byte;
+				if (at + 1 < len) {	/* a tab right after it */
+					name[at + 1] = '\t';
+					expected[at + 1] = '?';
+				}
+				memset(copy, 'z', sizeof copy);
+				if (copy_printable(copy, name, len) != copy + len ||
+				    memcmp(copy, expected, len) != 0 || copy[len] != 'z' ||
+				    copy_printable(name, name, len) != name + len ||
+				    memcmp(name, expected, sizeof name) != 0)
+					first_wrong = byte + 1;
+			}
+	}
+	CHECK_U64(first_wrong, 0);
+	CHECK(copy_printable(empty, "\n", 0) == empty && empty[0] == 'x');
+}
+
+/* base_name: after the last '/', whatever comes before it. */
+static void check_base_name(void)
+{
+	const char *path = "/usr/lib/libc.so.6";
+
+	CHECK_STR_EQ(base_name("/usr/lib/libc.so.6"), "libc.so.6");
+	CHECK_STR_EQ(base_name("a/b.profile"), "b.profile");
+	CHECK_STR_EQ(base_name("prog"), "prog");
+	CHECK_STR_EQ(base_name("/prog"), "prog");
+	CHECK_STR_EQ(base_name("dir/"), "");
+	CHECK_STR_EQ(base_name(""), "");
+	CHECK(base_name(path) == path + 9);	/* a pointer into PATH */
+}
+
+/* section_end: just past the section, wherever it is loaded. */
+static void check_section_end(void)
+{
+	asection sec = { .vma = 0x401000, .size = 0x2345 };
+
+	CHECK_U64(section_end(&sec), 0x403345);
+	sec.size = 0;
+	CHECK_U64(section_end(&sec), 0x401000);
+	sec = (asection){ .vma = 0xffffffff00000000u, .size = 0x10 };
+	CHECK_U64(section_end(&sec), 0xffffffff00000010u);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 17, 63, 64, 65, 1000, 100000 };
@@ -208,5 +276,8 @@ int main(void)
 	}
 	CHECK_U64(add_saturating(UINT64_MAX - 1, 5), UINT64_MAX);
 	CHECK_U64(add_saturating(40, 2), 42);
+	check_copy_printable();
+	check_base_name();
+	check_section_end();
 	return check_report("test-util");
 }

@@ -1,0 +1,74 @@
+/* srcmap.h -- the source file and line of every position written.
+ *
+ * The stage between the call graph and the writer: for every function
+ * the writer shows it finds the home file and entry line, and for every
+ * cost and call site the file and line, so that the writer writes a
+ * resolved model and reads no debug information.  It asks each object's
+ * source lines (srcline.h) and rewrites the file names by the prefix
+ * maps; struct source_map owns the rewritten names.
+ */
+#ifndef GMON2CG_SRCMAP_H
+#define GMON2CG_SRCMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "callgraph.h"
+
+struct g2c_error;
+struct source_lines;
+
+/* A resolved position: FILE is never NULL. */
+struct src_pos {
+	const char *file;
+	unsigned line;		/* 0: no line information */
+};
+
+struct source_map {
+	struct src_pos *home;	/* per function: its file and entry line */
+	struct src_pos *cost;	/* per cg->costs[i] */
+	struct src_pos *site;	/* per cg->sites[i] */
+
+	/* private: file names rewritten by a prefix map */
+	struct mapped_name *mapped;	/* open addressing by pointer */
+	size_t mapped_cap, nmapped;
+};
+
+/* Source file names as gcc's -ffile-prefix-map=OLD=NEW rewrites them: a
+ * name that starts with OLD starts with NEW instead; where several OLDs
+ * match, the longest wins. */
+struct prefix_map {
+	const char *old, *new;
+	size_t old_len;
+};
+
+/* The map of MAPS[0..NMAPS) that rewrites FILE (the one with the longest
+ * OLD that FILE starts with), or NULL where none does. */
+const struct prefix_map *prefix_map_find(const struct prefix_map *maps,
+					 size_t nmaps, const char *file);
+
+/* Resolves every position of the shown functions of CG, whose object K
+ * has its line information in *LINES[K].  Code inlined from elsewhere is
+ * at its own file and line, or with OUTERMOST at the line of the
+ * outermost call.  Where there is no line information a function's file
+ * is "???", as callgrind writes it, and a position's file its function's
+ * file.  File names are rewritten by MAPS[0..NMAPS).  With ONLY_THESE, these
+ * positions are the last looked up in LINES (no other part of the
+ * profile follows), so the line tables keep only the rows they need.
+ * Returns 0, or -1 with ERR set. */
+int source_map_build(struct source_map *map, const struct callgraph *cg,
+		     struct source_lines *const *lines, bool outermost,
+		     bool only_these, const struct prefix_map *maps,
+		     size_t nmaps, struct g2c_error *err);
+
+/* Counts the distinct source files MAP names for CG (not "???") into
+ * *NAMED, and those that exist on this machine (relative names from the
+ * current directory) into *FOUND; *EXAMPLE is one that does not.
+ * Returns 0, or -1 when memory runs out. */
+int source_map_count_files(const struct source_map *map,
+			   const struct callgraph *cg, size_t *named,
+			   size_t *found, const char **example);
+
+void source_map_release(struct source_map *map);
+
+#endif
