@@ -1,17 +1,14 @@
 /* gmon.c -- read gprof gmon.out files into one summed profile. */
 #include <config.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "diag.h"
-#include "util.h"
 #include "gmon.h"
+#include "instream.h"
+#include "util.h"
 
 /* GNU tagged format (glibc gmon/sys/gmon_out.h). */
 #define TAGGED_HEADER_SIZE 20
@@ -42,189 +39,15 @@ static uint64_t ld_profile_min_arcs(uint64_t textsize)
 	return limit < 50 ? 50 : limit;
 }
 
-/* The bytes of one file: a buffer in memory, or a file read in pieces and,
- * when it starts with gzip's magic number, inflated as it is read.  A gzip
- * file may hold several members, which are concatenated as gzip -d does;
- * anything else after a member, a member cut short or a failed check is an
- * error. */
-struct input {
-	const char *name;
-	int fd;				/* -1: the bytes are all in NEXT */
-	bool gzip;
-	bool member_ended;		/* inflate reached a member's end */
-	bool raw_eof;			/* read() returned 0 */
-	z_stream z;			/* next_in/avail_in: bytes read and
-					 * not used yet, also when plain */
-	unsigned char *raw, *inflated;	/* buffers of INPUT_CHUNK bytes */
-	const unsigned char *next;	/* file bytes delivered, not taken */
-	size_t avail;
-};
-
-#define INPUT_CHUNK (1u << 16)
-
-static int input_errno(struct input *in, struct g2c_error *err)
-{
-	return g2c_error_set(err, "%s: %s", in->name, strerror(errno));
-}
-
-/* Reads until at least N bytes that inflate (or, plain, the reader) has not
- * used are buffered, or the file ends. */
-static int input_read_raw(struct input *in, size_t n, struct g2c_error *err)
-{
-	if (in->z.avail_in >= n || in->raw_eof)
-		return 0;
-	memmove(in->raw, in->z.next_in, in->z.avail_in);
-	in->z.next_in = in->raw;
-	while (in->z.avail_in < n && !in->raw_eof) {
-		ssize_t got = read(in->fd, in->raw + in->z.avail_in,
-				   INPUT_CHUNK - in->z.avail_in);
-
-		if (got < 0 && errno != EINTR)
-			return input_errno(in, err);
-		if (got == 0)
-			in->raw_eof = true;
-		if (got > 0)
-			in->z.avail_in += (unsigned)got;
-	}
-	return 0;
-}
-
-/* Inflates the next piece of a gzip file into IN->inflated.  Returns the
- * bytes produced (0 at the end of the file), or -1 with ERR set. */
-static long input_inflate(struct input *in, struct g2c_error *err)
-{
-	for (;;) {
-		int zrc;
-
-		if (in->member_ended) {
-			if (input_read_raw(in, 2, err) < 0)
-				return -1;
-			if (in->z.avail_in == 0)
-				return 0;
-			if (in->z.avail_in < 2 || in->z.next_in[0] != 0x1f ||
-			    in->z.next_in[1] != 0x8b)
-				return g2c_error_set(err,
-						     "%s: data that is not gzip follows the compressed profile",
-						     in->name);
-			if (inflateReset(&in->z) != Z_OK)
-				return g2c_error_set(err, "%s: cannot restart gzip decompression", in->name);
-			in->member_ended = false;
-		}
-		if (input_read_raw(in, 1, err) < 0)
-			return -1;
-		in->z.next_out = in->inflated;
-		in->z.avail_out = INPUT_CHUNK;
-		zrc = inflate(&in->z, Z_NO_FLUSH);
-		if (zrc == Z_STREAM_END)
-			in->member_ended = true;
-		else if (zrc == Z_DATA_ERROR)
-			return g2c_error_set(err, "%s: corrupt gzip data: %s",
-					     in->name, in->z.msg ? in->z.msg : "invalid");
-		else if (zrc == Z_MEM_ERROR)
-			return g2c_error_set(err, "%s: out of memory", in->name);
-		else if (zrc == Z_BUF_ERROR && in->z.avail_in == 0 && in->raw_eof)
-			return g2c_error_set(err,
-					     "%s: the gzip data is cut short (truncated file)",
-					     in->name);
-		else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-			return g2c_error_set(err, "%s: gzip error %d", in->name, zrc);
-		if (in->z.avail_out < INPUT_CHUNK)
-			return (long)(INPUT_CHUNK - in->z.avail_out);
-	}
-}
-
-/* Makes IN->avail bytes available at IN->next.  Returns 1, 0 at the end of
- * the file, or -1 with ERR set. */
-static int input_fill(struct input *in, struct g2c_error *err)
-{
-	long n;
-
-	if (in->avail > 0)
-		return 1;
-	if (in->fd < 0)
-		return 0;
-	if (in->gzip) {
-		n = input_inflate(in, err);
-		if (n < 0)
-			return -1;
-		in->next = in->inflated;
-		in->avail = (size_t)n;
-		return n > 0;
-	}
-	if (input_read_raw(in, 1, err) < 0)
-		return -1;
-	in->next = in->z.next_in;
-	in->avail = in->z.avail_in;
-	in->z.avail_in = 0;
-	return in->avail > 0;
-}
-
-static void input_close(struct input *in)
-{
-	if (in->gzip)
-		inflateEnd(&in->z);
-	if (in->fd >= 0)
-		close(in->fd);
-	free(in->raw);
-	free(in->inflated);
-}
-
-/* Opens PATH; tells gzip from plain by its first two bytes. */
-static int input_open(struct input *in, const char *path,
-		      struct g2c_error *err)
-{
-	memset(in, 0, sizeof *in);
-	in->name = path;
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0)
-		return input_errno(in, err);
-	in->raw = malloc(INPUT_CHUNK);
-	in->inflated = malloc(INPUT_CHUNK);
-	if (!in->raw || !in->inflated) {
-		g2c_error_set(err, "%s: out of memory", path);
-		goto fail;
-	}
-	in->z.next_in = in->raw;
-	if (input_read_raw(in, 2, err) < 0)
-		goto fail;
-	if (in->z.avail_in >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
-		/* 16: a gzip header and trailer, checked */
-		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK) {
-			g2c_error_set(err, "%s: out of memory", path);
-			goto fail;
-		}
-		in->gzip = true;
-	}
-	return 0;
-fail:
-	input_close(in);
-	return -1;
-}
-
-static void input_from_buffer(struct input *in, const unsigned char *data,
-			      size_t len, const char *name)
-{
-	memset(in, 0, sizeof *in);
-	in->name = name;
-	in->fd = -1;
-	in->next = data;
-	in->avail = len;
-}
-
-/* A cursor over one file's bytes, decoding in the target's byte order.
- * Bytes taken to recognise the format are given back in BACK. */
+/* One file's bytes, decoded in the target's byte order. */
 struct reader {
-	struct input *in;
-	uint64_t pos;			/* offset of the next byte in the file */
-	unsigned char back[48];
-	size_t back_len;
+	struct instream *in;
 	const struct gmon_target *target;
 	const char *name;		/* for messages only */
 	struct g2c_error *err;
 	uint64_t records, max_records;	/* see file_limits() */
 	uint64_t bins, max_bins;
 	bool carries_data;		/* bins, arcs or blocks were read */
-	bool cut_short;			/* the error is truncated()'s */
 };
 
 /* What one file may hold: no run records more bins than profil(2) can use
@@ -238,77 +61,6 @@ static void file_limits(struct reader *r)
 
 	r->max_bins = span ? span / 2 + 1 : UINT64_MAX;
 	r->max_records = span ? (UINT64_C(1) << 20) + span / 4 : UINT64_MAX;
-}
-
-/* Copies up to N bytes to DST; *GOT says how many (fewer only at the end of
- * the file). */
-static int pull(struct reader *r, unsigned char *dst, size_t n, size_t *got)
-{
-	*got = 0;
-	if (r->back_len > 0) {
-		size_t k = n < r->back_len ? n : r->back_len;
-
-		memcpy(dst, r->back, k);
-		memmove(r->back, r->back + k, r->back_len - k);
-		r->back_len -= k;
-		*got = k;
-	}
-	while (*got < n) {
-		struct input *in = r->in;
-		size_t k;
-		int rc = input_fill(in, r->err);
-
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		k = n - *got < in->avail ? n - *got : in->avail;
-		memcpy(dst + *got, in->next, k);
-		in->next += k;
-		in->avail -= k;
-		*got += k;
-	}
-	r->pos += *got;
-	return 0;
-}
-
-/* Gives back the N bytes just pulled into SRC, to be read again. */
-static void unpull(struct reader *r, const unsigned char *src, size_t n)
-{
-	memcpy(r->back, src, n);
-	r->back_len = n;
-	r->pos -= n;
-}
-
-/* The error for a record that starts at START and needs END - START bytes
- * but has only those up to the current position. */
-static int truncated(struct reader *r, const char *what, uint64_t start,
-		     uint64_t end)
-{
-	r->cut_short = true;
-	return g2c_error_set(r->err,
-			     "%s: truncated %s at offset %llu (%llu bytes needed, %llu present)",
-			     r->name, what, (unsigned long long)start,
-			     (unsigned long long)(end - start),
-			     (unsigned long long)(r->pos - start));
-}
-
-/* Reads exactly N bytes of the record WHAT, which spans START..END. */
-static int take_bytes(struct reader *r, unsigned char *dst, size_t n,
-		      const char *what, uint64_t start, uint64_t end)
-{
-	size_t got;
-
-	if (pull(r, dst, n, &got) < 0)
-		return -1;
-	return got == n ? 0 : truncated(r, what, start, end);
-}
-
-/* Reads a whole fixed-size record of N bytes into DST. */
-static int take_record(struct reader *r, unsigned char *dst, size_t n,
-		       const char *what, uint64_t start)
-{
-	return take_bytes(r, dst, n, what, start, r->pos + n);
 }
 
 /* Decodes a SIZE-byte field at *P in the target's byte order, and moves
@@ -688,7 +440,7 @@ static bool merge_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 static int add_hist(struct gmon_profile *prof, struct reader *r,
 		    const struct gmon_hist *h, const char *what, uint64_t start)
 {
-	uint64_t end = r->pos + (uint64_t)h->nbins * 2;
+	uint64_t end = r->in->pos + (uint64_t)h->nbins * 2;
 	struct gmon_hist *target;
 	struct gmon_bin *fresh = NULL;
 	size_t nfresh = 0, cap = 0;
@@ -721,7 +473,8 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 		const unsigned char *p = raw;
 		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
 
-		if (take_bytes(r, raw, 2 * (size_t)n, what, start, end) < 0) {
+		if (instream_take(r->in, raw, 2 * (size_t)n, what, start, end,
+				  r->err) < 0) {
 			free(fresh);
 			return -1;
 		}
@@ -768,8 +521,9 @@ static int take_hist_header(struct reader *r, struct gmon_hist *h,
 	unsigned char raw[2 * 8 + 8 + HIST_DIMEN_SIZE + 1];
 	const unsigned char *p = raw;
 
-	if (take_record(r, raw, 2 * r->target->addr_size + 8 + HIST_DIMEN_SIZE + 1,
-			"histogram record", start) < 0)
+	if (instream_take_record(r->in, raw,
+				 2 * r->target->addr_size + 8 + HIST_DIMEN_SIZE + 1,
+				 "histogram record", start, r->err) < 0)
 		return -1;
 	h->low_pc = get_addr(r, &p);
 	h->high_pc = get_addr(r, &p);
@@ -798,8 +552,8 @@ static int read_tagged_arc(struct gmon_profile *prof, struct reader *r,
 	const unsigned char *p = raw;
 	uint64_t from_pc, self_pc, count;
 
-	if (take_record(r, raw, 2 * r->target->addr_size + 4,
-			"call-arc record", start) < 0)
+	if (instream_take_record(r->in, raw, 2 * r->target->addr_size + 4,
+				 "call-arc record", start, r->err) < 0)
 		return -1;
 	from_pc = get_addr(r, &p);
 	self_pc = get_addr(r, &p);
@@ -819,16 +573,18 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 		return g2c_error_set(r->err,
 				     "%s: basic-block record at offset %llu uses the version 0 layout, which is not portable and not supported",
 				     r->name, (unsigned long long)start);
-	if (take_record(r, raw, 4, "basic-block record", start) < 0)
+	if (instream_take_record(r->in, raw, 4, "basic-block record", start,
+				 r->err) < 0)
 		return -1;
 	n = get(r, &p, 4);
-	end = r->pos + n * 2 * P;
+	end = r->in->pos + n * 2 * P;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t addr, count;
 
 		p = raw;
 		if (count_record(r) < 0 ||
-		    take_bytes(r, raw, 2 * P, "basic-block record", start, end) < 0)
+		    instream_take(r->in, raw, 2 * P, "basic-block record", start,
+				  end, r->err) < 0)
 			return -1;
 		addr = get_addr(r, &p);
 		count = get(r, &p, P);
@@ -844,7 +600,8 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 	const unsigned char *p = header + 4;
 	uint32_t version;
 
-	if (take_record(r, header, TAGGED_HEADER_SIZE, "file header", 0) < 0)
+	if (instream_take_record(r->in, header, TAGGED_HEADER_SIZE,
+				 "file header", 0, r->err) < 0)
 		return -1;
 	version = (uint32_t)get(r, &p, 4);
 	if (version != 1 && version != 0)
@@ -852,12 +609,12 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 				     "%s: unsupported gmon.out version %u (only 1 is known)",
 				     r->name, version);
 	for (;;) {
-		uint64_t start = r->pos;
+		uint64_t start = r->in->pos;
 		unsigned char tag;
 		size_t got;
 		int rc;
 
-		if (pull(r, &tag, 1, &got) < 0)
+		if (instream_read(r->in, &tag, 1, &got, r->err) < 0)
 			return -1;
 		if (got == 0)
 			return 0;
@@ -898,8 +655,10 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 	uint64_t textsize, nslots = 0, counted = 0, start = TAGGED_HEADER_SIZE;
 	uint32_t narcs;
 
-	if (take_record(r, raw, TAGGED_HEADER_SIZE, "file header", 0) < 0 ||
-	    take_record(r, raw, 4, "histogram record", start) < 0)
+	if (instream_take_record(r->in, raw, TAGGED_HEADER_SIZE, "file header",
+				 0, r->err) < 0 ||
+	    instream_take_record(r->in, raw, 4, "histogram record", start,
+				 r->err) < 0)
 		return -1;
 	if (get(r, &p, 4) != TAG_TIME_HIST)
 		return g2c_error_set(r->err,
@@ -920,9 +679,10 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 	if (add_hist(prof, r, &h, "histogram record", start) < 0)
 		return -1;
 
-	start = r->pos;
+	start = r->in->pos;
 	p = raw;
-	if (take_record(r, raw, 8, "call-arc table", start) < 0)
+	if (instream_take_record(r->in, raw, 8, "call-arc table", start,
+				 r->err) < 0)
 		return -1;
 	if (get(r, &p, 4) != TAG_CG_ARC)
 		return g2c_error_set(r->err,
@@ -930,11 +690,11 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 				     r->name, (unsigned long long)start);
 	narcs = (uint32_t)get(r, &p, 4);
 	for (;;) {
-		uint64_t at = r->pos, from_off, self_off, count;
+		uint64_t at = r->in->pos, from_off, self_off, count;
 		size_t got;
 
 		p = raw;
-		if (pull(r, raw, slot_size, &got) < 0)
+		if (instream_read(r->in, raw, slot_size, &got, r->err) < 0)
 			return -1;
 		if (got == 0)
 			break;
@@ -943,7 +703,7 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
 					     r->name, (unsigned long long)start,
 					     slot_size,
-					     (unsigned long long)(r->pos - start - 8));
+					     (unsigned long long)(r->in->pos - start - 8));
 		if (count_record(r) < 0)
 			return -1;
 		from_off = get_addr(r, &p);
@@ -1014,30 +774,29 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 				     r->name, (unsigned long long)nbins,
 				     (unsigned long long)r->target->code_span);
 	h.nbins = (uint32_t)nbins;
-	r->pos = header_size;
-	r->back_len = head_len - header_size;
-	memmove(r->back, head + header_size, r->back_len);
+	instream_unread(r->in, head + header_size, head_len - header_size);
 	if (add_hist(prof, r, &h, "BSD histogram", 0) < 0) {
-		if (r->cut_short)
+		if (r->in->cut_short)
 			g2c_error_set(r->err,
 				      "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %llu)",
 				      r->name,
 				      (unsigned long long)(header_size + nbins * 2),
-				      (unsigned long long)r->pos);
+				      (unsigned long long)r->in->pos);
 		return -1;
 	}
 	for (;;) {
-		uint64_t start = r->pos, from_pc, self_pc, count;
+		uint64_t start = r->in->pos, from_pc, self_pc, count;
 		size_t got;
 
 		/* Arc counts are address-sized in the BSD layouts. */
 		p = raw;
-		if (pull(r, raw, 3 * P, &got) < 0)
+		if (instream_read(r->in, raw, 3 * P, &got, r->err) < 0)
 			return -1;
 		if (got == 0)
 			return 0;
 		if (got < 3 * P)
-			return truncated(r, "BSD call-arc record", start, start + 3 * P);
+			return instream_truncated(r->in, "BSD call-arc record",
+						  start, start + 3 * P, r->err);
 		if (count_record(r) < 0)
 			return -1;
 		from_pc = get_addr(r, &p);
@@ -1050,13 +809,13 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 
 /* Reads the file IN into PROF. */
 static int add_input(struct gmon_profile *prof,
-		     const struct gmon_target *target, struct input *in,
+		     const struct gmon_target *target, struct instream *in,
 		     struct g2c_error *err)
 {
 	struct reader r = { .in = in, .target = target, .name = in->name,
 			    .err = err };
 	enum gmon_format format = GMON_FORMAT_TAGGED;
-	unsigned char head[sizeof r.back];
+	unsigned char head[sizeof in->back];
 	size_t head_len;
 	int rc;
 
@@ -1066,7 +825,7 @@ static int add_input(struct gmon_profile *prof,
 	file_limits(&r);
 	/* The longest header, 4.4BSD's with 8-byte addresses, decides the
 	 * format; it is then read again. */
-	if (pull(&r, head, 2 * 8 + 24, &head_len) < 0)
+	if (instream_read(in, head, 2 * 8 + 24, &head_len, err) < 0)
 		return -1;
 	if (head_len == 0)
 		return g2c_error_set(err, "%s: empty file", in->name);
@@ -1087,7 +846,7 @@ static int add_input(struct gmon_profile *prof,
 				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
 				     in->name);
 	if (head_len >= 4 && memcmp(head, "gmon", 4) == 0) {
-		unpull(&r, head, head_len);
+		instream_unread(in, head, head_len);
 		rc = format == GMON_FORMAT_LD_PROFILE ? read_ld_profile(prof, &r)
 						       : read_tagged(prof, &r);
 	} else {
@@ -1112,9 +871,9 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 			    const unsigned char *data, size_t len,
 			    const char *name, struct g2c_error *err)
 {
-	struct input in;
+	struct instream in;
 
-	input_from_buffer(&in, data, len, name);
+	instream_from_buffer(&in, data, len, name);
 	return add_input(prof, target, &in, err);
 }
 
@@ -1131,17 +890,15 @@ bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 int gmon_file_is_ld_profile(const char *path, bool *yes,
 			    struct g2c_error *err)
 {
-	static const struct gmon_target any = { 8, false, 0 };
-	struct input in;
-	struct reader r = { .in = &in, .target = &any, .name = path, .err = err };
+	struct instream in;
 	unsigned char head[8];
 	size_t got;
 	int rc;
 
-	if (input_open(&in, path, err) < 0)
+	if (instream_open(&in, path, err) < 0)
 		return -1;
-	rc = pull(&r, head, sizeof head, &got);
-	input_close(&in);
+	rc = instream_read(&in, head, sizeof head, &got, err);
+	instream_close(&in);
 	*yes = rc == 0 && gmon_is_ld_profile(head, got);
 	return rc;
 }
@@ -1150,13 +907,13 @@ int gmon_profile_add_file(struct gmon_profile *prof,
 			  const struct gmon_target *target, const char *path,
 			  struct g2c_error *err)
 {
-	struct input in;
+	struct instream in;
 	int rc;
 
-	if (input_open(&in, path, err) < 0)
+	if (instream_open(&in, path, err) < 0)
 		return -1;
 	rc = add_input(prof, target, &in, err);
-	input_close(&in);
+	instream_close(&in);
 	return rc;
 }
 
