@@ -7,36 +7,22 @@
 
 #include "diag.h"
 #include "gmon.h"
+#include "gmon_format.h"
 #include "instream.h"
 #include "util.h"
 
-/* GNU tagged format (glibc gmon/sys/gmon_out.h). */
-#define TAGGED_HEADER_SIZE 20
-enum { TAG_TIME_HIST = 0, TAG_CG_ARC = 1, TAG_BB_COUNT = 2 };
-#define HIST_DIMEN_SIZE 15
-
-/* 4.4BSD header version word (sys/gmon.h GMONVERSION). */
-#define BSD44_VERSION 0x00051879u
-
-/* glibc's LD_PROFILE file (elf/dl-profile.c): the tagged header with
- * version GMON_SHOBJ_VERSION, then 4-byte tags, a histogram with one 16-bit
- * bin per 4 bytes (HISTFRACTION * sizeof (HISTCOUNTER)) of the library's
- * executable pages, and a fixed table of packed arc slots. */
-#define LD_PROFILE_VERSION 0x0001ffffu
-#define LD_PROFILE_BYTES_PER_BIN 4
-
-/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code:
- * 3% of them (ARCDENSITY), at least 50 (MINARCS), at most MAXARCS, which
- * was 65534 in older glibc and is 1 << 20 now.  The table's slots are more
- * than that, so a file with fewer slots than this and than its count of
- * slots taken has been cut short. */
+/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code
+ * (the least MAXARCS any glibc had).  The table's slots are more than
+ * that, so a file with fewer slots than this and than its count of slots
+ * taken has been cut short. */
 static uint64_t ld_profile_min_arcs(uint64_t textsize)
 {
-	uint64_t limit = textsize / 100 * 3 + textsize % 100 * 3 / 100;
+	uint64_t limit = textsize / 100 * LD_PROFILE_ARC_DENSITY +
+			 textsize % 100 * LD_PROFILE_ARC_DENSITY / 100;
 
-	if (limit > 65534)
-		limit = 65534;
-	return limit < 50 ? 50 : limit;
+	if (limit > LD_PROFILE_OLD_MAX_ARCS)
+		limit = LD_PROFILE_OLD_MAX_ARCS;
+	return limit < LD_PROFILE_MIN_ARCS ? LD_PROFILE_MIN_ARCS : limit;
 }
 
 /* One file's bytes, decoded in the target's byte order. */
@@ -60,7 +46,26 @@ static void file_limits(struct reader *r)
 	uint64_t span = r->target->code_span;
 
 	r->max_bins = span ? span / 2 + 1 : UINT64_MAX;
-	r->max_records = span ? (UINT64_C(1) << 20) + span / 4 : UINT64_MAX;
+	r->max_records = span ? GLIBC_MAX_ARCS + span / 4 : UINT64_MAX;
+}
+
+/* The SIZE-byte field at P. */
+static uint64_t decode(const unsigned char *p, unsigned size, bool big_endian)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++) {
+		unsigned shift = big_endian ? 8 * (size - 1 - i) : 8 * i;
+		v |= (uint64_t)p[i] << shift;
+	}
+	return v;
+}
+
+/* The version word of a file that starts with the tagged cookie. */
+static uint32_t tagged_version(const unsigned char *head, bool big_endian)
+{
+	return (uint32_t)decode(head + GMON_MAGIC_SIZE, GMON_VERSION_SIZE,
+				big_endian);
 }
 
 /* Decodes a SIZE-byte field at *P in the target's byte order, and moves
@@ -68,12 +73,8 @@ static void file_limits(struct reader *r)
 static uint64_t get(const struct reader *r, const unsigned char **p,
 		    unsigned size)
 {
-	uint64_t v = 0;
+	uint64_t v = decode(*p, size, r->target->big_endian);
 
-	for (unsigned i = 0; i < size; i++) {
-		unsigned shift = r->target->big_endian ? 8 * (size - 1 - i) : 8 * i;
-		v |= (uint64_t)(*p)[i] << shift;
-	}
 	*p += size;
 	return v;
 }
@@ -440,7 +441,7 @@ static bool merge_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 static int add_hist(struct gmon_profile *prof, struct reader *r,
 		    const struct gmon_hist *h, const char *what, uint64_t start)
 {
-	uint64_t end = r->in->pos + (uint64_t)h->nbins * 2;
+	uint64_t end = r->in->pos + (uint64_t)h->nbins * GMON_BIN_SIZE;
 	struct gmon_hist *target;
 	struct gmon_bin *fresh = NULL;
 	size_t nfresh = 0, cap = 0;
@@ -469,11 +470,11 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 	if (!target)
 		return -1;
 	for (uint32_t done = 0; done < h->nbins;) {
-		unsigned char raw[2 * BIN_CHUNK];
+		unsigned char raw[GMON_BIN_SIZE * BIN_CHUNK];
 		const unsigned char *p = raw;
 		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
 
-		if (instream_take(r->in, raw, 2 * (size_t)n, what, start, end,
+		if (instream_take(r->in, raw, GMON_BIN_SIZE * (size_t)n, what, start, end,
 				  r->err) < 0) {
 			free(fresh);
 			return -1;
@@ -491,7 +492,7 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 					continue;
 				}
 			}
-			count = get(r, &p, 2);
+			count = get(r, &p, GMON_BIN_SIZE);
 			if (!count)
 				continue;
 			grown = array_grow(fresh, &cap, nfresh + 1, sizeof *fresh);
@@ -518,19 +519,19 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 static int take_hist_header(struct reader *r, struct gmon_hist *h,
 			    uint64_t start)
 {
-	unsigned char raw[2 * 8 + 8 + HIST_DIMEN_SIZE + 1];
+	unsigned char raw[GMON_HIST_HEADER_SIZE(8)];
 	const unsigned char *p = raw;
 
 	if (instream_take_record(r->in, raw,
-				 2 * r->target->addr_size + 8 + HIST_DIMEN_SIZE + 1,
+				 GMON_HIST_HEADER_SIZE(r->target->addr_size),
 				 "histogram record", start, r->err) < 0)
 		return -1;
 	h->low_pc = get_addr(r, &p);
 	h->high_pc = get_addr(r, &p);
 	h->nbins = (uint32_t)get(r, &p, 4);
 	h->rate = (uint32_t)get(r, &p, 4);
-	memcpy(h->dimen, p, HIST_DIMEN_SIZE);
-	p += HIST_DIMEN_SIZE;
+	memcpy(h->dimen, p, GMON_HIST_DIMEN_SIZE);
+	p += GMON_HIST_DIMEN_SIZE;
 	h->dimen_abbrev = (char)*p;
 	return 0;
 }
@@ -548,11 +549,11 @@ static int read_tagged_hist(struct gmon_profile *prof, struct reader *r,
 static int read_tagged_arc(struct gmon_profile *prof, struct reader *r,
 			   uint64_t start)
 {
-	unsigned char raw[2 * 8 + 4];
+	unsigned char raw[GMON_ARC_SIZE(8)];
 	const unsigned char *p = raw;
 	uint64_t from_pc, self_pc, count;
 
-	if (instream_take_record(r->in, raw, 2 * r->target->addr_size + 4,
+	if (instream_take_record(r->in, raw, GMON_ARC_SIZE(r->target->addr_size),
 				 "call-arc record", start, r->err) < 0)
 		return -1;
 	from_pc = get_addr(r, &p);
@@ -565,25 +566,26 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 			  uint64_t start, uint32_t version)
 {
 	unsigned P = r->target->addr_size;
-	unsigned char raw[2 * 8];
+	unsigned char raw[GMON_BB_SIZE(8)];
 	const unsigned char *p = raw;
 	uint64_t n, end;
 
-	if (version == 0)
+	if (version == GMON_VERSION_OLD)
 		return g2c_error_set(r->err,
 				     "%s: basic-block record at offset %llu uses the version 0 layout, which is not portable and not supported",
 				     r->name, (unsigned long long)start);
-	if (instream_take_record(r->in, raw, 4, "basic-block record", start,
+	if (instream_take_record(r->in, raw, GMON_BB_COUNT_SIZE,
+				 "basic-block record", start,
 				 r->err) < 0)
 		return -1;
-	n = get(r, &p, 4);
-	end = r->in->pos + n * 2 * P;
+	n = get(r, &p, GMON_BB_COUNT_SIZE);
+	end = r->in->pos + n * GMON_BB_SIZE(P);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t addr, count;
 
 		p = raw;
 		if (count_record(r) < 0 ||
-		    instream_take(r->in, raw, 2 * P, "basic-block record", start,
+		    instream_take(r->in, raw, GMON_BB_SIZE(P), "basic-block record", start,
 				  end, r->err) < 0)
 			return -1;
 		addr = get_addr(r, &p);
@@ -596,15 +598,14 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 
 static int read_tagged(struct gmon_profile *prof, struct reader *r)
 {
-	unsigned char header[TAGGED_HEADER_SIZE];
-	const unsigned char *p = header + 4;
+	unsigned char header[GMON_HEADER_SIZE];
 	uint32_t version;
 
-	if (instream_take_record(r->in, header, TAGGED_HEADER_SIZE,
+	if (instream_take_record(r->in, header, GMON_HEADER_SIZE,
 				 "file header", 0, r->err) < 0)
 		return -1;
-	version = (uint32_t)get(r, &p, 4);
-	if (version != 1 && version != 0)
+	version = tagged_version(header, r->target->big_endian);
+	if (version != GMON_VERSION && version != GMON_VERSION_OLD)
 		return g2c_error_set(r->err,
 				     "%s: unsupported gmon.out version %u (only 1 is known)",
 				     r->name, version);
@@ -621,13 +622,13 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 		if (count_record(r) < 0)
 			return -1;
 		switch (tag) {
-		case TAG_TIME_HIST:
+		case GMON_TAG_TIME_HIST:
 			rc = read_tagged_hist(prof, r, start);
 			break;
-		case TAG_CG_ARC:
+		case GMON_TAG_CG_ARC:
 			rc = read_tagged_arc(prof, r, start);
 			break;
-		case TAG_BB_COUNT:
+		case GMON_TAG_BB_COUNT:
 			rc = read_tagged_bb(prof, r, start, version);
 			break;
 		default:
@@ -648,19 +649,19 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 {
 	unsigned P = r->target->addr_size;
-	size_t slot_size = 2 * P + 4;
-	unsigned char raw[TAGGED_HEADER_SIZE];
+	size_t slot_size = LD_PROFILE_ARC_SIZE(P);
+	unsigned char raw[GMON_HEADER_SIZE];
 	const unsigned char *p = raw;
 	struct gmon_hist h = { 0 };
-	uint64_t textsize, nslots = 0, counted = 0, start = TAGGED_HEADER_SIZE;
+	uint64_t textsize, nslots = 0, counted = 0, start = GMON_HEADER_SIZE;
 	uint32_t narcs;
 
-	if (instream_take_record(r->in, raw, TAGGED_HEADER_SIZE, "file header",
+	if (instream_take_record(r->in, raw, GMON_HEADER_SIZE, "file header",
 				 0, r->err) < 0 ||
-	    instream_take_record(r->in, raw, 4, "histogram record", start,
-				 r->err) < 0)
+	    instream_take_record(r->in, raw, LD_PROFILE_TAG_SIZE,
+				 "histogram record", start, r->err) < 0)
 		return -1;
-	if (get(r, &p, 4) != TAG_TIME_HIST)
+	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_TIME_HIST)
 		return g2c_error_set(r->err,
 				     "%s: LD_PROFILE file without its histogram record at offset %llu",
 				     r->name, (unsigned long long)start);
@@ -681,10 +682,10 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 
 	start = r->in->pos;
 	p = raw;
-	if (instream_take_record(r->in, raw, 8, "call-arc table", start,
-				 r->err) < 0)
+	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
+				 "call-arc table", start, r->err) < 0)
 		return -1;
-	if (get(r, &p, 4) != TAG_CG_ARC)
+	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_CG_ARC)
 		return g2c_error_set(r->err,
 				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
 				     r->name, (unsigned long long)start);
@@ -703,7 +704,8 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
 					     r->name, (unsigned long long)start,
 					     slot_size,
-					     (unsigned long long)(r->in->pos - start - 8));
+					     (unsigned long long)(r->in->pos - start -
+								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
 		if (count_record(r) < 0)
 			return -1;
 		from_off = get_addr(r, &p);
@@ -738,9 +740,9 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		    enum gmon_format *format)
 {
 	unsigned P = r->target->addr_size;
-	size_t old_size = 2 * P + 4, bsd44_size = 2 * P + 24;
+	size_t old_size = BSD_OLD_HEADER_SIZE(P), bsd44_size = BSD44_HEADER_SIZE(P);
 	struct gmon_hist h = { .dimen = "seconds", .dimen_abbrev = 's' };
-	unsigned char raw[3 * 8];
+	unsigned char raw[BSD_ARC_SIZE(8)];
 	const unsigned char *p = head;
 	uint64_t ncnt, nbins;
 	size_t header_size = old_size;
@@ -767,7 +769,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie, and no valid BSD header)",
 				     r->name);
-	nbins = (ncnt - header_size) / 2;
+	nbins = (ncnt - header_size) / GMON_BIN_SIZE;
 	if (nbins > r->max_bins)
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie; as a BSD file its histogram would have %llu bins, more than %llu bytes of code can use)",
@@ -780,7 +782,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 			g2c_error_set(r->err,
 				      "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %llu)",
 				      r->name,
-				      (unsigned long long)(header_size + nbins * 2),
+				      (unsigned long long)(header_size + nbins * GMON_BIN_SIZE),
 				      (unsigned long long)r->in->pos);
 		return -1;
 	}
@@ -790,13 +792,13 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 
 		/* Arc counts are address-sized in the BSD layouts. */
 		p = raw;
-		if (instream_read(r->in, raw, 3 * P, &got, r->err) < 0)
+		if (instream_read(r->in, raw, BSD_ARC_SIZE(P), &got, r->err) < 0)
 			return -1;
 		if (got == 0)
 			return 0;
-		if (got < 3 * P)
+		if (got < BSD_ARC_SIZE(P))
 			return instream_truncated(r->in, "BSD call-arc record",
-						  start, start + 3 * P, r->err);
+						  start, start + BSD_ARC_SIZE(P), r->err);
 		if (count_record(r) < 0)
 			return -1;
 		from_pc = get_addr(r, &p);
@@ -815,7 +817,7 @@ static int add_input(struct gmon_profile *prof,
 	struct reader r = { .in = in, .target = target, .name = in->name,
 			    .err = err };
 	enum gmon_format format = GMON_FORMAT_TAGGED;
-	unsigned char head[sizeof in->back];
+	unsigned char head[GMON_LONGEST_HEADER_SIZE];
 	size_t head_len;
 	int rc;
 
@@ -823,17 +825,14 @@ static int add_input(struct gmon_profile *prof,
 		return g2c_error_set(err, "%s: unsupported address size %u",
 				     in->name, target->addr_size);
 	file_limits(&r);
-	/* The longest header, 4.4BSD's with 8-byte addresses, decides the
-	 * format; it is then read again. */
-	if (instream_read(in, head, 2 * 8 + 24, &head_len, err) < 0)
+	/* The first bytes decide the format; they are then read again. */
+	if (instream_read(in, head, sizeof head, &head_len, err) < 0)
 		return -1;
 	if (head_len == 0)
 		return g2c_error_set(err, "%s: empty file", in->name);
 	if (gmon_is_ld_profile(head, head_len)) {
-		const unsigned char *p = head + 4;
-
 		format = GMON_FORMAT_LD_PROFILE;
-		if (get(&r, &p, 4) != LD_PROFILE_VERSION)
+		if (tagged_version(head, target->big_endian) != LD_PROFILE_VERSION)
 			return g2c_error_set(err,
 					     "%s: LD_PROFILE file in %s-endian byte order, for a %s-endian object",
 					     in->name, target->big_endian ? "little" : "big",
@@ -845,7 +844,8 @@ static int add_input(struct gmon_profile *prof,
 		return g2c_error_set(err,
 				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
 				     in->name);
-	if (head_len >= 4 && memcmp(head, "gmon", 4) == 0) {
+	if (head_len >= GMON_MAGIC_SIZE &&
+	    memcmp(head, GMON_MAGIC, GMON_MAGIC_SIZE) == 0) {
 		instream_unread(in, head, head_len);
 		rc = format == GMON_FORMAT_LD_PROFILE ? read_ld_profile(prof, &r)
 						       : read_tagged(prof, &r);
@@ -879,19 +879,17 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 
 bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 {
-	static const unsigned char little[4] = { 0xff, 0xff, 0x01, 0x00 };
-	static const unsigned char big[4] = { 0x00, 0x01, 0xff, 0xff };
-
-	return len >= 8 && memcmp(data, "gmon", 4) == 0 &&
-	       (memcmp(data + 4, little, 4) == 0 ||
-		memcmp(data + 4, big, 4) == 0);
+	return len >= GMON_MAGIC_SIZE + GMON_VERSION_SIZE &&
+	       memcmp(data, GMON_MAGIC, GMON_MAGIC_SIZE) == 0 &&
+	       (tagged_version(data, false) == LD_PROFILE_VERSION ||
+		tagged_version(data, true) == LD_PROFILE_VERSION);
 }
 
 int gmon_file_is_ld_profile(const char *path, bool *yes,
 			    struct g2c_error *err)
 {
 	struct instream in;
-	unsigned char head[8];
+	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
 	size_t got;
 	int rc;
 
@@ -926,7 +924,7 @@ uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback)
 uint32_t gmon_hist_scale(const struct gmon_hist *hist)
 {
 	uint64_t textsize = hist->high_pc - hist->low_pc;
-	uint64_t kcountsize = (uint64_t)hist->nbins * 2;
+	uint64_t kcountsize = (uint64_t)hist->nbins * GMON_BIN_SIZE;
 	volatile float ratio;
 
 	if (kcountsize >= textsize)
