@@ -1,4 +1,7 @@
-/* gmon.c -- read gprof gmon.out files into one summed profile. */
+/* gmon.c -- the gmon.out formats decoded: GNU tagged, old and 4.4BSD,
+ * LD_PROFILE.  Each file is recognised by its first bytes, read record by
+ * record in the profiled object's byte order within the bounds of its code
+ * span, and added to the summed profile (gmon_store.c). */
 #include <config.h>
 
 #include <stdlib.h>
@@ -84,11 +87,23 @@ static uint64_t get_addr(const struct reader *r, const unsigned char **p)
 	return get(r, p, r->target->addr_size);
 }
 
-static int add_arc(struct gmon_profile *prof, struct reader *r,
-		   uint64_t from_pc, uint64_t self_pc, uint64_t count)
+/* The arc at P: from_pc, self_pc and a COUNT_SIZE-byte count. */
+static struct gmon_arc decode_arc(const struct reader *r,
+				  const unsigned char *p, unsigned count_size)
 {
-	if (gmon_profile_add_arc(prof, from_pc, self_pc, count, r->name,
-				 r->err) < 0)
+	struct gmon_arc arc;
+
+	arc.from_pc = get_addr(r, &p);
+	arc.self_pc = get_addr(r, &p);
+	arc.count = get(r, &p, count_size);
+	return arc;
+}
+
+static int add_arc(struct gmon_profile *prof, struct reader *r,
+		   struct gmon_arc arc)
+{
+	if (gmon_profile_add_arc(prof, arc.from_pc, arc.self_pc, arc.count,
+				 r->name, r->err) < 0)
 		return -1;
 	r->carries_data = true;
 	return 0;
@@ -117,6 +132,63 @@ static int count_record(struct reader *r)
 /* Bins read at a time. */
 #define BIN_CHUNK 4096
 
+static int bins_out_of_memory(struct reader *r, const struct gmon_hist *h)
+{
+	return g2c_error_set(r->err, "%s: out of memory for %u histogram bins",
+			     r->name, h->nbins);
+}
+
+/* Reads the NBINS 16-bit counts of H, of the record WHAT that spans
+ * START..END, and sets *FRESH[0..*NFRESH) to those that have samples, by
+ * index.  Returns 0, or -1 with R->err set and nothing to free. */
+static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
+			     const char *what, uint64_t start, uint64_t end,
+			     struct gmon_bin **fresh, size_t *nfresh)
+{
+	size_t cap = 0;
+
+	*fresh = NULL;
+	*nfresh = 0;
+	for (uint32_t done = 0; done < h->nbins;) {
+		unsigned char raw[GMON_BIN_SIZE * BIN_CHUNK];
+		const unsigned char *p = raw;
+		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
+
+		if (instream_take(r->in, raw, GMON_BIN_SIZE * (size_t)n, what,
+				  start, end, r->err) < 0)
+			goto fail;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t count, four;
+			struct gmon_bin *grown;
+
+			/* most bins are empty: pass over them 4 at a time */
+			if (i + 4 <= n) {
+				memcpy(&four, p, sizeof four);
+				if (four == 0) {
+					p += sizeof four;
+					i += 3;
+					continue;
+				}
+			}
+			count = get(r, &p, GMON_BIN_SIZE);
+			if (!count)
+				continue;
+			grown = array_grow(*fresh, &cap, *nfresh + 1, sizeof **fresh);
+			if (!grown) {
+				bins_out_of_memory(r, h);
+				goto fail;
+			}
+			*fresh = grown;
+			(*fresh)[(*nfresh)++] = (struct gmon_bin){ done + i, count };
+		}
+		done += n;
+	}
+	return 0;
+fail:
+	free(*fresh);
+	return -1;
+}
+
 /* Adds the histogram whose header, read from the record WHAT at START, is
  * in H; its NBINS 16-bit counts follow.  Only bins with samples are kept,
  * as they arrive, so a record that claims more than the file holds costs
@@ -126,8 +198,8 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 {
 	uint64_t end = r->in->pos + (uint64_t)h->nbins * GMON_BIN_SIZE;
 	struct gmon_hist *target;
-	struct gmon_bin *fresh = NULL;
-	size_t nfresh = 0, cap = 0;
+	struct gmon_bin *fresh;
+	size_t nfresh;
 
 	if (h->high_pc < h->low_pc)
 		return g2c_error_set(r->err,
@@ -150,49 +222,11 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 				     (unsigned long long)r->target->code_span);
 	r->bins += h->nbins;
 	target = gmon_profile_hist_for(prof, h, r->name, r->err);
-	if (!target)
+	if (!target ||
+	    read_counted_bins(r, h, what, start, end, &fresh, &nfresh) < 0)
 		return -1;
-	for (uint32_t done = 0; done < h->nbins;) {
-		unsigned char raw[GMON_BIN_SIZE * BIN_CHUNK];
-		const unsigned char *p = raw;
-		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
-
-		if (instream_take(r->in, raw, GMON_BIN_SIZE * (size_t)n, what, start, end,
-				  r->err) < 0) {
-			free(fresh);
-			return -1;
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t count, four;
-			struct gmon_bin *grown;
-
-			/* most bins are empty: pass over them 4 at a time */
-			if (i + 4 <= n) {
-				memcpy(&four, p, sizeof four);
-				if (four == 0) {
-					p += sizeof four;
-					i += 3;
-					continue;
-				}
-			}
-			count = get(r, &p, GMON_BIN_SIZE);
-			if (!count)
-				continue;
-			grown = array_grow(fresh, &cap, nfresh + 1, sizeof *fresh);
-			if (!grown) {
-				free(fresh);
-				return g2c_error_set(r->err,
-						     "%s: out of memory for %u histogram bins",
-						     r->name, h->nbins);
-			}
-			fresh = grown;
-			fresh[nfresh++] = (struct gmon_bin){ done + i, count };
-		}
-		done += n;
-	}
 	if (!gmon_hist_add_counted(target, fresh, nfresh))
-		return g2c_error_set(r->err, "%s: out of memory for %u histogram bins",
-				     r->name, h->nbins);
+		return bins_out_of_memory(r, h);
 	r->carries_data = true;
 	return 0;
 }
@@ -233,16 +267,11 @@ static int read_tagged_arc(struct gmon_profile *prof, struct reader *r,
 			   uint64_t start)
 {
 	unsigned char raw[GMON_ARC_SIZE(8)];
-	const unsigned char *p = raw;
-	uint64_t from_pc, self_pc, count;
 
 	if (instream_take_record(r->in, raw, GMON_ARC_SIZE(r->target->addr_size),
 				 "call-arc record", start, r->err) < 0)
 		return -1;
-	from_pc = get_addr(r, &p);
-	self_pc = get_addr(r, &p);
-	count = get(r, &p, 4);
-	return add_arc(prof, r, from_pc, self_pc, count);
+	return add_arc(prof, r, decode_arc(r, raw, 4));
 }
 
 static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
@@ -324,20 +353,78 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 	}
 }
 
-/* The LD_PROFILE layout, past the header.  ld.so maps the file and updates
- * it in place, so its sizes come from the library's program headers: the
- * arc table fills the rest of the file and is preceded by the number of
- * slots taken, which goes on growing (one per call not counted) once the
- * table is full. */
+/* LD_PROFILE's arc table, which starts at the current position: its tag,
+ * the number of slots taken, then slots to the end of the file.  ld.so
+ * sizes the table from the library's program headers, and the count of
+ * slots taken goes on growing (one per call not counted) once the table
+ * is full.  Arcs are offsets from the histogram's LOW_PC, inside its
+ * TEXTSIZE bytes. */
+static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
+			     uint64_t low_pc, uint64_t textsize)
+{
+	size_t slot_size = LD_PROFILE_ARC_SIZE(r->target->addr_size);
+	unsigned char raw[LD_PROFILE_ARC_SIZE(8)];
+	const unsigned char *p = raw;
+	uint64_t start = r->in->pos, nslots = 0, counted = 0;
+	uint32_t narcs;
+
+	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
+				 "call-arc table", start, r->err) < 0)
+		return -1;
+	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_CG_ARC)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
+				     r->name, (unsigned long long)start);
+	narcs = (uint32_t)get(r, &p, 4);
+	for (;;) {
+		uint64_t at = r->in->pos;
+		struct gmon_arc slot;
+		size_t got;
+
+		if (instream_read(r->in, raw, slot_size, &got, r->err) < 0)
+			return -1;
+		if (got == 0)
+			break;
+		if (got < slot_size)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
+					     r->name, (unsigned long long)start,
+					     slot_size,
+					     (unsigned long long)(r->in->pos - start -
+								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
+		if (count_record(r) < 0)
+			return -1;
+		slot = decode_arc(r, raw, 4);
+		if (nslots++ >= narcs || slot.count == 0)
+			continue;	/* a slot not taken, or never counted */
+		if (slot.from_pc >= textsize || slot.self_pc >= textsize)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE arc at offset %llu lies outside the profiled range (file corrupted?)",
+					     r->name, (unsigned long long)at);
+		slot.from_pc = slot.from_pc ? low_pc + slot.from_pc
+					    : GMON_FROM_OUTSIDE;
+		slot.self_pc += low_pc;
+		if (add_arc(prof, r, slot) < 0)
+			return -1;
+		counted++;
+	}
+	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
+		return g2c_error_set(r->err,
+				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
+				     r->name, (unsigned long long)start, narcs,
+				     (unsigned long long)nslots);
+	prof->calls_lost += narcs - counted;
+	return 0;
+}
+
+/* The LD_PROFILE layout: the header, the histogram of the library's
+ * executable pages and the arc table. */
 static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 {
-	unsigned P = r->target->addr_size;
-	size_t slot_size = LD_PROFILE_ARC_SIZE(P);
 	unsigned char raw[GMON_HEADER_SIZE];
 	const unsigned char *p = raw;
 	struct gmon_hist h = { 0 };
-	uint64_t textsize, nslots = 0, counted = 0, start = GMON_HEADER_SIZE;
-	uint32_t narcs;
+	uint64_t textsize, start = GMON_HEADER_SIZE;
 
 	if (instream_take_record(r->in, raw, GMON_HEADER_SIZE, "file header",
 				 0, r->err) < 0 ||
@@ -362,57 +449,7 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 				     LD_PROFILE_BYTES_PER_BIN);
 	if (add_hist(prof, r, &h, "histogram record", start) < 0)
 		return -1;
-
-	start = r->in->pos;
-	p = raw;
-	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
-				 "call-arc table", start, r->err) < 0)
-		return -1;
-	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_CG_ARC)
-		return g2c_error_set(r->err,
-				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
-				     r->name, (unsigned long long)start);
-	narcs = (uint32_t)get(r, &p, 4);
-	for (;;) {
-		uint64_t at = r->in->pos, from_off, self_off, count;
-		size_t got;
-
-		p = raw;
-		if (instream_read(r->in, raw, slot_size, &got, r->err) < 0)
-			return -1;
-		if (got == 0)
-			break;
-		if (got < slot_size)
-			return g2c_error_set(r->err,
-					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
-					     r->name, (unsigned long long)start,
-					     slot_size,
-					     (unsigned long long)(r->in->pos - start -
-								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
-		if (count_record(r) < 0)
-			return -1;
-		from_off = get_addr(r, &p);
-		self_off = get_addr(r, &p);
-		count = get(r, &p, 4);
-		if (nslots++ >= narcs || count == 0)
-			continue;	/* a slot not taken, or never counted */
-		if (from_off >= textsize || self_off >= textsize)
-			return g2c_error_set(r->err,
-					     "%s: LD_PROFILE arc at offset %llu lies outside the profiled range (file corrupted?)",
-					     r->name, (unsigned long long)at);
-		if (add_arc(prof, r,
-			    from_off ? h.low_pc + from_off : GMON_FROM_OUTSIDE,
-			    h.low_pc + self_off, count) < 0)
-			return -1;
-		counted++;
-	}
-	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
-		return g2c_error_set(r->err,
-				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
-				     r->name, (unsigned long long)start, narcs,
-				     (unsigned long long)nslots);
-	prof->calls_lost += narcs - counted;
-	return 0;
+	return read_ld_arc_table(prof, r, h.low_pc, textsize);
 }
 
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
@@ -470,11 +507,9 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		return -1;
 	}
 	for (;;) {
-		uint64_t start = r->in->pos, from_pc, self_pc, count;
+		uint64_t start = r->in->pos;
 		size_t got;
 
-		/* Arc counts are address-sized in the BSD layouts. */
-		p = raw;
 		if (instream_read(r->in, raw, BSD_ARC_SIZE(P), &got, r->err) < 0)
 			return -1;
 		if (got == 0)
@@ -484,10 +519,8 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 						  start, start + BSD_ARC_SIZE(P), r->err);
 		if (count_record(r) < 0)
 			return -1;
-		from_pc = get_addr(r, &p);
-		self_pc = get_addr(r, &p);
-		count = get(r, &p, P);
-		if (add_arc(prof, r, from_pc, self_pc, count) < 0)
+		/* Arc counts are address-sized in the BSD layouts. */
+		if (add_arc(prof, r, decode_arc(r, raw, P)) < 0)
 			return -1;
 	}
 }
