@@ -20,7 +20,15 @@
  * stays a small multiple of the distinct records. */
 #define MERGE_MIN (1u << 16)
 
-/* One kind of record: NKEYS uint64_t keys, then a uint64_t count. */
+/* One kind of record: NKEYS uint64_t keys, then a uint64_t count.  Arcs,
+ * blocks and histogram bins are arrays of such records. */
+_Static_assert(sizeof (struct gmon_arc) == 3 * sizeof (uint64_t),
+	       "an arc is two keys and a count");
+_Static_assert(sizeof (struct gmon_bb) == 2 * sizeof (uint64_t),
+	       "a block is a key and a count");
+_Static_assert(sizeof (struct gmon_bin) == 2 * sizeof (uint64_t),
+	       "a bin is a key and a count");
+
 struct records {
 	void **base;
 	size_t *n, *merged, *cap;
@@ -66,6 +74,23 @@ static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
 	for (unsigned i = 0; i <= nkeys; i++)
 		out[*k * (nkeys + 1) + i] = from[i];
 	(*k)++;
+}
+
+/* Merges A[0..NA) and B[0..NB), both sorted, into OUT: each key once,
+ * counts summed.  Returns the number of records in OUT. */
+static size_t merge_runs(uint64_t *out, const uint64_t *a, size_t na,
+			 const uint64_t *b, size_t nb, unsigned nkeys)
+{
+	unsigned w = nkeys + 1;
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na || j < nb) {
+		bool take_a = j == nb ||
+			(i < na && compare_keys(a + i * w, b + j * w, nkeys) <= 0);
+
+		put_record(out, &k, take_a ? a + i++ * w : b + j++ * w, nkeys);
+	}
+	return k;
 }
 
 /* The position of the record with the keys of REC in BASE[0..n)
@@ -117,7 +142,7 @@ static int merge_records(const struct records *rs)
 {
 	unsigned w = rs->nkeys + 1;	/* uint64_t words per record */
 	uint64_t *base = *rs->base, *out;
-	size_t old = *rs->merged, run = old, k = 0, i = 0, j = old;
+	size_t old = *rs->merged, run = old;
 
 	if (*rs->n == old)
 		return 0;
@@ -141,17 +166,11 @@ static int merge_records(const struct records *rs)
 	out = malloc(run * w * sizeof *out);
 	if (!out)
 		return -1;
-	while (i < old || j < run) {
-		bool take_old = j == run ||
-			(i < old && compare_keys(base + i * w, base + j * w,
-						 rs->nkeys) <= 0);
-
-		put_record(out, &k, base + (take_old ? i++ : j++) * w, rs->nkeys);
-	}
+	*rs->n = *rs->merged = merge_runs(out, base, old, base + old * w,
+					  run - old, rs->nkeys);
 	free(base);
 	*rs->base = out;
 	*rs->cap = run;
-	*rs->n = *rs->merged = k;
 	return 0;
 }
 
@@ -315,15 +334,14 @@ struct gmon_hist *gmon_profile_hist_for(struct gmon_profile *prof,
 bool gmon_hist_add_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 			   size_t n)
 {
-	struct gmon_bin *old = hist->counted, *merged;
-	size_t i = 0, j = 0, k = 0;
+	struct gmon_bin *merged;
 
 	if (n == 0) {
 		free(fresh);
 		return true;
 	}
 	if (hist->ncounted == 0) {
-		free(old);
+		free(hist->counted);
 		hist->counted = fresh;
 		hist->ncounted = n;
 		return true;
@@ -333,20 +351,12 @@ bool gmon_hist_add_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 		free(fresh);
 		return false;
 	}
-	while (i < hist->ncounted || j < n) {
-		if (j == n || (i < hist->ncounted && old[i].index < fresh[j].index))
-			merged[k++] = old[i++];
-		else if (i == hist->ncounted || fresh[j].index < old[i].index)
-			merged[k++] = fresh[j++];
-		else {
-			merged[k] = old[i++];
-			merged[k++].count += fresh[j++].count;
-		}
-	}
-	free(old);
+	hist->ncounted = merge_runs((uint64_t *)merged,
+				    (const uint64_t *)hist->counted,
+				    hist->ncounted, (const uint64_t *)fresh, n, 1);
+	free(hist->counted);
 	free(fresh);
 	hist->counted = merged;
-	hist->ncounted = k;
 	return true;
 }
 
