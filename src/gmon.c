@@ -452,6 +452,32 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 	return read_ld_arc_table(prof, r, h.low_pc, textsize);
 }
 
+/* The arcs after a BSD histogram, to the end of the file. */
+static int read_bsd_arcs(struct gmon_profile *prof, struct reader *r)
+{
+	unsigned P = r->target->addr_size;
+	unsigned char raw[BSD_ARC_SIZE(8)];
+
+	for (;;) {
+		uint64_t start = r->in->pos;
+		size_t got;
+
+		if (instream_read(r->in, raw, BSD_ARC_SIZE(P), &got, r->err) < 0)
+			return -1;
+		if (got == 0)
+			return 0;
+		if (got < BSD_ARC_SIZE(P))
+			return instream_truncated(r->in, "BSD call-arc record",
+						  start, start + BSD_ARC_SIZE(P),
+						  r->err);
+		if (count_record(r) < 0)
+			return -1;
+		/* Arc counts are address-sized in the BSD layouts. */
+		if (add_arc(prof, r, decode_arc(r, raw, P)) < 0)
+			return -1;
+	}
+}
+
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
  * recognised by its version word and everything else is the old header.
  * HEAD holds the file's first HEAD_LEN bytes. */
@@ -460,9 +486,9 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		    enum gmon_format *format)
 {
 	unsigned P = r->target->addr_size;
-	size_t old_size = BSD_OLD_HEADER_SIZE(P), bsd44_size = BSD44_HEADER_SIZE(P);
+	size_t old_size = BSD_OLD_HEADER_SIZE(P);
+	size_t bsd44_size = BSD44_HEADER_SIZE(P);
 	struct gmon_hist h = { .dimen = "seconds", .dimen_abbrev = 's' };
-	unsigned char raw[BSD_ARC_SIZE(8)];
 	const unsigned char *p = head;
 	uint64_t ncnt, nbins;
 	size_t header_size = old_size;
@@ -506,23 +532,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 				      (unsigned long long)r->in->pos);
 		return -1;
 	}
-	for (;;) {
-		uint64_t start = r->in->pos;
-		size_t got;
-
-		if (instream_read(r->in, raw, BSD_ARC_SIZE(P), &got, r->err) < 0)
-			return -1;
-		if (got == 0)
-			return 0;
-		if (got < BSD_ARC_SIZE(P))
-			return instream_truncated(r->in, "BSD call-arc record",
-						  start, start + BSD_ARC_SIZE(P), r->err);
-		if (count_record(r) < 0)
-			return -1;
-		/* Arc counts are address-sized in the BSD layouts. */
-		if (add_arc(prof, r, decode_arc(r, raw, P)) < 0)
-			return -1;
-	}
+	return read_bsd_arcs(prof, r);
 }
 
 /* Reads the file IN into PROF. */
