@@ -1,230 +1,42 @@
-/* gmon.c -- read gprof gmon.out files into one summed profile. */
+/* gmon.c -- the gmon.out formats decoded: GNU tagged, old and 4.4BSD,
+ * LD_PROFILE.  Each file is recognised by its first bytes, read record by
+ * record in the profiled object's byte order within the bounds of its code
+ * span, and added to the summed profile (gmon_store.c). */
 #include <config.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "diag.h"
-#include "util.h"
 #include "gmon.h"
+#include "gmon_format.h"
+#include "gmon_store.h"
+#include "instream.h"
+#include "util.h"
 
-/* GNU tagged format (glibc gmon/sys/gmon_out.h). */
-#define TAGGED_HEADER_SIZE 20
-enum { TAG_TIME_HIST = 0, TAG_CG_ARC = 1, TAG_BB_COUNT = 2 };
-#define HIST_DIMEN_SIZE 15
-
-/* 4.4BSD header version word (sys/gmon.h GMONVERSION). */
-#define BSD44_VERSION 0x00051879u
-
-/* glibc's LD_PROFILE file (elf/dl-profile.c): the tagged header with
- * version GMON_SHOBJ_VERSION, then 4-byte tags, a histogram with one 16-bit
- * bin per 4 bytes (HISTFRACTION * sizeof (HISTCOUNTER)) of the library's
- * executable pages, and a fixed table of packed arc slots. */
-#define LD_PROFILE_VERSION 0x0001ffffu
-#define LD_PROFILE_BYTES_PER_BIN 4
-
-/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code:
- * 3% of them (ARCDENSITY), at least 50 (MINARCS), at most MAXARCS, which
- * was 65534 in older glibc and is 1 << 20 now.  The table's slots are more
- * than that, so a file with fewer slots than this and than its count of
- * slots taken has been cut short. */
+/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code
+ * (the least MAXARCS any glibc had).  The table's slots are more than
+ * that, so a file with fewer slots than this and than its count of slots
+ * taken has been cut short. */
 static uint64_t ld_profile_min_arcs(uint64_t textsize)
 {
-	uint64_t limit = textsize / 100 * 3 + textsize % 100 * 3 / 100;
+	uint64_t limit = textsize / 100 * LD_PROFILE_ARC_DENSITY +
+			 textsize % 100 * LD_PROFILE_ARC_DENSITY / 100;
 
-	if (limit > 65534)
-		limit = 65534;
-	return limit < 50 ? 50 : limit;
+	if (limit > LD_PROFILE_OLD_MAX_ARCS)
+		limit = LD_PROFILE_OLD_MAX_ARCS;
+	return limit < LD_PROFILE_MIN_ARCS ? LD_PROFILE_MIN_ARCS : limit;
 }
 
-/* The bytes of one file: a buffer in memory, or a file read in pieces and,
- * when it starts with gzip's magic number, inflated as it is read.  A gzip
- * file may hold several members, which are concatenated as gzip -d does;
- * anything else after a member, a member cut short or a failed check is an
- * error. */
-struct input {
-	const char *name;
-	int fd;				/* -1: the bytes are all in NEXT */
-	bool gzip;
-	bool member_ended;		/* inflate reached a member's end */
-	bool raw_eof;			/* read() returned 0 */
-	z_stream z;			/* next_in/avail_in: bytes read and
-					 * not used yet, also when plain */
-	unsigned char *raw, *inflated;	/* buffers of INPUT_CHUNK bytes */
-	const unsigned char *next;	/* file bytes delivered, not taken */
-	size_t avail;
-};
-
-#define INPUT_CHUNK (1u << 16)
-
-static int input_errno(struct input *in, struct g2c_error *err)
-{
-	return g2c_error_set(err, "%s: %s", in->name, strerror(errno));
-}
-
-/* Reads until at least N bytes that inflate (or, plain, the reader) has not
- * used are buffered, or the file ends. */
-static int input_read_raw(struct input *in, size_t n, struct g2c_error *err)
-{
-	if (in->z.avail_in >= n || in->raw_eof)
-		return 0;
-	memmove(in->raw, in->z.next_in, in->z.avail_in);
-	in->z.next_in = in->raw;
-	while (in->z.avail_in < n && !in->raw_eof) {
-		ssize_t got = read(in->fd, in->raw + in->z.avail_in,
-				   INPUT_CHUNK - in->z.avail_in);
-
-		if (got < 0 && errno != EINTR)
-			return input_errno(in, err);
-		if (got == 0)
-			in->raw_eof = true;
-		if (got > 0)
-			in->z.avail_in += (unsigned)got;
-	}
-	return 0;
-}
-
-/* Inflates the next piece of a gzip file into IN->inflated.  Returns the
- * bytes produced (0 at the end of the file), or -1 with ERR set. */
-static long input_inflate(struct input *in, struct g2c_error *err)
-{
-	for (;;) {
-		int zrc;
-
-		if (in->member_ended) {
-			if (input_read_raw(in, 2, err) < 0)
-				return -1;
-			if (in->z.avail_in == 0)
-				return 0;
-			if (in->z.avail_in < 2 || in->z.next_in[0] != 0x1f ||
-			    in->z.next_in[1] != 0x8b)
-				return g2c_error_set(err,
-						     "%s: data that is not gzip follows the compressed profile",
-						     in->name);
-			if (inflateReset(&in->z) != Z_OK)
-				return g2c_error_set(err, "%s: cannot restart gzip decompression", in->name);
-			in->member_ended = false;
-		}
-		if (input_read_raw(in, 1, err) < 0)
-			return -1;
-		in->z.next_out = in->inflated;
-		in->z.avail_out = INPUT_CHUNK;
-		zrc = inflate(&in->z, Z_NO_FLUSH);
-		if (zrc == Z_STREAM_END)
-			in->member_ended = true;
-		else if (zrc == Z_DATA_ERROR)
-			return g2c_error_set(err, "%s: corrupt gzip data: %s",
-					     in->name, in->z.msg ? in->z.msg : "invalid");
-		else if (zrc == Z_MEM_ERROR)
-			return g2c_error_set(err, "%s: out of memory", in->name);
-		else if (zrc == Z_BUF_ERROR && in->z.avail_in == 0 && in->raw_eof)
-			return g2c_error_set(err,
-					     "%s: the gzip data is cut short (truncated file)",
-					     in->name);
-		else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-			return g2c_error_set(err, "%s: gzip error %d", in->name, zrc);
-		if (in->z.avail_out < INPUT_CHUNK)
-			return (long)(INPUT_CHUNK - in->z.avail_out);
-	}
-}
-
-/* Makes IN->avail bytes available at IN->next.  Returns 1, 0 at the end of
- * the file, or -1 with ERR set. */
-static int input_fill(struct input *in, struct g2c_error *err)
-{
-	long n;
-
-	if (in->avail > 0)
-		return 1;
-	if (in->fd < 0)
-		return 0;
-	if (in->gzip) {
-		n = input_inflate(in, err);
-		if (n < 0)
-			return -1;
-		in->next = in->inflated;
-		in->avail = (size_t)n;
-		return n > 0;
-	}
-	if (input_read_raw(in, 1, err) < 0)
-		return -1;
-	in->next = in->z.next_in;
-	in->avail = in->z.avail_in;
-	in->z.avail_in = 0;
-	return in->avail > 0;
-}
-
-static void input_close(struct input *in)
-{
-	if (in->gzip)
-		inflateEnd(&in->z);
-	if (in->fd >= 0)
-		close(in->fd);
-	free(in->raw);
-	free(in->inflated);
-}
-
-/* Opens PATH; tells gzip from plain by its first two bytes. */
-static int input_open(struct input *in, const char *path,
-		      struct g2c_error *err)
-{
-	memset(in, 0, sizeof *in);
-	in->name = path;
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0)
-		return input_errno(in, err);
-	in->raw = malloc(INPUT_CHUNK);
-	in->inflated = malloc(INPUT_CHUNK);
-	if (!in->raw || !in->inflated) {
-		g2c_error_set(err, "%s: out of memory", path);
-		goto fail;
-	}
-	in->z.next_in = in->raw;
-	if (input_read_raw(in, 2, err) < 0)
-		goto fail;
-	if (in->z.avail_in >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
-		/* 16: a gzip header and trailer, checked */
-		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK) {
-			g2c_error_set(err, "%s: out of memory", path);
-			goto fail;
-		}
-		in->gzip = true;
-	}
-	return 0;
-fail:
-	input_close(in);
-	return -1;
-}
-
-static void input_from_buffer(struct input *in, const unsigned char *data,
-			      size_t len, const char *name)
-{
-	memset(in, 0, sizeof *in);
-	in->name = name;
-	in->fd = -1;
-	in->next = data;
-	in->avail = len;
-}
-
-/* A cursor over one file's bytes, decoding in the target's byte order.
- * Bytes taken to recognise the format are given back in BACK. */
+/* One file's bytes, decoded in the target's byte order. */
 struct reader {
-	struct input *in;
-	uint64_t pos;			/* offset of the next byte in the file */
-	unsigned char back[48];
-	size_t back_len;
+	struct instream *in;
 	const struct gmon_target *target;
 	const char *name;		/* for messages only */
 	struct g2c_error *err;
 	uint64_t records, max_records;	/* see file_limits() */
 	uint64_t bins, max_bins;
 	bool carries_data;		/* bins, arcs or blocks were read */
-	bool cut_short;			/* the error is truncated()'s */
 };
 
 /* What one file may hold: no run records more bins than profil(2) can use
@@ -237,78 +49,26 @@ static void file_limits(struct reader *r)
 	uint64_t span = r->target->code_span;
 
 	r->max_bins = span ? span / 2 + 1 : UINT64_MAX;
-	r->max_records = span ? (UINT64_C(1) << 20) + span / 4 : UINT64_MAX;
+	r->max_records = span ? GLIBC_MAX_ARCS + span / 4 : UINT64_MAX;
 }
 
-/* Copies up to N bytes to DST; *GOT says how many (fewer only at the end of
- * the file). */
-static int pull(struct reader *r, unsigned char *dst, size_t n, size_t *got)
+/* The SIZE-byte field at P. */
+static uint64_t decode(const unsigned char *p, unsigned size, bool big_endian)
 {
-	*got = 0;
-	if (r->back_len > 0) {
-		size_t k = n < r->back_len ? n : r->back_len;
+	uint64_t v = 0;
 
-		memcpy(dst, r->back, k);
-		memmove(r->back, r->back + k, r->back_len - k);
-		r->back_len -= k;
-		*got = k;
+	for (unsigned i = 0; i < size; i++) {
+		unsigned shift = big_endian ? 8 * (size - 1 - i) : 8 * i;
+		v |= (uint64_t)p[i] << shift;
 	}
-	while (*got < n) {
-		struct input *in = r->in;
-		size_t k;
-		int rc = input_fill(in, r->err);
-
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		k = n - *got < in->avail ? n - *got : in->avail;
-		memcpy(dst + *got, in->next, k);
-		in->next += k;
-		in->avail -= k;
-		*got += k;
-	}
-	r->pos += *got;
-	return 0;
+	return v;
 }
 
-/* Gives back the N bytes just pulled into SRC, to be read again. */
-static void unpull(struct reader *r, const unsigned char *src, size_t n)
+/* The version word of a file that starts with the tagged cookie. */
+static uint32_t tagged_version(const unsigned char *head, bool big_endian)
 {
-	memcpy(r->back, src, n);
-	r->back_len = n;
-	r->pos -= n;
-}
-
-/* The error for a record that starts at START and needs END - START bytes
- * but has only those up to the current position. */
-static int truncated(struct reader *r, const char *what, uint64_t start,
-		     uint64_t end)
-{
-	r->cut_short = true;
-	return g2c_error_set(r->err,
-			     "%s: truncated %s at offset %llu (%llu bytes needed, %llu present)",
-			     r->name, what, (unsigned long long)start,
-			     (unsigned long long)(end - start),
-			     (unsigned long long)(r->pos - start));
-}
-
-/* Reads exactly N bytes of the record WHAT, which spans START..END. */
-static int take_bytes(struct reader *r, unsigned char *dst, size_t n,
-		      const char *what, uint64_t start, uint64_t end)
-{
-	size_t got;
-
-	if (pull(r, dst, n, &got) < 0)
-		return -1;
-	return got == n ? 0 : truncated(r, what, start, end);
-}
-
-/* Reads a whole fixed-size record of N bytes into DST. */
-static int take_record(struct reader *r, unsigned char *dst, size_t n,
-		       const char *what, uint64_t start)
-{
-	return take_bytes(r, dst, n, what, start, r->pos + n);
+	return (uint32_t)decode(head + GMON_MAGIC_SIZE, GMON_VERSION_SIZE,
+				big_endian);
 }
 
 /* Decodes a SIZE-byte field at *P in the target's byte order, and moves
@@ -316,12 +76,8 @@ static int take_record(struct reader *r, unsigned char *dst, size_t n,
 static uint64_t get(const struct reader *r, const unsigned char **p,
 		    unsigned size)
 {
-	uint64_t v = 0;
+	uint64_t v = decode(*p, size, r->target->big_endian);
 
-	for (unsigned i = 0; i < size; i++) {
-		unsigned shift = r->target->big_endian ? 8 * (size - 1 - i) : 8 * i;
-		v |= (uint64_t)(*p)[i] << shift;
-	}
 	*p += size;
 	return v;
 }
@@ -329,6 +85,37 @@ static uint64_t get(const struct reader *r, const unsigned char **p,
 static uint64_t get_addr(const struct reader *r, const unsigned char **p)
 {
 	return get(r, p, r->target->addr_size);
+}
+
+/* The arc at P: from_pc, self_pc and a COUNT_SIZE-byte count. */
+static struct gmon_arc decode_arc(const struct reader *r,
+				  const unsigned char *p, unsigned count_size)
+{
+	struct gmon_arc arc;
+
+	arc.from_pc = get_addr(r, &p);
+	arc.self_pc = get_addr(r, &p);
+	arc.count = get(r, &p, count_size);
+	return arc;
+}
+
+static int add_arc(struct gmon_profile *prof, struct reader *r,
+		   struct gmon_arc arc)
+{
+	if (gmon_profile_add_arc(prof, arc.from_pc, arc.self_pc, arc.count,
+				 r->name, r->err) < 0)
+		return -1;
+	r->carries_data = true;
+	return 0;
+}
+
+static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
+		  uint64_t count)
+{
+	if (gmon_profile_add_bb(prof, addr, count, r->name, r->err) < 0)
+		return -1;
+	r->carries_data = true;
+	return 0;
 }
 
 /* Counts one more record of the file against its limit. */
@@ -342,343 +129,64 @@ static int count_record(struct reader *r)
 			     (unsigned long long)r->target->code_span);
 }
 
-/* Arcs and basic blocks are appended as they are read and merged at the
- * end of each file: sorted by address, each (from_pc, self_pc) or block
- * once, its counts summed (added in place when every record is known
- * already).  Sorting a file's records costs far less than a hash
- * look-up per record in a table larger than the caches, and a
- * file that repeats one record over and over is merged whenever its
- * unmerged records outnumber the merged ones (and 65 536), so memory
- * stays a small multiple of the distinct records. */
-#define MERGE_MIN (1u << 16)
-
-/* One kind of record: NKEYS uint64_t keys, then a uint64_t count. */
-struct records {
-	void **base;
-	size_t *n, *merged, *cap;
-	unsigned nkeys;
-};
-
-static uint64_t record_key(const void *x)
-{
-	return *(const uint64_t *)x;
-}
-
-static int compare_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
-{
-	for (unsigned k = 0; k < nkeys; k++)
-		if (a[k] != b[k])
-			return a[k] < b[k] ? -1 : 1;
-	return 0;
-}
-
-static int compare_arc_records(const void *x, const void *y)
-{
-	return compare_keys(x, y, 2);
-}
-
-static int compare_bb_records(const void *x, const void *y)
-{
-	return compare_keys(x, y, 1);
-}
-
-/* Appends record FROM to OUT[*K], or adds its count to OUT[*K - 1] when
- * that has the same keys. */
-static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
-		       unsigned nkeys)
-{
-	uint64_t *last = *k ? out + (*k - 1) * (nkeys + 1) : NULL;
-
-	if (last && compare_keys(last, from, nkeys) == 0) {
-		last[nkeys] = add_saturating(last[nkeys], from[nkeys]);
-		return;
-	}
-	/* (word by word: FROM may be where it goes) */
-	for (unsigned i = 0; i <= nkeys; i++)
-		out[*k * (nkeys + 1) + i] = from[i];
-	(*k)++;
-}
-
-/* The position of the record with the keys of REC in BASE[0..n)
- * (sorted, distinct); N if none.  *FROM is where the previous search
- * ended (0 at first), and is set to where this one did. */
-static size_t find_record(const uint64_t *base, size_t n, const uint64_t *rec,
-			  size_t *from, unsigned nkeys)
-{
-	unsigned w = nkeys + 1;
-
-	/* the first record whose first key is REC's or above */
-	*from = rec[0] == 0 ? 0 :
-		search_above(base, n, w * sizeof *base, rec[0] - 1, *from);
-	for (size_t i = *from; i < n && base[i * w] == rec[0]; i++)
-		if (compare_keys(base + i * w, rec, nkeys) == 0)
-			return i;
-	return n;
-}
-
-/* Adds the counts of RUN[0..n) to BASE[0..old) (sorted, distinct) where
- * every record of RUN is already there, and says whether it did (BASE is
- * unchanged when not): the usual case when the runs of one program are
- * summed, which then needs no sorting and no new array.  A file's
- * records come mostly in address order, so each search gallops from
- * where the one before ended. */
-static bool add_in_place(uint64_t *base, size_t old, const uint64_t *run,
-			 size_t n, unsigned nkeys)
-{
-	unsigned w = nkeys + 1;
-	size_t from = 0;
-
-	for (size_t j = 0; j < n; j++)
-		if (find_record(base, old, run + j * w, &from, nkeys) == old)
-			return false;
-	from = 0;
-	for (size_t j = 0; j < n; j++) {
-		size_t at = find_record(base, old, run + j * w, &from, nkeys);
-
-		base[at * w + nkeys] = add_saturating(base[at * w + nkeys],
-						      run[j * w + nkeys]);
-	}
-	return true;
-}
-
-/* Adds the records appended since the last merge to the merged ones: in
- * place when all are known, else sorted and merged.  Returns -1 when out
- * of memory (nothing lost). */
-static int merge_records(const struct records *rs)
-{
-	unsigned w = rs->nkeys + 1;	/* uint64_t words per record */
-	uint64_t *base = *rs->base, *out;
-	size_t old = *rs->merged, run = old, k = 0, i = 0, j = old;
-
-	if (*rs->n == old)
-		return 0;
-	if (old > 0 && add_in_place(base, old, base + old * w, *rs->n - old,
-				    rs->nkeys)) {
-		*rs->n = old;
-		return 0;
-	}
-	sort_by_key(base + old * w, *rs->n - old, w * sizeof *base, record_key,
-		    rs->nkeys == 2 ? compare_arc_records : compare_bb_records);
-	for (size_t r = old; r < *rs->n; r++) {
-		size_t at = run - old;
-
-		put_record(base + old * w, &at, base + r * w, rs->nkeys);
-		run = old + at;
-	}
-	if (old == 0) {
-		*rs->n = *rs->merged = run;
-		return 0;
-	}
-	out = malloc(run * w * sizeof *out);
-	if (!out)
-		return -1;
-	while (i < old || j < run) {
-		bool take_old = j == run ||
-			(i < old && compare_keys(base + i * w, base + j * w,
-						 rs->nkeys) <= 0);
-
-		put_record(out, &k, base + (take_old ? i++ : j++) * w, rs->nkeys);
-	}
-	free(base);
-	*rs->base = out;
-	*rs->cap = run;
-	*rs->n = *rs->merged = k;
-	return 0;
-}
-
-/* Appends a record of KEYS and COUNT.  Returns -1 when out of memory. */
-static int add_record(const struct records *rs, const uint64_t *keys,
-		      uint64_t count)
-{
-	unsigned w = rs->nkeys + 1;
-	uint64_t *p;
-
-	if (*rs->n - *rs->merged >= MERGE_MIN &&
-	    *rs->n - *rs->merged > *rs->merged && merge_records(rs) < 0)
-		return -1;
-	p = array_grow(*rs->base, rs->cap, *rs->n + 1, w * sizeof *p);
-	if (!p)
-		return -1;
-	*rs->base = p;
-	p += (*rs->n)++ * w;
-	memcpy(p, keys, rs->nkeys * sizeof *p);
-	p[rs->nkeys] = count;
-	return 0;
-}
-
-static struct records arc_records(struct gmon_profile *prof)
-{
-	return (struct records){ (void **)&prof->arcs, &prof->narcs,
-				 &prof->arcs_merged, &prof->arcs_cap, 2 };
-}
-
-static struct records bb_records(struct gmon_profile *prof)
-{
-	return (struct records){ (void **)&prof->bbs, &prof->nbbs,
-				 &prof->bbs_merged, &prof->bbs_cap, 1 };
-}
-
-/* Merges what the file NAME added.  Returns 0, or -1 with ERR set. */
-static int merge_file(struct gmon_profile *prof, const char *name,
-		      struct g2c_error *err)
-{
-	struct records arcs = arc_records(prof), bbs = bb_records(prof);
-
-	if (merge_records(&arcs) < 0)
-		return g2c_error_set(err, "%s: out of memory for call arcs", name);
-	if (merge_records(&bbs) < 0)
-		return g2c_error_set(err, "%s: out of memory for basic-block counts",
-				     name);
-	return 0;
-}
-
-static int add_arc(struct gmon_profile *prof, struct reader *r,
-		   uint64_t from_pc, uint64_t self_pc, uint64_t count)
-{
-	struct records rs = arc_records(prof);
-
-	if (add_record(&rs, (const uint64_t[]){ from_pc, self_pc }, count) < 0)
-		return g2c_error_set(r->err, "%s: out of memory for call arcs",
-				     r->name);
-	r->carries_data = true;
-	return 0;
-}
-
-static int add_bb(struct gmon_profile *prof, struct reader *r, uint64_t addr,
-		  uint64_t count)
-{
-	struct records rs = bb_records(prof);
-
-	if (add_record(&rs, &addr, count) < 0)
-		return g2c_error_set(r->err,
-				     "%s: out of memory for basic-block counts",
-				     r->name);
-	r->carries_data = true;
-	return 0;
-}
-
-void gmon_profile_init(struct gmon_profile *prof)
-{
-	memset(prof, 0, sizeof *prof);
-}
-
-void gmon_profile_release(struct gmon_profile *prof)
-{
-	for (size_t i = 0; i < prof->nhists; i++)
-		free(prof->hists[i].counted);
-	free(prof->hists);
-	free(prof->arcs);
-	free(prof->bbs);
-	gmon_profile_init(prof);
-}
-
-/* gprof's measure of bin width, used to refuse mixing histograms whose
- * bins have different sizes. */
-static double hist_units_per_bin(uint64_t low_pc, uint64_t high_pc,
-				 uint32_t nbins)
-{
-	return (double)((high_pc - low_pc) / 2) / nbins;
-}
-
-/* Sets the error "histogram for H's range RELATION the one for O's
- * range TAIL"; returns NULL, for hist_target's callers. */
-static struct gmon_hist *hist_conflict(struct reader *r,
-				       const struct gmon_hist *h,
-				       const char *relation,
-				       const struct gmon_hist *o,
-				       const char *tail)
-{
-	g2c_error_set(r->err, "%s: histogram for 0x%llx-0x%llx %s the one for 0x%llx-0x%llx%s",
-		      r->name, (unsigned long long)h->low_pc,
-		      (unsigned long long)h->high_pc, relation,
-		      (unsigned long long)o->low_pc,
-		      (unsigned long long)o->high_pc, tail);
-	return NULL;
-}
-
-/* The histogram of PROF that H adds to: one with the same range, or a new
- * one without samples yet.  Identical ranges are summed; disjoint ranges
- * are kept; anything else is refused.  Returns NULL with ERR set. */
-static struct gmon_hist *hist_target(struct gmon_profile *prof,
-				     struct reader *r,
-				     const struct gmon_hist *h)
-{
-	struct gmon_hist *hists;
-
-	for (size_t i = 0; i < prof->nhists; i++) {
-		struct gmon_hist *o = &prof->hists[i];
-
-		if (strcmp(o->dimen, h->dimen) != 0 ||
-		    o->dimen_abbrev != h->dimen_abbrev) {
-			g2c_error_set(r->err,
-				      "%s: histogram measures '%s', but an earlier one measures '%s'",
-				      r->name, h->dimen, o->dimen);
-			return NULL;
-		}
-		if (fabs(hist_units_per_bin(o->low_pc, o->high_pc, o->nbins) -
-			 hist_units_per_bin(h->low_pc, h->high_pc, h->nbins)) > 1e-6) {
-			return hist_conflict(r, h, "has a different bin size than", o, "");
-		}
-		if (o->low_pc == h->low_pc && o->high_pc == h->high_pc &&
-		    o->nbins == h->nbins)
-			return o;
-		if (h->low_pc < o->high_pc && o->low_pc < h->high_pc) {
-			return hist_conflict(r, h, "overlaps", o, " without matching it");
-		}
-	}
-	hists = realloc(prof->hists, (prof->nhists + 1) * sizeof *hists);
-	if (!hists) {
-		g2c_error_set(r->err, "%s: out of memory", r->name);
-		return NULL;
-	}
-	prof->hists = hists;
-	hists[prof->nhists] = *h;
-	hists[prof->nhists].counted = NULL;
-	hists[prof->nhists].ncounted = 0;
-	return &hists[prof->nhists++];
-}
-
 /* Bins read at a time. */
 #define BIN_CHUNK 4096
 
-/* Adds the bins with samples FRESH[0..N) (by index) to HIST's, summing
- * those of one index.  Takes FRESH.  Returns false when out of memory. */
-static bool merge_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
-			  size_t n)
+static int bins_out_of_memory(struct reader *r, const struct gmon_hist *h)
 {
-	struct gmon_bin *old = hist->counted, *merged;
-	size_t i = 0, j = 0, k = 0;
+	return g2c_error_set(r->err, "%s: out of memory for %u histogram bins",
+			     r->name, h->nbins);
+}
 
-	if (n == 0) {
-		free(fresh);
-		return true;
-	}
-	if (hist->ncounted == 0) {
-		free(old);
-		hist->counted = fresh;
-		hist->ncounted = n;
-		return true;
-	}
-	merged = malloc((hist->ncounted + n) * sizeof *merged);
-	if (!merged) {
-		free(fresh);
-		return false;
-	}
-	while (i < hist->ncounted || j < n) {
-		if (j == n || (i < hist->ncounted && old[i].index < fresh[j].index))
-			merged[k++] = old[i++];
-		else if (i == hist->ncounted || fresh[j].index < old[i].index)
-			merged[k++] = fresh[j++];
-		else {
-			merged[k] = old[i++];
-			merged[k++].count += fresh[j++].count;
+/* Reads the NBINS 16-bit counts of H, of the record WHAT that spans
+ * START..END, and sets *FRESH[0..*NFRESH) to those that have samples, by
+ * index.  Returns 0, or -1 with R->err set and nothing to free. */
+static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
+			     const char *what, uint64_t start, uint64_t end,
+			     struct gmon_bin **fresh, size_t *nfresh)
+{
+	size_t cap = 0;
+
+	*fresh = NULL;
+	*nfresh = 0;
+	for (uint32_t done = 0; done < h->nbins;) {
+		unsigned char raw[GMON_BIN_SIZE * BIN_CHUNK];
+		const unsigned char *p = raw;
+		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
+
+		if (instream_take(r->in, raw, GMON_BIN_SIZE * (size_t)n, what,
+				  start, end, r->err) < 0)
+			goto fail;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t count, four;
+			struct gmon_bin *grown;
+
+			/* most bins are empty: pass over them 4 at a time */
+			if (i + 4 <= n) {
+				memcpy(&four, p, sizeof four);
+				if (four == 0) {
+					p += sizeof four;
+					i += 3;
+					continue;
+				}
+			}
+			count = get(r, &p, GMON_BIN_SIZE);
+			if (!count)
+				continue;
+			grown = array_grow(*fresh, &cap, *nfresh + 1, sizeof **fresh);
+			if (!grown) {
+				bins_out_of_memory(r, h);
+				goto fail;
+			}
+			*fresh = grown;
+			(*fresh)[(*nfresh)++] = (struct gmon_bin){ done + i, count };
 		}
+		done += n;
 	}
-	free(old);
-	free(fresh);
-	hist->counted = merged;
-	hist->ncounted = k;
-	return true;
+	return 0;
+fail:
+	free(*fresh);
+	return -1;
 }
 
 /* Adds the histogram whose header, read from the record WHAT at START, is
@@ -688,10 +196,10 @@ static bool merge_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 static int add_hist(struct gmon_profile *prof, struct reader *r,
 		    const struct gmon_hist *h, const char *what, uint64_t start)
 {
-	uint64_t end = r->pos + (uint64_t)h->nbins * 2;
+	uint64_t end = r->in->pos + (uint64_t)h->nbins * GMON_BIN_SIZE;
 	struct gmon_hist *target;
-	struct gmon_bin *fresh = NULL;
-	size_t nfresh = 0, cap = 0;
+	struct gmon_bin *fresh;
+	size_t nfresh;
 
 	if (h->high_pc < h->low_pc)
 		return g2c_error_set(r->err,
@@ -713,49 +221,12 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 				     h->nbins,
 				     (unsigned long long)r->target->code_span);
 	r->bins += h->nbins;
-	target = hist_target(prof, r, h);
-	if (!target)
+	target = gmon_profile_hist_for(prof, h, r->name, r->err);
+	if (!target ||
+	    read_counted_bins(r, h, what, start, end, &fresh, &nfresh) < 0)
 		return -1;
-	for (uint32_t done = 0; done < h->nbins;) {
-		unsigned char raw[2 * BIN_CHUNK];
-		const unsigned char *p = raw;
-		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
-
-		if (take_bytes(r, raw, 2 * (size_t)n, what, start, end) < 0) {
-			free(fresh);
-			return -1;
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t count, four;
-			struct gmon_bin *grown;
-
-			/* most bins are empty: pass over them 4 at a time */
-			if (i + 4 <= n) {
-				memcpy(&four, p, sizeof four);
-				if (four == 0) {
-					p += sizeof four;
-					i += 3;
-					continue;
-				}
-			}
-			count = get(r, &p, 2);
-			if (!count)
-				continue;
-			grown = array_grow(fresh, &cap, nfresh + 1, sizeof *fresh);
-			if (!grown) {
-				free(fresh);
-				return g2c_error_set(r->err,
-						     "%s: out of memory for %u histogram bins",
-						     r->name, h->nbins);
-			}
-			fresh = grown;
-			fresh[nfresh++] = (struct gmon_bin){ done + i, count };
-		}
-		done += n;
-	}
-	if (!merge_counted(target, fresh, nfresh))
-		return g2c_error_set(r->err, "%s: out of memory for %u histogram bins",
-				     r->name, h->nbins);
+	if (!gmon_hist_add_counted(target, fresh, nfresh))
+		return bins_out_of_memory(r, h);
 	r->carries_data = true;
 	return 0;
 }
@@ -765,18 +236,19 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 static int take_hist_header(struct reader *r, struct gmon_hist *h,
 			    uint64_t start)
 {
-	unsigned char raw[2 * 8 + 8 + HIST_DIMEN_SIZE + 1];
+	unsigned char raw[GMON_HIST_HEADER_SIZE(8)];
 	const unsigned char *p = raw;
 
-	if (take_record(r, raw, 2 * r->target->addr_size + 8 + HIST_DIMEN_SIZE + 1,
-			"histogram record", start) < 0)
+	if (instream_take_record(r->in, raw,
+				 GMON_HIST_HEADER_SIZE(r->target->addr_size),
+				 "histogram record", start, r->err) < 0)
 		return -1;
 	h->low_pc = get_addr(r, &p);
 	h->high_pc = get_addr(r, &p);
 	h->nbins = (uint32_t)get(r, &p, 4);
 	h->rate = (uint32_t)get(r, &p, 4);
-	memcpy(h->dimen, p, HIST_DIMEN_SIZE);
-	p += HIST_DIMEN_SIZE;
+	memcpy(h->dimen, p, GMON_HIST_DIMEN_SIZE);
+	p += GMON_HIST_DIMEN_SIZE;
 	h->dimen_abbrev = (char)*p;
 	return 0;
 }
@@ -794,41 +266,39 @@ static int read_tagged_hist(struct gmon_profile *prof, struct reader *r,
 static int read_tagged_arc(struct gmon_profile *prof, struct reader *r,
 			   uint64_t start)
 {
-	unsigned char raw[2 * 8 + 4];
-	const unsigned char *p = raw;
-	uint64_t from_pc, self_pc, count;
+	unsigned char raw[GMON_ARC_SIZE(8)];
 
-	if (take_record(r, raw, 2 * r->target->addr_size + 4,
-			"call-arc record", start) < 0)
+	if (instream_take_record(r->in, raw, GMON_ARC_SIZE(r->target->addr_size),
+				 "call-arc record", start, r->err) < 0)
 		return -1;
-	from_pc = get_addr(r, &p);
-	self_pc = get_addr(r, &p);
-	count = get(r, &p, 4);
-	return add_arc(prof, r, from_pc, self_pc, count);
+	return add_arc(prof, r, decode_arc(r, raw, 4));
 }
 
 static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 			  uint64_t start, uint32_t version)
 {
 	unsigned P = r->target->addr_size;
-	unsigned char raw[2 * 8];
+	unsigned char raw[GMON_BB_SIZE(8)];
 	const unsigned char *p = raw;
 	uint64_t n, end;
 
-	if (version == 0)
+	if (version == GMON_VERSION_OLD)
 		return g2c_error_set(r->err,
 				     "%s: basic-block record at offset %llu uses the version 0 layout, which is not portable and not supported",
 				     r->name, (unsigned long long)start);
-	if (take_record(r, raw, 4, "basic-block record", start) < 0)
+	if (instream_take_record(r->in, raw, GMON_BB_COUNT_SIZE,
+				 "basic-block record", start,
+				 r->err) < 0)
 		return -1;
-	n = get(r, &p, 4);
-	end = r->pos + n * 2 * P;
+	n = get(r, &p, GMON_BB_COUNT_SIZE);
+	end = r->in->pos + n * GMON_BB_SIZE(P);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t addr, count;
 
 		p = raw;
 		if (count_record(r) < 0 ||
-		    take_bytes(r, raw, 2 * P, "basic-block record", start, end) < 0)
+		    instream_take(r->in, raw, GMON_BB_SIZE(P), "basic-block record", start,
+				  end, r->err) < 0)
 			return -1;
 		addr = get_addr(r, &p);
 		count = get(r, &p, P);
@@ -840,37 +310,37 @@ static int read_tagged_bb(struct gmon_profile *prof, struct reader *r,
 
 static int read_tagged(struct gmon_profile *prof, struct reader *r)
 {
-	unsigned char header[TAGGED_HEADER_SIZE];
-	const unsigned char *p = header + 4;
+	unsigned char header[GMON_HEADER_SIZE];
 	uint32_t version;
 
-	if (take_record(r, header, TAGGED_HEADER_SIZE, "file header", 0) < 0)
+	if (instream_take_record(r->in, header, GMON_HEADER_SIZE,
+				 "file header", 0, r->err) < 0)
 		return -1;
-	version = (uint32_t)get(r, &p, 4);
-	if (version != 1 && version != 0)
+	version = tagged_version(header, r->target->big_endian);
+	if (version != GMON_VERSION && version != GMON_VERSION_OLD)
 		return g2c_error_set(r->err,
 				     "%s: unsupported gmon.out version %u (only 1 is known)",
 				     r->name, version);
 	for (;;) {
-		uint64_t start = r->pos;
+		uint64_t start = r->in->pos;
 		unsigned char tag;
 		size_t got;
 		int rc;
 
-		if (pull(r, &tag, 1, &got) < 0)
+		if (instream_read(r->in, &tag, 1, &got, r->err) < 0)
 			return -1;
 		if (got == 0)
 			return 0;
 		if (count_record(r) < 0)
 			return -1;
 		switch (tag) {
-		case TAG_TIME_HIST:
+		case GMON_TAG_TIME_HIST:
 			rc = read_tagged_hist(prof, r, start);
 			break;
-		case TAG_CG_ARC:
+		case GMON_TAG_CG_ARC:
 			rc = read_tagged_arc(prof, r, start);
 			break;
-		case TAG_BB_COUNT:
+		case GMON_TAG_BB_COUNT:
 			rc = read_tagged_bb(prof, r, start, version);
 			break;
 		default:
@@ -883,25 +353,85 @@ static int read_tagged(struct gmon_profile *prof, struct reader *r)
 	}
 }
 
-/* The LD_PROFILE layout, past the header.  ld.so maps the file and updates
- * it in place, so its sizes come from the library's program headers: the
- * arc table fills the rest of the file and is preceded by the number of
- * slots taken, which goes on growing (one per call not counted) once the
- * table is full. */
-static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
+/* LD_PROFILE's arc table, which starts at the current position: its tag,
+ * the number of slots taken, then slots to the end of the file.  ld.so
+ * sizes the table from the library's program headers, and the count of
+ * slots taken goes on growing (one per call not counted) once the table
+ * is full.  Arcs are offsets from the histogram's LOW_PC, inside its
+ * TEXTSIZE bytes. */
+static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
+			     uint64_t low_pc, uint64_t textsize)
 {
-	unsigned P = r->target->addr_size;
-	size_t slot_size = 2 * P + 4;
-	unsigned char raw[TAGGED_HEADER_SIZE];
+	size_t slot_size = LD_PROFILE_ARC_SIZE(r->target->addr_size);
+	unsigned char raw[LD_PROFILE_ARC_SIZE(8)];
 	const unsigned char *p = raw;
-	struct gmon_hist h = { 0 };
-	uint64_t textsize, nslots = 0, counted = 0, start = TAGGED_HEADER_SIZE;
+	uint64_t start = r->in->pos, nslots = 0, counted = 0;
 	uint32_t narcs;
 
-	if (take_record(r, raw, TAGGED_HEADER_SIZE, "file header", 0) < 0 ||
-	    take_record(r, raw, 4, "histogram record", start) < 0)
+	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
+				 "call-arc table", start, r->err) < 0)
 		return -1;
-	if (get(r, &p, 4) != TAG_TIME_HIST)
+	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_CG_ARC)
+		return g2c_error_set(r->err,
+				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
+				     r->name, (unsigned long long)start);
+	narcs = (uint32_t)get(r, &p, 4);
+	for (;;) {
+		uint64_t at = r->in->pos;
+		struct gmon_arc slot;
+		size_t got;
+
+		if (instream_read(r->in, raw, slot_size, &got, r->err) < 0)
+			return -1;
+		if (got == 0)
+			break;
+		if (got < slot_size)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
+					     r->name, (unsigned long long)start,
+					     slot_size,
+					     (unsigned long long)(r->in->pos - start -
+								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
+		if (count_record(r) < 0)
+			return -1;
+		slot = decode_arc(r, raw, 4);
+		if (nslots++ >= narcs || slot.count == 0)
+			continue;	/* a slot not taken, or never counted */
+		if (slot.from_pc >= textsize || slot.self_pc >= textsize)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE arc at offset %llu lies outside the profiled range (file corrupted?)",
+					     r->name, (unsigned long long)at);
+		slot.from_pc = slot.from_pc ? low_pc + slot.from_pc
+					    : GMON_FROM_OUTSIDE;
+		slot.self_pc += low_pc;
+		if (add_arc(prof, r, slot) < 0)
+			return -1;
+		counted++;
+	}
+	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
+		return g2c_error_set(r->err,
+				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
+				     r->name, (unsigned long long)start, narcs,
+				     (unsigned long long)nslots);
+	prof->calls_lost += narcs - counted;
+	return 0;
+}
+
+/* The LD_PROFILE layout: the header, the histogram of the library's
+ * executable pages and the arc table. */
+static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
+{
+	unsigned char raw[GMON_HEADER_SIZE];
+	const unsigned char *p = raw;
+	struct gmon_hist h = { 0 };
+	uint64_t textsize, start = GMON_HEADER_SIZE;
+
+	if (instream_take_record(r->in, raw, GMON_HEADER_SIZE, "file header",
+				 0, r->err) < 0 ||
+	    instream_take_record(r->in, raw, LD_PROFILE_TAG_SIZE,
+				 "histogram record", start, r->err) < 0)
+		return -1;
+	if (get(r, &p, LD_PROFILE_TAG_SIZE) != GMON_TAG_TIME_HIST)
 		return g2c_error_set(r->err,
 				     "%s: LD_PROFILE file without its histogram record at offset %llu",
 				     r->name, (unsigned long long)start);
@@ -919,55 +449,33 @@ static int read_ld_profile(struct gmon_profile *prof, struct reader *r)
 				     LD_PROFILE_BYTES_PER_BIN);
 	if (add_hist(prof, r, &h, "histogram record", start) < 0)
 		return -1;
+	return read_ld_arc_table(prof, r, h.low_pc, textsize);
+}
 
-	start = r->pos;
-	p = raw;
-	if (take_record(r, raw, 8, "call-arc table", start) < 0)
-		return -1;
-	if (get(r, &p, 4) != TAG_CG_ARC)
-		return g2c_error_set(r->err,
-				     "%s: LD_PROFILE file without its call-arc table at offset %llu",
-				     r->name, (unsigned long long)start);
-	narcs = (uint32_t)get(r, &p, 4);
+/* The arcs after a BSD histogram, to the end of the file. */
+static int read_bsd_arcs(struct gmon_profile *prof, struct reader *r)
+{
+	unsigned P = r->target->addr_size;
+	unsigned char raw[BSD_ARC_SIZE(8)];
+
 	for (;;) {
-		uint64_t at = r->pos, from_off, self_off, count;
+		uint64_t start = r->in->pos;
 		size_t got;
 
-		p = raw;
-		if (pull(r, raw, slot_size, &got) < 0)
+		if (instream_read(r->in, raw, BSD_ARC_SIZE(P), &got, r->err) < 0)
 			return -1;
 		if (got == 0)
-			break;
-		if (got < slot_size)
-			return g2c_error_set(r->err,
-					     "%s: LD_PROFILE call-arc table at offset %llu is not a whole number of %zu-byte slots (%llu bytes; truncated?)",
-					     r->name, (unsigned long long)start,
-					     slot_size,
-					     (unsigned long long)(r->pos - start - 8));
+			return 0;
+		if (got < BSD_ARC_SIZE(P))
+			return instream_truncated(r->in, "BSD call-arc record",
+						  start, start + BSD_ARC_SIZE(P),
+						  r->err);
 		if (count_record(r) < 0)
 			return -1;
-		from_off = get_addr(r, &p);
-		self_off = get_addr(r, &p);
-		count = get(r, &p, 4);
-		if (nslots++ >= narcs || count == 0)
-			continue;	/* a slot not taken, or never counted */
-		if (from_off >= textsize || self_off >= textsize)
-			return g2c_error_set(r->err,
-					     "%s: LD_PROFILE arc at offset %llu lies outside the profiled range (file corrupted?)",
-					     r->name, (unsigned long long)at);
-		if (add_arc(prof, r,
-			    from_off ? h.low_pc + from_off : GMON_FROM_OUTSIDE,
-			    h.low_pc + self_off, count) < 0)
+		/* Arc counts are address-sized in the BSD layouts. */
+		if (add_arc(prof, r, decode_arc(r, raw, P)) < 0)
 			return -1;
-		counted++;
 	}
-	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
-		return g2c_error_set(r->err,
-				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
-				     r->name, (unsigned long long)start, narcs,
-				     (unsigned long long)nslots);
-	prof->calls_lost += narcs - counted;
-	return 0;
 }
 
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
@@ -978,9 +486,9 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		    enum gmon_format *format)
 {
 	unsigned P = r->target->addr_size;
-	size_t old_size = 2 * P + 4, bsd44_size = 2 * P + 24;
+	size_t old_size = BSD_OLD_HEADER_SIZE(P);
+	size_t bsd44_size = BSD44_HEADER_SIZE(P);
 	struct gmon_hist h = { .dimen = "seconds", .dimen_abbrev = 's' };
-	unsigned char raw[3 * 8];
 	const unsigned char *p = head;
 	uint64_t ncnt, nbins;
 	size_t header_size = old_size;
@@ -1007,56 +515,35 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie, and no valid BSD header)",
 				     r->name);
-	nbins = (ncnt - header_size) / 2;
+	nbins = (ncnt - header_size) / GMON_BIN_SIZE;
 	if (nbins > r->max_bins)
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie; as a BSD file its histogram would have %llu bins, more than %llu bytes of code can use)",
 				     r->name, (unsigned long long)nbins,
 				     (unsigned long long)r->target->code_span);
 	h.nbins = (uint32_t)nbins;
-	r->pos = header_size;
-	r->back_len = head_len - header_size;
-	memmove(r->back, head + header_size, r->back_len);
+	instream_unread(r->in, head + header_size, head_len - header_size);
 	if (add_hist(prof, r, &h, "BSD histogram", 0) < 0) {
-		if (r->cut_short)
+		if (r->in->cut_short)
 			g2c_error_set(r->err,
 				      "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %llu)",
 				      r->name,
-				      (unsigned long long)(header_size + nbins * 2),
-				      (unsigned long long)r->pos);
+				      (unsigned long long)(header_size + nbins * GMON_BIN_SIZE),
+				      (unsigned long long)r->in->pos);
 		return -1;
 	}
-	for (;;) {
-		uint64_t start = r->pos, from_pc, self_pc, count;
-		size_t got;
-
-		/* Arc counts are address-sized in the BSD layouts. */
-		p = raw;
-		if (pull(r, raw, 3 * P, &got) < 0)
-			return -1;
-		if (got == 0)
-			return 0;
-		if (got < 3 * P)
-			return truncated(r, "BSD call-arc record", start, start + 3 * P);
-		if (count_record(r) < 0)
-			return -1;
-		from_pc = get_addr(r, &p);
-		self_pc = get_addr(r, &p);
-		count = get(r, &p, P);
-		if (add_arc(prof, r, from_pc, self_pc, count) < 0)
-			return -1;
-	}
+	return read_bsd_arcs(prof, r);
 }
 
 /* Reads the file IN into PROF. */
 static int add_input(struct gmon_profile *prof,
-		     const struct gmon_target *target, struct input *in,
+		     const struct gmon_target *target, struct instream *in,
 		     struct g2c_error *err)
 {
 	struct reader r = { .in = in, .target = target, .name = in->name,
 			    .err = err };
 	enum gmon_format format = GMON_FORMAT_TAGGED;
-	unsigned char head[sizeof r.back];
+	unsigned char head[GMON_LONGEST_HEADER_SIZE];
 	size_t head_len;
 	int rc;
 
@@ -1064,17 +551,14 @@ static int add_input(struct gmon_profile *prof,
 		return g2c_error_set(err, "%s: unsupported address size %u",
 				     in->name, target->addr_size);
 	file_limits(&r);
-	/* The longest header, 4.4BSD's with 8-byte addresses, decides the
-	 * format; it is then read again. */
-	if (pull(&r, head, 2 * 8 + 24, &head_len) < 0)
+	/* The first bytes decide the format; they are then read again. */
+	if (instream_read(in, head, sizeof head, &head_len, err) < 0)
 		return -1;
 	if (head_len == 0)
 		return g2c_error_set(err, "%s: empty file", in->name);
 	if (gmon_is_ld_profile(head, head_len)) {
-		const unsigned char *p = head + 4;
-
 		format = GMON_FORMAT_LD_PROFILE;
-		if (get(&r, &p, 4) != LD_PROFILE_VERSION)
+		if (tagged_version(head, target->big_endian) != LD_PROFILE_VERSION)
 			return g2c_error_set(err,
 					     "%s: LD_PROFILE file in %s-endian byte order, for a %s-endian object",
 					     in->name, target->big_endian ? "little" : "big",
@@ -1086,8 +570,9 @@ static int add_input(struct gmon_profile *prof,
 		return g2c_error_set(err,
 				     "%s: a shared-library profile (LD_PROFILE) and a program profile cannot be summed: their addresses belong to different objects",
 				     in->name);
-	if (head_len >= 4 && memcmp(head, "gmon", 4) == 0) {
-		unpull(&r, head, head_len);
+	if (head_len >= GMON_MAGIC_SIZE &&
+	    memcmp(head, GMON_MAGIC, GMON_MAGIC_SIZE) == 0) {
+		instream_unread(in, head, head_len);
 		rc = format == GMON_FORMAT_LD_PROFILE ? read_ld_profile(prof, &r)
 						       : read_tagged(prof, &r);
 	} else {
@@ -1095,7 +580,7 @@ static int add_input(struct gmon_profile *prof,
 	}
 	if (rc < 0)
 		return rc;
-	if (merge_file(prof, in->name, err) < 0)
+	if (gmon_profile_merge_file(prof, in->name, err) < 0)
 		return -1;
 	/* gprof: "gmon.out file is missing histogram" */
 	if (!r.carries_data)
@@ -1112,36 +597,32 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
 			    const unsigned char *data, size_t len,
 			    const char *name, struct g2c_error *err)
 {
-	struct input in;
+	struct instream in;
 
-	input_from_buffer(&in, data, len, name);
+	instream_from_buffer(&in, data, len, name);
 	return add_input(prof, target, &in, err);
 }
 
 bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 {
-	static const unsigned char little[4] = { 0xff, 0xff, 0x01, 0x00 };
-	static const unsigned char big[4] = { 0x00, 0x01, 0xff, 0xff };
-
-	return len >= 8 && memcmp(data, "gmon", 4) == 0 &&
-	       (memcmp(data + 4, little, 4) == 0 ||
-		memcmp(data + 4, big, 4) == 0);
+	return len >= GMON_MAGIC_SIZE + GMON_VERSION_SIZE &&
+	       memcmp(data, GMON_MAGIC, GMON_MAGIC_SIZE) == 0 &&
+	       (tagged_version(data, false) == LD_PROFILE_VERSION ||
+		tagged_version(data, true) == LD_PROFILE_VERSION);
 }
 
 int gmon_file_is_ld_profile(const char *path, bool *yes,
 			    struct g2c_error *err)
 {
-	static const struct gmon_target any = { 8, false, 0 };
-	struct input in;
-	struct reader r = { .in = &in, .target = &any, .name = path, .err = err };
-	unsigned char head[8];
+	struct instream in;
+	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
 	size_t got;
 	int rc;
 
-	if (input_open(&in, path, err) < 0)
+	if (instream_open(&in, path, err) < 0)
 		return -1;
-	rc = pull(&r, head, sizeof head, &got);
-	input_close(&in);
+	rc = instream_read(&in, head, sizeof head, &got, err);
+	instream_close(&in);
 	*yes = rc == 0 && gmon_is_ld_profile(head, got);
 	return rc;
 }
@@ -1150,61 +631,12 @@ int gmon_profile_add_file(struct gmon_profile *prof,
 			  const struct gmon_target *target, const char *path,
 			  struct g2c_error *err)
 {
-	struct input in;
+	struct instream in;
 	int rc;
 
-	if (input_open(&in, path, err) < 0)
+	if (instream_open(&in, path, err) < 0)
 		return -1;
 	rc = add_input(prof, target, &in, err);
-	input_close(&in);
+	instream_close(&in);
 	return rc;
-}
-
-uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback)
-{
-	return prof->nhists && prof->hists[0].rate ? prof->hists[0].rate
-						   : fallback;
-}
-
-uint32_t gmon_hist_scale(const struct gmon_hist *hist)
-{
-	uint64_t textsize = hist->high_pc - hist->low_pc;
-	uint64_t kcountsize = (uint64_t)hist->nbins * 2;
-	volatile float ratio;
-
-	if (kcountsize >= textsize)
-		return 65536;
-	/* glibc: s_scale = ((float) kcountsize / textsize) * SCALE_1_TO_1,
-	 * in single precision, truncated to an integer. */
-	ratio = (float)kcountsize / (float)textsize;
-	ratio = ratio * 65536.0f;
-	return (uint32_t)ratio;
-}
-
-/* The first offset unit u = (pc - low_pc) / 2 that profil maps to BIN or
- * later: the least u with u * scale / 65536 >= bin. */
-static uint64_t first_unit_of_bin(uint64_t bin, uint32_t scale)
-{
-	return (bin * 65536 + scale - 1) / scale;
-}
-
-void gmon_hist_bin_to_pc(const struct gmon_hist *hist, uint32_t scale,
-			 uint64_t bin, uint64_t *lo, uint64_t *hi)
-{
-	uint64_t ulo, uhi;
-
-	if (scale == 0) {
-		/* profil maps every pc to bin 0 */
-		*lo = bin == 0 ? hist->low_pc : hist->high_pc;
-		*hi = hist->high_pc;
-		return;
-	}
-	ulo = first_unit_of_bin(bin, scale);
-	uhi = first_unit_of_bin(bin + 1, scale);
-	*lo = hist->low_pc + 2 * ulo;
-	*hi = hist->low_pc + 2 * uhi;
-	if (*lo < hist->low_pc)	/* wrapped: hostile range at the top */
-		*lo = UINT64_MAX;
-	if (*hi < hist->low_pc)
-		*hi = UINT64_MAX;
 }

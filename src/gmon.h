@@ -18,6 +18,9 @@
  * declares: arcs, blocks and bins are stored as they arrive, and each file
  * is bounded by the code of its object (gmon_target.code_span), so neither
  * a gzip bomb nor an endless device makes the reader grow without end.
+ *
+ * gmon.c reads the formats (their constants in gmon_format.h), through
+ * instream.h for the bytes, into the summed profile of gmon_store.h.
  */
 #ifndef GMON2CG_GMON_H
 #define GMON2CG_GMON_H
@@ -105,7 +108,7 @@ struct gmon_profile {
 	uint64_t calls_lost;
 
 	/* private: the records read up to arcs_merged and bbs_merged are
-	 * sorted and distinct (see gmon.c) */
+	 * sorted and distinct (see gmon_store.c) */
 	size_t arcs_cap, bbs_cap;
 	size_t arcs_merged, bbs_merged;
 };
