@@ -376,6 +376,29 @@ static void reuse_freed_memory(void)
 #endif
 }
 
+/* Prints what the command line asked for other than a conversion, or
+ * why it cannot be parsed; returns the exit status. */
+static int answer(enum options_action action, const struct options *o)
+{
+	switch (action) {
+	case OPTIONS_HELP:
+		options_write_help(stdout);
+		return EXIT_SUCCESS;
+	case OPTIONS_VERSION:
+		options_write_version(stdout);
+		return EXIT_SUCCESS;
+	case OPTIONS_USAGE_ERROR:
+		fflush(stdout);
+		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
+			PACKAGE_NAME, o->usage_error, PACKAGE_NAME);
+		return EXIT_USAGE;
+	default:
+		fflush(stdout);
+		fprintf(stderr, "%s: out of memory\n", PACKAGE_NAME);
+		return EXIT_DATA;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -386,10 +409,16 @@ int main(int argc, char **argv)
 	struct selection sel = { 0 };
 	struct warnings warnings = { 0 };
 	struct g2c_error err;
+	enum options_action action;
 	int rc = -1;
 
 	reuse_freed_memory();
-	options_parse(argc, argv, &o);
+	action = options_parse(argc, argv, &o);
+	if (action != OPTIONS_CONVERT) {
+		rc = answer(action, &o);
+		options_release(&o);
+		return rc;
+	}
 	if (open_program(&prog, &o, &err) < 0 ||
 	    (!(maps = read_prefix_maps(&o, &err)) && o.prefix_maps.n))
 		goto out;
