@@ -228,149 +228,125 @@ enum {
 	OPT_REFUSED		/* + index in refused[] */
 };
 
+/* An option as given on the command line. */
+struct given {
+	const struct own_option *opt;
+	const char *arg;	/* NULL: none */
+	const char *text;	/* as written, for messages */
+};
+
+/* Takes the option G into O.  OPTIONS_CONVERT: parsing goes on. */
+typedef enum options_action take_fn(struct options *o, const struct given *g);
+
 /* One of our options: how it is written, and how it fills struct options. */
 struct own_option {
 	const char *name;	/* the long name; NULL: a letter only */
 	int code;		/* getopt's value: the letter, or OPT_* */
 	int has_arg;		/* as in struct option */
-	/* Takes ARG (NULL: none) of the option given as TEXT into O.
-	 * OPTIONS_CONVERT: parsing goes on. */
-	enum options_action (*take)(struct options *o,
-				    const struct own_option *opt,
-				    const char *arg, const char *text);
+	take_fn *take;
 	size_t field;		/* the member of struct options it fills */
 	int sets[2];		/* selections: the sets NAME joins; -1: none */
 };
 
-#define MEMBER(o, opt, type) ((type *)((char *)(o) + (opt)->field))
+/* The member of O that G's option fills. */
+#define MEMBER(o, g, type) ((type *)((char *)(o) + (g)->opt->field))
 
-static enum options_action take_true(struct options *o,
-				     const struct own_option *opt,
-				     const char *arg, const char *text)
+static enum options_action take_true(struct options *o, const struct given *g)
 {
-	(void)arg, (void)text;
-	*MEMBER(o, opt, bool) = true;
+	*MEMBER(o, g, bool) = true;
 	return OPTIONS_CONVERT;
 }
 
-static enum options_action take_false(struct options *o,
-				      const struct own_option *opt,
-				      const char *arg, const char *text)
+static enum options_action take_false(struct options *o, const struct given *g)
 {
-	(void)arg, (void)text;
-	*MEMBER(o, opt, bool) = false;
+	*MEMBER(o, g, bool) = false;
 	return OPTIONS_CONVERT;
 }
 
-static enum options_action take_string(struct options *o,
-				       const struct own_option *opt,
-				       const char *arg, const char *text)
+static enum options_action take_string(struct options *o, const struct given *g)
 {
-	(void)text;
-	*MEMBER(o, opt, const char *) = arg;
+	*MEMBER(o, g, const char *) = g->arg;
 	return OPTIONS_CONVERT;
 }
 
-static enum options_action take_name(struct options *o,
-				     const struct own_option *opt,
-				     const char *arg, const char *text)
+static enum options_action take_name(struct options *o, const struct given *g)
 {
-	(void)text;
-	return add_name(MEMBER(o, opt, struct name_list), arg);
+	return add_name(MEMBER(o, g, struct name_list), g->arg);
 }
 
-static enum options_action take_drop_arc(struct options *o,
-					 const struct own_option *opt,
-					 const char *arg, const char *text)
+static enum options_action take_drop_arc(struct options *o, const struct given *g)
 {
-	if (!strchr(arg, '/'))
-		return usage_error(o, "-k needs FROM/TO, not '%s'", arg);
-	return take_name(o, opt, arg, text);
+	if (!strchr(g->arg, '/'))
+		return usage_error(o, "-k needs FROM/TO, not '%s'", g->arg);
+	return take_name(o, g);
 }
 
-static enum options_action take_prefix_map(struct options *o,
-					   const struct own_option *opt,
-					   const char *arg, const char *text)
+static enum options_action take_prefix_map(struct options *o, const struct given *g)
 {
-	if (!strchr(arg, '=') || arg[0] == '=')
-		return usage_error(o, "--prefix-map needs OLD=NEW, not '%s'", arg);
-	return take_name(o, opt, arg, text);
+	if (!strchr(g->arg, '=') || g->arg[0] == '=')
+		return usage_error(o, "--prefix-map needs OLD=NEW, not '%s'", g->arg);
+	return take_name(o, g);
 }
 
 /* A NAME for gprof's function sets. */
-static enum options_action take_selection(struct options *o,
-					  const struct own_option *opt,
-					  const char *arg, const char *text)
+static enum options_action take_selection(struct options *o, const struct given *g)
 {
 	enum options_action action = OPTIONS_CONVERT;
 
-	if (!arg)	/* -Q or --no-graph */
+	if (!g->arg)	/* -Q or --no-graph */
 		return usage_error(o, "%s without a NAME would leave out the whole call graph, "
 				   "which is what a callgrind file shows; -Q NAME leaves out NAME",
-				   text);
-	for (size_t i = 0; i < 2 && opt->sets[i] >= 0 && action == OPTIONS_CONVERT; i++)
-		action = add_name(&o->sets[opt->sets[i]], arg);
+				   g->text);
+	for (size_t i = 0; i < 2 && g->opt->sets[i] >= 0 && action == OPTIONS_CONVERT; i++)
+		action = add_name(&o->sets[g->opt->sets[i]], g->arg);
 	return action;
 }
 
 /* The call graph is always written; with a NAME, only NAME's part of it,
  * as gprof -qNAME prints. */
-static enum options_action take_graph(struct options *o,
-				      const struct own_option *opt,
-				      const char *arg, const char *text)
+static enum options_action take_graph(struct options *o, const struct given *g)
 {
-	return arg ? take_selection(o, opt, arg, text) : OPTIONS_CONVERT;
+	return g->arg ? take_selection(o, g) : OPTIONS_CONVERT;
 }
 
-static enum options_action take_demangle(struct options *o,
-					 const struct own_option *opt,
-					 const char *arg, const char *text)
+static enum options_action take_demangle(struct options *o, const struct given *g)
 {
-	if (arg && strcmp(arg, "auto") != 0 && strcmp(arg, "gnu-v3") != 0)
+	if (g->arg && strcmp(g->arg, "auto") != 0 && strcmp(g->arg, "gnu-v3") != 0)
 		return usage_error(o, "demangling style '%s' is not supported: names are demangled as gnu-v3 (--demangle)",
-				   arg);
-	return take_true(o, opt, arg, text);
+				   g->arg);
+	return take_true(o, g);
 }
 
-static enum options_action take_rate(struct options *o,
-				     const struct own_option *opt,
-				     const char *arg, const char *text)
+static enum options_action take_rate(struct options *o, const struct given *g)
 {
 	unsigned long rate;
-	enum options_action action = parse_count(o, arg, UINT32_MAX, "rate", &rate);
+	enum options_action action = parse_count(o, g->arg, UINT32_MAX, "rate",
+						 &rate);
 
-	(void)opt, (void)text;
 	o->rate = (uint32_t)rate;
 	return action;
 }
 
-static enum options_action take_summary(struct options *o,
-					const struct own_option *opt,
-					const char *arg, const char *text)
+static enum options_action take_summary(struct options *o, const struct given *g)
 {
 	unsigned long rows = 10;
 	enum options_action action = OPTIONS_CONVERT;
 
-	(void)opt, (void)text;
-	if (arg)
-		action = parse_count(o, arg, 1000000, "summary length", &rows);
+	if (g->arg)
+		action = parse_count(o, g->arg, 1000000, "summary length", &rows);
 	o->summary = (unsigned)rows;
 	return action;
 }
 
-static enum options_action take_help(struct options *o,
-				     const struct own_option *opt,
-				     const char *arg, const char *text)
+static enum options_action take_help(struct options *o, const struct given *g)
 {
-	(void)o, (void)opt, (void)arg, (void)text;
+	(void)o, (void)g;
 	return OPTIONS_HELP;
 }
 
-static enum options_action take_version(struct options *o,
-					const struct own_option *opt,
-					const char *arg, const char *text)
+static enum options_action take_version(struct options *o, const struct given *g)
 {
-	(void)o, (void)opt, (void)arg, (void)text;
+	(void)o, (void)g;
 	return OPTIONS_VERSION;
 }
 
@@ -525,13 +501,13 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	build_tables();
 	while (action == OPTIONS_CONVERT &&
 	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct own_option *opt;
+		struct given g;
 
 		if (c == 'Q')	/* -Q NAME is --no-graph=NAME */
 			c = OPT_NO_GRAPH;
-		opt = own_option(c);
-		if (opt)
-			action = opt->take(o, opt, optarg, option_text(argc, argv));
+		g = (struct given){ own_option(c), optarg, option_text(argc, argv) };
+		if (g.opt)
+			action = g.opt->take(o, &g);
 		else
 			action = not_ours(o, c, argc, argv);
 	}
