@@ -222,7 +222,8 @@ static enum options_action add_name(struct name_list *list, const char *name)
 /* getopt's values for the options without a letter, and for the refused
  * ones. */
 enum {
-	OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
+	OPT_FIRST_LONG = 256,	/* past every letter */
+	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_REFUSED		/* + index in refused[] */
@@ -425,7 +426,7 @@ static void build_tables(void)
 		if (opt->name)
 			longopts[n++] = (struct option){ opt->name, opt->has_arg,
 							 NULL, opt->code };
-		if (opt->code < OPT_NO_DEMANGLE)
+		if (opt->code < OPT_FIRST_LONG)
 			add_letter(&len, opt->code, opt->has_arg);
 	}
 	for (size_t i = 0; i < NREFUSED; i++) {
