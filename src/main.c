@@ -1,18 +1,16 @@
 /* main.c -- gmon2cg: convert gprof profiles to callgrind format.
  *
- * Parses the command line and wires the stages together: the objects
- * (object, symtab, code) and the profiles (gmon) -> call graph (callgraph)
- * -> source positions (srcmap) -> writer (callgrind) -> output (outstream).
- * The only place that prints diagnostics or decides the exit status.
+ * Acts on what the command line asks for (options) and wires the stages
+ * together: the objects (object, symtab, code) and the profiles (gmon) ->
+ * call graph (callgraph) -> source positions (srcmap) -> writer
+ * (callgrind) -> output (outstream).  The only place that prints errors
+ * or decides the exit status; warnings and reports are report.c's.
  */
 #include <config.h>
 
-#include <inttypes.h>
 #if HAVE_MALLOC_H
 #include <malloc.h>
 #endif
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,42 +55,6 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
 	return maps;
 }
 
-/* Warnings are printed only when the conversion succeeds: a failed run
- * says one line, its error.  (A warning that finds no memory is lost.) */
-struct warnings {
-	char **lines;
-	size_t n;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void warn(struct warnings *w, const char *fmt, ...)
-{
-	char **lines = realloc(w->lines, (w->n + 1) * sizeof *lines);
-	va_list ap;
-
-	if (!lines)
-		return;
-	w->lines = lines;
-	va_start(ap, fmt);
-	if (vasprintf(&lines[w->n], fmt, ap) >= 0)
-		w->n++;
-	va_end(ap);
-}
-
-/* Prints the warnings when the run succeeded, and frees them. */
-static void print_warnings(struct warnings *w, bool succeeded)
-{
-	fflush(stdout);
-	for (size_t i = 0; i < w->n; i++) {
-		/* (a file name cannot break the line) */
-		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
-		if (succeeded)
-			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
-		free(w->lines[i]);
-	}
-	free(w->lines);
-}
-
 static int report(const struct g2c_error *err)
 {
 	fflush(stdout);
@@ -107,6 +69,7 @@ struct conversion {
 	struct cg_object *cgo;		/* per object */
 	char **desc;			/* desc: lines on the objects */
 	size_t ndesc;
+	char dimen[sizeof ((struct gmon_hist *)NULL)->dimen];	/* the header's */
 };
 
 static void conversion_release(struct conversion *c, size_t nobjs)
@@ -118,72 +81,6 @@ static void conversion_release(struct conversion *c, size_t nobjs)
 	free(c->desc);
 	free(c->profs);
 	free(c->cgo);
-}
-
-/* A desc: line saying what was profiled in object PO, from what, and
- * whether its static functions are missing. */
-static int describe_object(struct conversion *c, const struct program_object *po,
-			   const struct gmon_profile *prof, struct g2c_error *err)
-{
-	const char *symbols = po->obj.dynamic_symbols_only ?
-		"; exported functions only (stripped, no debug file found)" : "";
-	uint64_t samples = 0;
-	int n;
-
-	for (size_t h = 0; h < prof->nhists; h++)
-		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
-			samples += prof->hists[h].counted[i].count;
-	if (po->nfiles == 0)
-		n = asprintf(&c->desc[c->ndesc], "Object: %s: not profiled%s",
-			     po->obj.path, symbols);
-	else
-		n = asprintf(&c->desc[c->ndesc], "Object: %s: %s from %s%s%s",
-			     po->obj.path,
-			     samples ? "samples and calls" : "calls only, no samples",
-			     po->files[0], po->ld_profile ? " (LD_PROFILE)" : "",
-			     symbols);
-	if (n < 0)
-		return g2c_error_set(err, "out of memory");
-	c->ndesc++;
-	return 0;
-}
-
-/* Positions without a decoder are histogram bins and call buckets: say
- * so, and how to get one, once per object (also as a --stats line). */
-static void warn_no_decoder(struct warnings *w, const struct code *code,
-			    bool stats)
-{
-	warn(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
-	     " stay at histogram bins and calls at their hash buckets (build"
-	     " gmon2cg with binutils-multiarch-dev for exact positions)",
-	     code->obj->path, code_arch_name(code));
-	fflush(stdout);
-	if (stats)
-		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
-			PACKAGE_NAME, code->obj->path, code_arch_name(code));
-}
-
-/* Viewers show sources only where the file names lead: when none of them
- * exists here, say so (and how to map them) in one line; --stats counts
- * them.  Returns 0, or -1 with ERR set. */
-static int check_sources(struct warnings *w, const struct source_map *map,
-			 const struct callgraph *cg, bool stats,
-			 struct g2c_error *err)
-{
-	size_t named, found;
-	const char *example;
-
-	if (source_map_count_files(map, cg, &named, &found, &example) < 0)
-		return g2c_error_set(err, "out of memory");
-	fflush(stdout);
-	if (stats)
-		fprintf(stderr, "%s: stats: source files: %zu named, %zu of them"
-			" found here\n", PACKAGE_NAME, named, found);
-	if (named > 0 && found == 0)
-		warn(w, "none of the %zu source files the profile names is here"
-		     " (such as %s); --prefix-map=OLD=NEW says where they are",
-		     named, example);
-	return 0;
 }
 
 /* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
@@ -214,7 +111,8 @@ static int read_profiles(struct conversion *c, const struct options *o,
 			.hz = gmon_profile_rate(&c->profs[i],
 						o->rate ? o->rate : DEFAULT_RATE) };
 		if ((prog->nobjs > 1 || po->ld_profile) &&
-		    describe_object(c, po, &c->profs[i], err) < 0)
+		    report_describe_object(&c->desc[c->ndesc++], po,
+					   &c->profs[i], err) < 0)
 			return -1;
 	}
 	return 0;
@@ -230,6 +128,29 @@ static int names_in_place(struct program *prog, struct g2c_error *err)
 	return 0;
 }
 
+/* The writer's header: it speaks of the first object that was profiled,
+ * and counts every profile read. */
+static void describe_output(struct callgrind_info *info, struct conversion *c,
+			    const struct program *prog, const char **files,
+			    size_t n, unsigned part)
+{
+	info->dimen = "seconds";
+	for (size_t i = 0; i < prog->nobjs && !info->source; i++) {
+		const struct gmon_profile *first = c->cgo[i].prof;
+
+		if (!first)
+			continue;
+		info->source = i == 0 && part ? files[0] : prog->objs[i]->files[0];
+		if (first->nhists > 0)
+			info->dimen = strcpy(c->dimen, first->hists[0].dimen);
+		info->rate_assumed = first->nhists > 0 && first->hists[0].rate == 0;
+	}
+	for (size_t i = 0; i < prog->nobjs; i++)
+		info->nsources += (unsigned)(i == 0 && part ? n : prog->objs[i]->nfiles);
+	info->desc = (const char *const *)c->desc;
+	info->ndesc = c->ndesc;
+}
+
 /* Converts the profiles of PROG's objects into the output OS, as PART
  * (0: the only part) made of the executable's FILES[0..N). */
 static int convert(const struct options *o, struct program *prog,
@@ -242,11 +163,7 @@ static int convert(const struct options *o, struct program *prog,
 	struct callgraph cg;
 	struct source_map map = { 0 };
 	struct source_lines **lines = calloc(prog->nobjs, sizeof *lines);
-	const struct gmon_profile *first;
-	struct callgrind_info info = { .dimen = "seconds", .part = part,
-				       .no_instr = o->no_instr };
-	const char *misfit;
-	char dimen[sizeof first->hists[0].dimen];
+	struct callgrind_info info = { .part = part, .no_instr = o->no_instr };
 	int rc = -1;
 
 	if (!lines)
@@ -255,26 +172,13 @@ static int convert(const struct options *o, struct program *prog,
 		lines[i] = &prog->objs[i]->lines;
 	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
 		goto out;
-	/* The header speaks of the first object that was profiled. */
-	for (size_t i = 0; i < prog->nobjs && !info.source; i++) {
-		if (!c.cgo[i].prof)
-			continue;
-		first = c.cgo[i].prof;
-		info.source = i == 0 && part ? files[0] : prog->objs[i]->files[0];
-		if (first->nhists > 0)
-			info.dimen = strcpy(dimen, first->hists[0].dimen);
-		info.rate_assumed = first->nhists > 0 && first->hists[0].rate == 0;
-	}
-	for (size_t i = 0; i < prog->nobjs; i++)
-		info.nsources += (unsigned)(i == 0 && part ? n : prog->objs[i]->nfiles);
-	info.desc = (const char *const *)c.desc;
-	info.ndesc = c.ndesc;
+	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
 	/* Neither the raw profiles nor decoded code are needed for writing:
 	 * free them before the line lookups load the debug information. */
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
-			warn_no_decoder(w, &prog->objs[i]->code, o->stats);
+			report_no_decoder(w, &prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);
 	}
 	if (rc < 0)
@@ -286,20 +190,12 @@ static int convert(const struct options *o, struct program *prog,
 		fflush(stdout);
 		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
 	}
-	misfit = attribute_misfit(&cg);
-	if (!misfit && cg.stats.arcs_not_after_call > 0)
-		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
-		     " %s's calls return (was it rebuilt after profiling?)",
-		     cg.stats.arcs_not_after_call, cg.stats.arcs_checked,
-		     info.source, o->exe);
-	if (misfit && !o->force) {
-		g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
-			      info.source, info.nsources > 1 ? " and the other profiles" : "",
-			      o->exe, misfit);
-	} else if (source_map_build(&map, &cg, lines, o->no_inline,
-				    !o->parts, maps, o->prefix_maps.n, err) == 0 &&
-		   check_sources(w, &map, &cg, o->stats, err) == 0 &&
-		   names_in_place(prog, err) == 0) {
+	if (report_check_belongs(w, &cg, info.source, info.nsources > 1, o->exe,
+				 o->force, err) == 0 &&
+	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts, maps,
+			     o->prefix_maps.n, err) == 0 &&
+	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
+	    names_in_place(prog, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
 		if (rc == 0 && o->summary) {
 			fflush(stdout);
@@ -377,6 +273,29 @@ static void reuse_freed_memory(void)
 #endif
 }
 
+/* Prints what the command line asked for other than a conversion, or
+ * why it cannot be parsed; returns the exit status. */
+static int answer(enum options_action action, const struct options *o)
+{
+	switch (action) {
+	case OPTIONS_HELP:
+		options_write_help(stdout);
+		return EXIT_SUCCESS;
+	case OPTIONS_VERSION:
+		options_write_version(stdout);
+		return EXIT_SUCCESS;
+	case OPTIONS_USAGE_ERROR:
+		fflush(stdout);
+		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
+			PACKAGE_NAME, o->usage_error, PACKAGE_NAME);
+		return EXIT_USAGE;
+	default:
+		fflush(stdout);
+		fprintf(stderr, "%s: out of memory\n", PACKAGE_NAME);
+		return EXIT_DATA;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -387,10 +306,16 @@ int main(int argc, char **argv)
 	struct selection sel = { 0 };
 	struct warnings warnings = { 0 };
 	struct g2c_error err;
+	enum options_action action;
 	int rc = -1;
 
 	reuse_freed_memory();
-	options_parse(argc, argv, &o);
+	action = options_parse(argc, argv, &o);
+	if (action != OPTIONS_CONVERT) {
+		rc = answer(action, &o);
+		options_release(&o);
+		return rc;
+	}
 	if (open_program(&prog, &o, &err) < 0 ||
 	    (!(maps = read_prefix_maps(&o, &err)) && o.prefix_maps.n))
 		goto out;
@@ -419,7 +344,7 @@ int main(int argc, char **argv)
 	else
 		rc = outstream_close(&os, &err);
 out:
-	print_warnings(&warnings, rc == 0);
+	warnings_print(&warnings, rc == 0);
 	selection_release(&sel);
 	free(sobjs);
 	free(maps);

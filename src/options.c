@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "decode.h"
 #include "options.h"
 
-static void usage(FILE *fp)
+void options_write_help(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
@@ -90,71 +91,21 @@ static void usage(FILE *fp)
 "Report bugs to: %s\n", PACKAGE_NAME, DEFAULT_RATE, PACKAGE_BUGREPORT);
 }
 
-static void version(void)
+void options_write_version(FILE *fp)
 {
 	char *archs = decode_known_architectures();
 
-	printf("%s %s\n"
-	       "Copyright (C) 2026 the gmon2cg authors.\n"
-	       "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
-	       "This is free software: you are free to change and redistribute it.\n"
-	       "There is NO WARRANTY, to the extent permitted by law.\n",
-	       PACKAGE_NAME, PACKAGE_VERSION);
-	printf("Architectures read (libbfd, libopcodes): %s\n",
-	       archs ? archs : "(out of memory)");
+	fprintf(fp, "%s %s\n"
+		"Copyright (C) 2026 the gmon2cg authors.\n"
+		"License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+		"This is free software: you are free to change and redistribute it.\n"
+		"There is NO WARRANTY, to the extent permitted by law.\n",
+		PACKAGE_NAME, PACKAGE_VERSION);
+	fprintf(fp, "Architectures read (libbfd, libopcodes): %s\n",
+		archs ? archs : "(out of memory)");
 	free(archs);
 }
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	if (fmt) {
-		fprintf(stderr, "%s: ", PACKAGE_NAME);
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
-	}
-	fprintf(stderr, "Try '%s --help' for more information.\n", PACKAGE_NAME);
-	exit(EXIT_USAGE);
-}
-
-/* A whole number from 1 to MAX, or a usage error naming WHAT. */
-static unsigned long parse_count(const char *arg, unsigned long max,
-				 const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || v == 0 || v > max || arg[0] == '-')
-		bad_usage("invalid %s '%s': a whole number from 1 to %lu is needed",
-			  what, arg, max);
-	return v;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static void add_name(struct name_list *list, const char *name)
-{
-	const char **names = realloc(list->names, (list->n + 1) * sizeof *names);
-
-	if (!names) {
-		fprintf(stderr, "%s: out of memory\n", PACKAGE_NAME);
-		exit(EXIT_DATA);
-	}
-	names[list->n++] = name;
-	list->names = names;
-}
 
 /* gprof's options that have no meaning for a callgrind file, and what to
  * use instead.  HAS_ARG as in struct option. */
@@ -169,7 +120,7 @@ static const struct refused {
 	  "--summary prints gprof's flat profile on stderr; KCachegrind's Flat Profile shows every function" },
 	{ 'P', "no-flat-profile", optional_argument,
 	  "a callgrind file has no flat profile to leave out" },
-	{ 'Q', NULL, optional_argument, NULL },	/* only without a NAME */
+	{ 'Q', NULL, optional_argument, NULL },	/* taken as --no-graph */
 	{ 'l', "line", no_argument,
 	  "costs are always written per source line and instruction (KCachegrind's Source Code view, callgrind_annotate --auto=yes)" },
 	{ 'x', "all-lines", no_argument,
@@ -218,66 +169,285 @@ static const struct refused {
 
 #define NREFUSED (sizeof refused / sizeof *refused)
 
+/* Sets O's usage error and says so (or that there is no memory for it). */
+__attribute__((format(printf, 2, 3)))
+static enum options_action usage_error(struct options *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&o->usage_error, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		o->usage_error = NULL;
+		return OPTIONS_OUT_OF_MEMORY;
+	}
+	return OPTIONS_USAGE_ERROR;
+}
+
+/* A whole number from 1 to MAX into *V, or a usage error naming WHAT. */
+static enum options_action parse_count(struct options *o, const char *arg,
+				       unsigned long max, const char *what,
+				       unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *v == 0 || *v > max || arg[0] == '-')
+		return usage_error(o, "invalid %s '%s': a whole number from 1 to %lu is needed",
+				   what, arg, max);
+	return OPTIONS_CONVERT;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static enum options_action add_name(struct name_list *list, const char *name)
+{
+	const char **names = realloc(list->names, (list->n + 1) * sizeof *names);
+
+	if (!names)
+		return OPTIONS_OUT_OF_MEMORY;
+	names[list->n++] = name;
+	list->names = names;
+	return OPTIONS_CONVERT;
+}
+
+/* getopt's values for the options without a letter, and for the refused
+ * ones. */
 enum {
-	OPT_NO_DEMANGLE = 256, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
+	OPT_FIRST_LONG = 256,	/* past every letter */
+	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
-static const struct option own_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, OPT_GZIP },
-	{ "parts", no_argument, NULL, OPT_PARTS },
-	{ "demangle", optional_argument, NULL, OPT_DEMANGLE },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-	{ "no-instr", no_argument, NULL, OPT_NO_INSTR },
-	{ "prefix-map", required_argument, NULL, OPT_PREFIX_MAP },
-	{ "display-unused-functions", no_argument, NULL, 'z' },
-	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
-	{ "library", required_argument, NULL, OPT_LIBRARY },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "summary", optional_argument, NULL, OPT_SUMMARY },
-	{ "exclude", required_argument, NULL, 'E' },
-	{ "no-graph", optional_argument, NULL, OPT_NO_GRAPH },
-	{ "only", required_argument, NULL, 'F' },
-	{ "graph", optional_argument, NULL, OPT_GRAPH },
-	{ "no-time", required_argument, NULL, 'N' },
-	{ "time", required_argument, NULL, 'n' },
-	{ "drop-arc", required_argument, NULL, 'k' },
-	{ "no-static", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
+/* An option as given on the command line. */
+struct given {
+	const struct own_option *opt;
+	const char *arg;	/* NULL: none */
+	const char *text;	/* as written, for messages */
+};
+
+/* Takes the option G into O.  OPTIONS_CONVERT: parsing goes on. */
+typedef enum options_action take_fn(struct options *o, const struct given *g);
+
+/* One of our options: how it is written, and how it fills struct options. */
+struct own_option {
+	const char *name;	/* the long name; NULL: a letter only */
+	int code;		/* getopt's value: the letter, or OPT_* */
+	int has_arg;		/* as in struct option */
+	take_fn *take;
+	size_t field;		/* the member of struct options it fills */
+	int sets[2];		/* selections: the sets NAME joins; -1: none */
+};
+
+/* The member of O that G's option fills. */
+#define MEMBER(o, g, type) ((type *)((char *)(o) + (g)->opt->field))
+
+static enum options_action take_true(struct options *o, const struct given *g)
+{
+	*MEMBER(o, g, bool) = true;
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_false(struct options *o, const struct given *g)
+{
+	*MEMBER(o, g, bool) = false;
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_string(struct options *o, const struct given *g)
+{
+	*MEMBER(o, g, const char *) = g->arg;
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_name(struct options *o, const struct given *g)
+{
+	return add_name(MEMBER(o, g, struct name_list), g->arg);
+}
+
+static enum options_action take_drop_arc(struct options *o, const struct given *g)
+{
+	if (!strchr(g->arg, '/'))
+		return usage_error(o, "-k needs FROM/TO, not '%s'", g->arg);
+	return take_name(o, g);
+}
+
+static enum options_action take_prefix_map(struct options *o, const struct given *g)
+{
+	if (!strchr(g->arg, '=') || g->arg[0] == '=')
+		return usage_error(o, "--prefix-map needs OLD=NEW, not '%s'", g->arg);
+	return take_name(o, g);
+}
+
+/* A NAME for gprof's function sets. */
+static enum options_action take_selection(struct options *o, const struct given *g)
+{
+	enum options_action action = OPTIONS_CONVERT;
+
+	if (!g->arg)	/* -Q or --no-graph */
+		return usage_error(o, "%s without a NAME would leave out the whole call graph, "
+				   "which is what a callgrind file shows; -Q NAME leaves out NAME",
+				   g->text);
+	for (size_t i = 0; i < 2 && g->opt->sets[i] >= 0 && action == OPTIONS_CONVERT; i++)
+		action = add_name(&o->sets[g->opt->sets[i]], g->arg);
+	return action;
+}
+
+/* The call graph is always written; with a NAME, only NAME's part of it,
+ * as gprof -qNAME prints. */
+static enum options_action take_graph(struct options *o, const struct given *g)
+{
+	return g->arg ? take_selection(o, g) : OPTIONS_CONVERT;
+}
+
+static enum options_action take_demangle(struct options *o, const struct given *g)
+{
+	if (g->arg && strcmp(g->arg, "auto") != 0 && strcmp(g->arg, "gnu-v3") != 0)
+		return usage_error(o, "demangling style '%s' is not supported: names are demangled as gnu-v3 (--demangle)",
+				   g->arg);
+	return take_true(o, g);
+}
+
+static enum options_action take_rate(struct options *o, const struct given *g)
+{
+	unsigned long rate;
+	enum options_action action = parse_count(o, g->arg, UINT32_MAX, "rate",
+						 &rate);
+
+	o->rate = (uint32_t)rate;
+	return action;
+}
+
+static enum options_action take_summary(struct options *o, const struct given *g)
+{
+	unsigned long rows = 10;
+	enum options_action action = OPTIONS_CONVERT;
+
+	if (g->arg)
+		action = parse_count(o, g->arg, 1000000, "summary length", &rows);
+	o->summary = (unsigned)rows;
+	return action;
+}
+
+static enum options_action take_help(struct options *o, const struct given *g)
+{
+	(void)o, (void)g;
+	return OPTIONS_HELP;
+}
+
+static enum options_action take_version(struct options *o, const struct given *g)
+{
+	(void)o, (void)g;
+	return OPTIONS_VERSION;
+}
+
+#define FIELD(member) offsetof(struct options, member)
+#define NO_SET { -1, -1 }
+
+static const struct own_option own_options[] = {
+	{ "output", 'o', required_argument, take_string, FIELD(output), NO_SET },
+	{ "gzip", OPT_GZIP, no_argument, take_true, FIELD(gzip), NO_SET },
+	{ "parts", OPT_PARTS, no_argument, take_true, FIELD(parts), NO_SET },
+	{ "demangle", OPT_DEMANGLE, optional_argument, take_demangle,
+	  FIELD(demangle), NO_SET },
+	{ "no-demangle", OPT_NO_DEMANGLE, no_argument, take_false,
+	  FIELD(demangle), NO_SET },
+	{ "no-inline", OPT_NO_INLINE, no_argument, take_true, FIELD(no_inline),
+	  NO_SET },
+	{ "no-instr", OPT_NO_INSTR, no_argument, take_true, FIELD(no_instr),
+	  NO_SET },
+	{ "prefix-map", OPT_PREFIX_MAP, required_argument, take_prefix_map,
+	  FIELD(prefix_maps), NO_SET },
+	{ "display-unused-functions", 'z', no_argument, take_true,
+	  FIELD(show_unused), NO_SET },
+	{ "debug-dir", OPT_DEBUG_DIR, required_argument, take_string,
+	  FIELD(debug_dir), NO_SET },
+	{ "library", OPT_LIBRARY, required_argument, take_name,
+	  FIELD(libraries), NO_SET },
+	{ "rate", OPT_RATE, required_argument, take_rate, 0, NO_SET },
+	{ "force", OPT_FORCE, no_argument, take_true, FIELD(force), NO_SET },
+	{ "stats", OPT_STATS, no_argument, take_true, FIELD(stats), NO_SET },
+	{ "summary", OPT_SUMMARY, optional_argument, take_summary, 0, NO_SET },
+	{ "exclude", 'E', required_argument, take_selection, 0,
+	  { SET_EXCL_GRAPH, SET_EXCL_TIME } },
+	{ NULL, 'e', required_argument, take_selection, 0, { SET_EXCL_GRAPH, -1 } },
+	{ "no-graph", OPT_NO_GRAPH, optional_argument, take_selection, 0,
+	  { SET_EXCL_GRAPH, -1 } },
+	{ "only", 'F', required_argument, take_selection, 0,
+	  { SET_INCL_GRAPH, SET_INCL_TIME } },
+	{ NULL, 'f', required_argument, take_selection, 0, { SET_INCL_GRAPH, -1 } },
+	{ "graph", OPT_GRAPH, optional_argument, take_graph, 0,
+	  { SET_INCL_GRAPH, -1 } },
+	{ NULL, 'q', optional_argument, take_graph, 0, { SET_INCL_GRAPH, -1 } },
+	{ "no-time", 'N', required_argument, take_selection, 0, { SET_EXCL_TIME, -1 } },
+	{ "time", 'n', required_argument, take_selection, 0, { SET_INCL_TIME, -1 } },
+	{ "drop-arc", 'k', required_argument, take_drop_arc, FIELD(drop_arcs),
+	  NO_SET },
+	{ "no-static", 'a', no_argument, take_true, FIELD(no_statics), NO_SET },
+	{ "help", 'h', no_argument, take_help, 0, NO_SET },
+	{ "version", 'V', no_argument, take_version, 0, NO_SET },
+	{ NULL, 'v', no_argument, take_version, 0, NO_SET },
 };
 
 #define NOWN (sizeof own_options / sizeof *own_options)
 
 /* getopt's tables: our options, then the refused ones. */
 static struct option longopts[NOWN + NREFUSED + 1];
-static char shortopts[128] = ":o:zE:e:F:f:N:n:k:ahVvq::";
+static char shortopts[128];
+
+/* Adds LETTER to shortopts[*LEN...], with HAS_ARG's colons. */
+static void add_letter(size_t *len, int letter, int has_arg)
+{
+	shortopts[(*len)++] = (char)letter;
+	if (has_arg != no_argument)
+		shortopts[(*len)++] = ':';
+	if (has_arg == optional_argument)
+		shortopts[(*len)++] = ':';
+}
 
 static void build_tables(void)
 {
-	size_t n = NOWN, len = strlen(shortopts);
+	size_t n = 0, len = 0;
 
-	memcpy(longopts, own_options, sizeof own_options);
+	shortopts[len++] = ':';	/* a missing argument is told apart */
+	for (size_t i = 0; i < NOWN; i++) {
+		const struct own_option *opt = &own_options[i];
+
+		if (opt->name)
+			longopts[n++] = (struct option){ opt->name, opt->has_arg,
+							 NULL, opt->code };
+		if (opt->code < OPT_FIRST_LONG)
+			add_letter(&len, opt->code, opt->has_arg);
+	}
 	for (size_t i = 0; i < NREFUSED; i++) {
 		if (refused[i].name)
 			longopts[n++] = (struct option){ refused[i].name,
 							 refused[i].has_arg, NULL,
 							 OPT_REFUSED + (int)i };
-		if (refused[i].letter) {
-			shortopts[len++] = refused[i].letter;
-			if (refused[i].has_arg != no_argument)
-				shortopts[len++] = ':';
-			if (refused[i].has_arg == optional_argument)
-				shortopts[len++] = ':';
-		}
+		if (refused[i].letter)
+			add_letter(&len, refused[i].letter, refused[i].has_arg);
 	}
+	longopts[n] = (struct option){ 0 };
 	shortopts[len] = '\0';
+}
+
+/* The option getopt returned as CODE, or NULL. */
+static const struct own_option *own_option(int code)
+{
+	for (size_t i = 0; i < NOWN; i++)
+		if (own_options[i].code == code)
+			return &own_options[i];
+	return NULL;
 }
 
 /* The refused option written with LETTER. */
@@ -289,16 +459,6 @@ static const struct refused *refused_letter(int letter)
 	return NULL;
 }
 
-__attribute__((noreturn))
-static void refuse(const struct refused *r, const char *given)
-{
-	if (!r || !r->instead)	/* -Q or --no-graph without a NAME */
-		bad_usage("%s without a NAME would leave out the whole call graph, "
-			  "which is what a callgrind file shows; -Q NAME leaves out NAME",
-			  given);
-	bad_usage("gprof's %s has no meaning here: %s", given, r->instead);
-}
-
 /* How the option just parsed was written, for messages. */
 static const char *option_text(int argc, char **argv)
 {
@@ -307,149 +467,61 @@ static const char *option_text(int argc, char **argv)
 	return arg[0] == '-' ? arg : "option";
 }
 
-static void add_selection(struct options *o, int set1, int set2,
-			  const char *name)
+/* The usage error for what getopt returned as C that is none of ours. */
+static enum options_action not_ours(struct options *o, int c, int argc,
+				    char **argv)
 {
-	add_name(&o->sets[set1], name);
-	if (set2 >= 0)
-		add_name(&o->sets[set2], name);
+	const struct refused *r = NULL;
+	char letter_text[3] = { '-', (char)c, '\0' };
+	const char *given = option_text(argc, argv);
+
+	if (c == ':')
+		return usage_error(o, "option '%s' needs an argument", given);
+	if (c == '?' && optopt)
+		return usage_error(o, "unknown option '-%c'", optopt);
+	if (c >= OPT_REFUSED && c < OPT_REFUSED + (int)NREFUSED) {
+		r = &refused[c - OPT_REFUSED];
+	} else if ((r = refused_letter(c))) {
+		given = letter_text;
+	}
+	if (r)
+		return usage_error(o, "gprof's %s has no meaning here: %s", given,
+				   r->instead);
+	return usage_error(o, "unknown option '%s'", given);
 }
 
-void options_parse(int argc, char **argv, struct options *o)
+enum options_action options_parse(int argc, char **argv, struct options *o)
 {
 	static char *default_gmon[] = { "gmon.out" };
+	enum options_action action = OPTIONS_CONVERT;
 	int c;
 
 	memset(o, 0, sizeof *o);
 	o->demangle = true;
-	opterr = 0;		/* errors are reported below, as gmon2cg */
+	opterr = 0;		/* errors are reported as gmon2cg's */
 	build_tables();
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'E':
-			add_selection(o, SET_EXCL_GRAPH, SET_EXCL_TIME, optarg);
-			break;
-		case 'e':
-			add_selection(o, SET_EXCL_GRAPH, -1, optarg);
-			break;
-		case 'Q':
-		case OPT_NO_GRAPH:
-			if (!optarg)
-				refuse(NULL, option_text(argc, argv));
-			add_selection(o, SET_EXCL_GRAPH, -1, optarg);
-			break;
-		case 'F':
-			add_selection(o, SET_INCL_GRAPH, SET_INCL_TIME, optarg);
-			break;
-		case 'f':
-			add_selection(o, SET_INCL_GRAPH, -1, optarg);
-			break;
-		case 'q':
-		case OPT_GRAPH:
-			/* The call graph is always written; with a NAME, only
-			 * NAME's part of it, as gprof -qNAME prints. */
-			if (optarg)
-				add_selection(o, SET_INCL_GRAPH, -1, optarg);
-			break;
-		case 'N':
-			add_selection(o, SET_EXCL_TIME, -1, optarg);
-			break;
-		case 'n':
-			add_selection(o, SET_INCL_TIME, -1, optarg);
-			break;
-		case 'k':
-			if (!strchr(optarg, '/'))
-				bad_usage("-k needs FROM/TO, not '%s'", optarg);
-			add_name(&o->drop_arcs, optarg);
-			break;
-		case 'a':
-			o->no_statics = true;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_GZIP:
-			o->gzip = true;
-			break;
-		case 'z':
-			o->show_unused = true;
-			break;
-		case OPT_PARTS:
-			o->parts = true;
-			break;
-		case OPT_DEMANGLE:
-			if (optarg && strcmp(optarg, "auto") != 0 &&
-			    strcmp(optarg, "gnu-v3") != 0)
-				bad_usage("demangling style '%s' is not supported: names are demangled as gnu-v3 (--demangle)",
-					  optarg);
-			o->demangle = true;
-			break;
-		case OPT_NO_DEMANGLE:
-			o->demangle = false;
-			break;
-		case OPT_NO_INLINE:
-			o->no_inline = true;
-			break;
-		case OPT_NO_INSTR:
-			o->no_instr = true;
-			break;
-		case OPT_PREFIX_MAP:
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				bad_usage("--prefix-map needs OLD=NEW, not '%s'", optarg);
-			add_name(&o->prefix_maps, optarg);
-			break;
-		case OPT_DEBUG_DIR:
-			o->debug_dir = optarg;
-			break;
-		case OPT_LIBRARY:
-			add_name(&o->libraries, optarg);
-			break;
-		case OPT_RATE:
-			o->rate = (uint32_t)parse_count(optarg, UINT32_MAX, "rate");
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_STATS:
-			o->stats = true;
-			break;
-		case OPT_SUMMARY:
-			o->summary = optarg ? (unsigned)parse_count(optarg, 1000000,
-								     "summary length")
-					    : 10;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(EXIT_SUCCESS);
-		case 'V':
-		case 'v':
-			version();
-			exit(EXIT_SUCCESS);
-		case ':':
-			bad_usage("option '%s' needs an argument",
-				  option_text(argc, argv));
-		case '?':
-			if (optopt)
-				bad_usage("unknown option '-%c'", optopt);
-			bad_usage("unknown option '%s'", option_text(argc, argv));
-		default:
-			if (c >= OPT_REFUSED && c < OPT_REFUSED + (int)NREFUSED) {
-				refuse(&refused[c - OPT_REFUSED], option_text(argc, argv));
-			} else if (refused_letter(c)) {
-				char given[3] = { '-', (char)c, '\0' };
+	while (action == OPTIONS_CONVERT &&
+	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		struct given g;
 
-				refuse(refused_letter(c), given);
-			}
-			bad_usage("unknown option '%s'", option_text(argc, argv));
-		}
+		if (c == 'Q')	/* -Q NAME is --no-graph=NAME */
+			c = OPT_NO_GRAPH;
+		g = (struct given){ own_option(c), optarg, option_text(argc, argv) };
+		if (g.opt)
+			action = g.opt->take(o, &g);
+		else
+			action = not_ours(o, c, argc, argv);
 	}
+	if (action != OPTIONS_CONVERT)
+		return action;
 	if (optind >= argc)
-		bad_usage("missing EXECUTABLE operand");
+		return usage_error(o, "missing EXECUTABLE operand");
 	o->exe = argv[optind++];
 	o->gmon_files = optind < argc ? &argv[optind] : default_gmon;
 	o->ngmon = optind < argc ? argc - optind : 1;
 	if (o->output && ends_with(o->output, ".gz"))
 		o->gzip = true;
+	return OPTIONS_CONVERT;
 }
 
 void options_release(struct options *o)
@@ -459,4 +531,5 @@ void options_release(struct options *o)
 	free(o->drop_arcs.names);
 	free(o->prefix_maps.names);
 	free(o->libraries.names);
+	free(o->usage_error);
 }

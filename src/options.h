@@ -1,9 +1,9 @@
 /* options.h -- gmon2cg's command line.
  *
  * Part of the command-line layer (with main.c and report.c): parses the
- * options into struct options, prints --help and --version, and refuses
- * gprof's report options with a pointer to what does the job here.
- * Usage errors end the program with exit status 2.
+ * options into struct options, writes --help and --version, and refuses
+ * gprof's report options with a pointer to what does the job here.  It
+ * says what to do; main.c prints and decides the exit status.
  */
 #ifndef GMON2CG_OPTIONS_H
 #define GMON2CG_OPTIONS_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -46,11 +47,24 @@ struct options {
 	struct name_list drop_arcs;	/* "FROM/TO" */
 	struct name_list prefix_maps;	/* "OLD=NEW" */
 	struct name_list libraries;	/* --library: shared library paths */
+	char *usage_error;	/* with OPTIONS_USAGE_ERROR: what is wrong */
 };
 
-/* Parses ARGV into O; prints help or version and exits, or exits with a
- * usage error. */
-void options_parse(int argc, char **argv, struct options *o);
+/* What the command line asks for. */
+enum options_action {
+	OPTIONS_CONVERT,	/* the conversion struct options describes */
+	OPTIONS_HELP,		/* options_write_help() */
+	OPTIONS_VERSION,	/* options_write_version() */
+	OPTIONS_USAGE_ERROR,	/* usage_error says what; exit status 2 */
+	OPTIONS_OUT_OF_MEMORY,
+};
+
+/* Parses ARGV into O and says what to do.  O is to be released whatever
+ * the answer. */
+enum options_action options_parse(int argc, char **argv, struct options *o);
+
+void options_write_help(FILE *fp);
+void options_write_version(FILE *fp);
 
 void options_release(struct options *o);
 

@@ -1,11 +1,13 @@
-/* report.c -- --stats and --summary on stderr. */
+/* report.c -- warnings, desc: lines, --stats and --summary. */
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribute.h"
 #include "diag.h"
 #include "report.h"
 #include "util.h"
@@ -24,6 +26,115 @@ static void put_name(FILE *fp, const char *name, size_t max)
 		copy_printable(chunk, name, n);
 		fwrite(chunk, 1, n, fp);
 	}
+}
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct warnings *w, const char *fmt, ...)
+{
+	char **lines = realloc(w->lines, (w->n + 1) * sizeof *lines);
+	va_list ap;
+
+	if (!lines)
+		return;
+	w->lines = lines;
+	va_start(ap, fmt);
+	if (vasprintf(&lines[w->n], fmt, ap) >= 0)
+		w->n++;
+	va_end(ap);
+}
+
+void warnings_print(struct warnings *w, bool succeeded)
+{
+	fflush(stdout);
+	for (size_t i = 0; i < w->n; i++) {
+		/* (a file name cannot break the line) */
+		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
+		if (succeeded)
+			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
+		free(w->lines[i]);
+	}
+	free(w->lines);
+}
+
+int report_describe_object(char **line, const struct program_object *po,
+			   const struct gmon_profile *prof,
+			   struct g2c_error *err)
+{
+	const char *symbols = po->obj.dynamic_symbols_only ?
+		"; exported functions only (stripped, no debug file found)" : "";
+	uint64_t samples = 0;
+	int n;
+
+	for (size_t h = 0; h < prof->nhists; h++)
+		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
+			samples += prof->hists[h].counted[i].count;
+	if (po->nfiles == 0)
+		n = asprintf(line, "Object: %s: not profiled%s", po->obj.path,
+			     symbols);
+	else
+		n = asprintf(line, "Object: %s: %s from %s%s%s", po->obj.path,
+			     samples ? "samples and calls" : "calls only, no samples",
+			     po->files[0], po->ld_profile ? " (LD_PROFILE)" : "",
+			     symbols);
+	if (n < 0) {
+		*line = NULL;
+		return g2c_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
+/* Positions without a decoder are histogram bins and call buckets: say
+ * so, and how to get one, once per object (also as a --stats line). */
+void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
+{
+	warn(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
+	     " stay at histogram bins and calls at their hash buckets (build"
+	     " gmon2cg with binutils-multiarch-dev for exact positions)",
+	     code->obj->path, code_arch_name(code));
+	fflush(stdout);
+	if (stats)
+		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
+			PACKAGE_NAME, code->obj->path, code_arch_name(code));
+}
+
+int report_check_belongs(struct warnings *w, const struct callgraph *cg,
+			 const char *source, bool more_sources,
+			 const char *exe, bool force, struct g2c_error *err)
+{
+	const char *misfit = attribute_misfit(cg);
+
+	if (misfit && !force)
+		return g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
+				     source, more_sources ? " and the other profiles" : "",
+				     exe, misfit);
+	if (!misfit && cg->stats.arcs_not_after_call > 0)
+		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
+		     " %s's calls return (was it rebuilt after profiling?)",
+		     cg->stats.arcs_not_after_call, cg->stats.arcs_checked,
+		     source, exe);
+	return 0;
+}
+
+/* Viewers show sources only where the file names lead: when none of them
+ * exists here, say so (and how to map them) in one line. */
+int report_sources(struct warnings *w, const struct source_map *map,
+		   const struct callgraph *cg, bool stats,
+		   struct g2c_error *err)
+{
+	size_t named, found;
+	const char *example;
+
+	if (source_map_count_files(map, cg, &named, &found, &example) < 0)
+		return g2c_error_set(err, "out of memory");
+	fflush(stdout);
+	if (stats)
+		fprintf(stderr, "%s: stats: source files: %zu named, %zu of them"
+			" found here\n", PACKAGE_NAME, named, found);
+	if (named > 0 && found == 0)
+		warn(w, "none of the %zu source files the profile names is here"
+		     " (such as %s); --prefix-map=OLD=NEW says where they are",
+		     named, example);
+	return 0;
 }
 
 void report_stats(FILE *fp, const struct callgraph *cg,

@@ -1,17 +1,60 @@
-/* report.h -- what gmon2cg says on stderr besides errors: --stats, the
- * statistics of a conversion, and --summary, gprof's flat profile of
- * the functions with the most self time, for build logs.
+/* report.h -- what gmon2cg says about a conversion besides errors: its
+ * warnings (a profile that looks stale, sources not found here, code it
+ * cannot decode), the check that the profile belongs to the executable,
+ * the desc: lines on what each object's profile held, --stats, the
+ * statistics of a conversion, and --summary, gprof's flat profile of the
+ * functions with the most self time, for build logs.
  *
  * Part of the command-line layer: it prints.
  */
 #ifndef GMON2CG_REPORT_H
 #define GMON2CG_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "callgraph.h"
+#include "code.h"
 #include "gmon.h"
 #include "program.h"
+#include "srcmap.h"
+
+struct g2c_error;
+
+/* Warnings are printed only when the conversion succeeds: a failed run
+ * says one line, its error.  (A warning that finds no memory is lost.) */
+struct warnings {
+	char **lines;
+	size_t n;
+};
+
+/* Prints the warnings on stderr when the run SUCCEEDED, and frees them. */
+void warnings_print(struct warnings *w, bool succeeded);
+
+/* Into *LINE, a desc: line saying what was profiled in object PO, from
+ * what (PROF), and whether its static functions are missing.  Returns 0,
+ * or -1 with ERR set. */
+int report_describe_object(char **line, const struct program_object *po,
+			   const struct gmon_profile *prof,
+			   struct g2c_error *err);
+
+/* CODE, needed decoded, could not be: warns, and with STATS says so on
+ * stderr. */
+void report_no_decoder(struct warnings *w, const struct code *code,
+		       bool stats);
+
+/* Whether the profile SOURCE (and the others when MORE_SOURCES) belongs
+ * to EXE, as CG found it: returns -1 with ERR set when it does not and
+ * FORCE is not given; warns when some of its arcs are not after calls. */
+int report_check_belongs(struct warnings *w, const struct callgraph *cg,
+			 const char *source, bool more_sources,
+			 const char *exe, bool force, struct g2c_error *err);
+
+/* Warns when none of the source files MAP names for CG is here; with
+ * STATS counts them on stderr.  Returns 0, or -1 with ERR set. */
+int report_sources(struct warnings *w, const struct source_map *map,
+		   const struct callgraph *cg, bool stats,
+		   struct g2c_error *err);
 
 /* --stats: what was read from the profiles PROFS[k] of PROG's objects
  * (the executable's: FILES[0..N) when FILES is not NULL), attributed and

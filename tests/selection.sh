@@ -1,7 +1,8 @@
 #!/bin/bash
 # selection.sh -- gprof's selection options (-E -e -F -f -N -n -k -a) give
-# gprof's call-graph numbers with the same options; selecting inside a
-# cycle and unknown names are refused with one line.
+# gprof's call-graph numbers with the same options; a NAME selects that
+# function, not those whose names start with it; <hidden> has an id of its
+# own; selecting inside a cycle and unknown names are refused with one line.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
@@ -27,6 +28,7 @@ done <<'LIST'
 calltree -E compute_row
 calltree -e compute_row
 calltree -F compute
+calltree -F compute -k compute/compute_row
 calltree -f report
 calltree -f compute_row
 calltree -N hot_leaf
@@ -63,4 +65,29 @@ check "selecting inside a cycle is refused in one line"
 check "an unknown function name is refused in one line"
 "$GMON2CG" -k cyc_a "$FIXTURES/cycle/prog" 2>"$tmp/err" >/dev/null
 [ $? -eq 2 ]; check "-k without a slash is a usage error"
+
+# -F NAME is NAME, not every function whose name starts with NAME: once the
+# call to compute_row is dropped, -F compute shows compute alone.
+names() { sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$1" | sort -u | tr '\n' ';'; }
+"$GMON2CG" -F compute -k compute/compute_row -o "$tmp/only.cg" \
+	"$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out" 2>/dev/null &&
+	[ "$(names "$tmp/only.cg")" = "<spontaneous>;compute;" ] ||
+	{ echo "functions: $(names "$tmp/only.cg")" | diag; false; }
+check "-F compute leaves compute_row out"
+expect -n "-F with the start of names (comp) is refused" 1 \
+	"^gmon2cg: $FIXTURES/calltree/prog: no function named 'comp'; nearest: " \
+	"$GMON2CG" -F comp -o "$tmp/comp.cg" "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out"
+
+# The time of functions left out of the graph is written as <hidden>, whose
+# compressed id is its own: each fn=(N) NAME names a function once.
+for sel in "calltree -e compute_row" "cxx -f util::digest"; do
+	fixture=${sel%% *}
+	# shellcheck disable=SC2086 # SEL is a list of words
+	"$GMON2CG" ${sel#* } -o "$tmp/hidden.cg" "$FIXTURES/$fixture/prog" \
+		"$FIXTURES/$fixture/gmon.out" 2>/dev/null &&
+		grep -q '^fn=([0-9]*) <hidden>$' "$tmp/hidden.cg" &&
+		[ -z "$(sed -n 's/^c\{0,1\}fn=(\([0-9]*\)) .*/\1/p' "$tmp/hidden.cg" | sort | uniq -d)" ] ||
+		{ grep '^c\{0,1\}fn=([0-9]*) ' "$tmp/hidden.cg" | diag; false; }
+	check "$sel: <hidden> and every function have ids of their own"
+done
 finish
