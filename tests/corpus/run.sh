@@ -208,7 +208,7 @@ run_recipe() (
 	work=${G2C_CORPUS_KEEP:-$tmp}/$name
 	rm -rf "$work" && mkdir -p "$work"
 	if [ -n "$installed" ] || build; then
-		ok "$name: $package $version ${installed:+as installed}${installed:-built ($variant)}"
+		ok "$name: $package $version $([ -n "$installed" ] && echo installed || echo "built ($variant)")"
 		(cd "$work" && recipe_workload) >"$work/workload.log" 2>&1
 		check "$name: the workload ran" || tail -n 5 "$work/workload.log" | diag
 		if [ "$kind" = program ]; then
