@@ -86,3 +86,14 @@ SHELL_TESTS += tests/prefix-map.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds
+
+# The corpus of Debian packages: run by .ci/run as a step of its own, or
+# "make check TESTS=tests/corpus/run.sh"; not in the default TESTS (it
+# fetches sources and builds for minutes).
+EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
+	tests/corpus/zero_calls.py tests/corpus/annotate_check.py \
+	tests/corpus/samples_kept.py tests/corpus/call_sites.py \
+	tests/corpus/tinyxml2-driver.cpp tests/corpus/bzip2.recipe \
+	tests/corpus/jsoncpp.recipe tests/corpus/lua.recipe tests/corpus/lz4.recipe \
+	tests/corpus/tinyxml2.recipe tests/corpus/xxhash.recipe \
+	tests/corpus/libbz2.recipe tests/corpus/liblz4.recipe tests/corpus/libz.recipe

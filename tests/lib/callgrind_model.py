@@ -113,7 +113,7 @@ def _short(name):
 class Function(object):
     """One KCachegrind function identity."""
 
-    __slots__ = ("key", "name", "file", "object", "self_cost", "ident")
+    __slots__ = ("key", "name", "file", "object", "self_cost", "ident", "addr")
 
     def __init__(self, key, name, file, obj, nevents):
         self.key = key          # KCachegrind map key: name+file+object short
@@ -122,6 +122,7 @@ class Function(object):
         self.object = obj
         self.self_cost = [0] * nevents
         self.ident = None       # display key, assigned after loading
+        self.addr = None        # lowest address of its cost lines, if any
 
     def display_name(self):
         return self.name if self.name != "" else "(unknown)"
@@ -600,7 +601,10 @@ class _Parser(object):
             self.called_file = None
         else:
             vals = self.parse_costs(s[i:], "cost line")
-            sc = self.m.functions[self.cur_fn].self_cost
+            fn = self.m.functions[self.cur_fn]
+            if self.has_addr and (fn.addr is None or self.addr < fn.addr):
+                fn.addr = self.addr
+            sc = fn.self_cost
             for j, v in enumerate(vals):
                 sc[j] += v
 

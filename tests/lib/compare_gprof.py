@@ -20,9 +20,19 @@ function gprof reports:
     PROFILE has no arc gprof lacks (calls from the pseudo function
     <spontaneous> aside).
 
+The profile is first seen as gprof credits it (gprof_view): gprof knows
+only the function symbols exact_hist keeps, so a GCC clone or split part
+(.isra, .part, .cold, ...) is credited, samples and arcs, to the kept
+symbol below it; of aliases (one address, several names) gprof shows the
+one it prefers; and two functions of one name (statics of two files) are
+matched to gprof's "NAME [index]" entries by their numbers.  A function
+at a kept symbol's address under a name that is none of that address's
+names keeps its own name, so a wrong name still fails.
+
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
 """
+import bisect
 import argparse
 import os
 import shlex
@@ -34,6 +44,106 @@ import exact_hist  # noqa: E402
 import gprof_model  # noqa: E402
 
 PSEUDO = ("<spontaneous>", "<no symbol>", "<hidden>")
+
+
+def gprof_names(exe, gp):
+    """(starts, names, aliases, dropped): gprof's kept function symbols,
+    sorted by address, with their demangled names; every demangled
+    function name of each kept address; and {name: owner name} of the
+    symbols exact_hist keeps but this gprof does not.  (gprof 2.40 means
+    to keep "f.constprop.N" but compares it with ".clone.": a constprop
+    clone that gprof does not list is credited to the symbol below it.)"""
+    kept = exact_hist.symbols(exe)
+    names = exact_hist.demangle([n for _a, n in kept])
+    listed = {k.rsplit(" [", 1)[0] for k in gp["functions"]} | set(gp["functions"])
+    dropped = {}
+    for i in range(len(kept) - 1, 0, -1):
+        if ".constprop." in names[i] and names[i] not in listed:
+            dropped[names[i]] = names[i - 1]
+            del kept[i], names[i]
+    starts = [a for a, _n in kept]
+    at = set(starts)
+    raw = []
+    for line in exact_hist._run(["nm", "-n", "--defined-only", exe]).splitlines():
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[1] in "TtWi" and int(f[0], 16) in at:
+            raw.append((int(f[0], 16), f[2]))
+    aliases = {}
+    for (a, _r), n in zip(raw, exact_hist.demangle([r for _a, r in raw])):
+        aliases.setdefault(a, set()).add(n)
+    return starts, names, aliases, dropped
+
+
+def gprof_view(model, gp, starts, names, aliases):
+    """MODEL with its functions merged as gprof credits them (see above)."""
+    view = callgrind_model.Model()
+    view.events = model.events
+    view.summary, view.totals, view.path = model.summary, model.totals, model.path
+    where = {}      # function key -> key in the view
+    for key, f in model.functions.items():
+        name, vkey = f.name, key
+        if f.name not in PSEUDO and f.addr is not None and starts:
+            j = max(bisect.bisect_right(starts, f.addr) - 1, 0)
+            if f.addr != starts[j] or f.name in aliases.get(starts[j], ()):
+                name = names[j]
+            vkey = "%s@%x" % (name, starts[j])
+        where[key] = vkey
+        v = view.functions.get(vkey)
+        if v is None:
+            v = view.functions[vkey] = callgrind_model.Function(
+                vkey, name, f.file, f.object, len(model.events))
+        v.self_cost = [a + b for a, b in zip(v.self_cost, f.self_cost)]
+    for (a, b), arc in model.arcs.items():
+        key = (where[a], where[b])
+        v = view.arcs.get(key)
+        if v is None:
+            v = view.arcs[key] = callgrind_model.Arc(key[0], key[1], len(model.events))
+            view.callings.setdefault(key[0], []).append(key[1])
+        v.count += arc.count
+        v.cost = [x + y for x, y in zip(v.cost, arc.cost)]
+    view._assign_idents()
+    name_duplicates(view, gp)
+    return view
+
+
+def name_duplicates(view, gp):
+    """Gives the view's functions that share a name gprof's "NAME [index]"
+    keys: each gprof entry the function whose self cost, calls and
+    neighbours differ least from it."""
+    hz = gp["hz"]
+    groups = {}
+    for f in view.functions.values():
+        groups.setdefault(f.name, []).append(f)
+    for name, fs in groups.items():
+        entries = [k for k in gp["functions"] if k.startswith(name + " [")
+                   and k[len(name) + 2:-1].isdigit()]
+        if not entries:
+            continue
+
+        def base(n):
+            return n.rsplit(" [", 1)[0] if n.endswith("]") else n
+
+        def ours(f):
+            return sorted((view.functions[a].name, view.functions[b].name, arc.count)
+                          for (a, b), arc in view.arcs.items() if f.key in (a, b))
+
+        def theirs(e):
+            return sorted((base(a["caller"]), base(a["callee"]), a["count"])
+                          for a in gp["arcs"] if e in (a["caller"], a["callee"]))
+
+        def distance(f, e):
+            g = gp["functions"][e]
+            mine, other = ours(f), theirs(e)
+            return (len(set(mine) ^ set(other)), abs(f.self_cost[0] * hz / 1e9
+                                                     - (g["self_s"] or 0) * hz))
+
+        pairs = sorted((distance(f, e), i, e) for i, f in enumerate(fs) for e in entries)
+        done_f, done_e = set(), set()
+        for _d, i, e in pairs:
+            if i not in done_f and e not in done_e:
+                fs[i].ident = e
+                done_f.add(i)
+                done_e.add(e)
 
 
 def main():
@@ -50,11 +160,17 @@ def main():
     ap.add_argument("gmon", nargs="+")
     args = ap.parse_args()
 
-    cg = callgrind_model.load(args.cg).result(cycles=True)
     gprof_args = shlex.split(args.gprof_args)
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
+    starts, names, aliases, dropped = gprof_names(args.exe, gp)
+    cg = gprof_view(callgrind_model.load(args.cg), gp,
+                    starts, names, aliases).result(cycles=True)
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon)
+    for name, owner in dropped.items():
+        # (in address order from the top, so a run of them adds up)
+        ex["functions"][owner] = ex["functions"].get(owner, 0) + \
+            ex["functions"].pop(name, 0)
     hz = gp["hz"]
     ns_per_sample = 1e9 / hz
     failures = []
