@@ -393,14 +393,19 @@ static int inherit_selection(struct callgraph *cg, const struct components *comp
 	return 0;
 }
 
-/* The calls between members of cycle C carry what gprof's proportional
- * model gives them: the callee's own time (its self cost plus its calls
- * leaving the cycle, gprof's "self + children" of a member) in proportion
- * to their share of all its calls.  gprof leaves these arcs blank; with
- * these costs, a viewer that does not group the cycle shows every member
- * called with its own time, never below its self cost, while grouping
- * viewers ignore them.  Direct recursion stays at 0: no viewer adds it to
- * gprof's figures then. */
+/* The calls between members of cycle C, which gprof leaves blank and
+ * grouping viewers ignore, carry the callee's member figure (its self
+ * cost plus its calls leaving the cycle, gprof's "self + children" of a
+ * member) in proportion to their share of all its calls, and more where
+ * that is not enough: a viewer that does not group the cycle
+ * (callgrind_annotate, KCachegrind with Cycle Detection off) takes a
+ * function's inclusive cost as the sum of its incoming calls, and the
+ * calls from outside carry the member's share of the cycle's total,
+ * which can be below its own figure when the member is called mostly
+ * from outside.  So the calls from members add up to at least what the
+ * calls from outside leave short of the figure.  Direct recursion stays
+ * at 0: no viewer adds it to gprof's figures then.  Runs after the calls
+ * entering the cycle have their costs. */
 static void cost_calls_within_cycle(struct callgraph *cg,
 				    const struct components *comps, size_t c)
 {
@@ -409,6 +414,8 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 		const struct cg_func *f = &cg->funcs[callee];
 		struct splitter split = { .total = f->incl_ns,
 					  .sum = (double)f->ncalls };
+		uint64_t from_outside = 0, proportional = 0, inside_calls = 0;
+		size_t last_inside = SIZE_MAX;
 
 		for (size_t j = comps->in_first[callee]; j < comps->in_first[callee + 1]; j++) {
 			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
@@ -420,8 +427,26 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 			uint64_t share = split_next(&split, (double)arc->count,
 						    false);
 
-			if (comps->of[arc->caller] == c)
+			if (comps->of[arc->caller] == c) {
 				arc->ns = share;
+				proportional = add_saturating(proportional, share);
+				inside_calls = add_saturating(inside_calls, arc->count);
+				last_inside = j;
+			} else if (cg->funcs[arc->caller].shown) {
+				from_outside = add_saturating(from_outside, arc->ns);
+			}
+		}
+		if (last_inside == SIZE_MAX || !f->shown ||
+		    add_saturating(proportional, from_outside) >= f->incl_ns)
+			continue;
+		split = (struct splitter){ .total = f->incl_ns - from_outside,
+					   .sum = (double)inside_calls };
+		for (size_t j = comps->in_first[callee]; j <= last_inside; j++) {
+			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+
+			if (arc->caller != callee && comps->of[arc->caller] == c)
+				arc->ns = split_next(&split, (double)arc->count,
+						     j == last_inside);
 		}
 	}
 }
@@ -463,8 +488,6 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 		}
 		if (k == 1)
 			cg->funcs[mem[0]].incl_ns = incl;
-		else
-			cost_calls_within_cycle(cg, comps, c);
 		for_each_entering_arc(comps, c, e)
 			carried += e->weight;
 		/* Shares are relative to this component's own share. */
@@ -474,6 +497,8 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			cg->arcs[e->arc].ns = split_next(&split, fract == 0 ? 0 : e->weight,
 							 e == last && carried >= fract);
 		uncalled[c] = incl - split.given;
+		if (k > 1)
+			cost_calls_within_cycle(cg, comps, c);
 	}
 }
 

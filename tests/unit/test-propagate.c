@@ -3,7 +3,8 @@
  * symbols or code), against figures worked out from gprof's rules: the
  * worked example of doc/internals.md (a cycle, direct recursion), direct
  * recursion alone, roots without samples, a cycle that nothing calls,
- * and a function whose time -E leaves out. */
+ * and a function whose time -E leaves out; and properties that every
+ * viewer relies on, over thousands of random graphs with cycles. */
 #include <config.h>
 
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "propagate.h"
 
 #define TICK 10000000ull	/* ns per sample at 100 Hz */
+#define MIN_CALL_NS 1		/* the least a call carries (propagate.c) */
 
 struct arc_spec {
 	size_t from, to;
@@ -264,6 +266,121 @@ static void test_selection_in_cycle(void)
 	callgraph_release(&cg);
 }
 
+/* A small deterministic generator, so that a failure can be replayed. */
+static uint64_t next_random(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return *state >> 33;
+}
+
+/* What a viewer that does not group cycles (callgrind_annotate,
+ * KCachegrind with Cycle Detection off) takes as F's inclusive cost: the
+ * sum of its incoming calls, direct recursion aside, and of its pseudo
+ * caller's call. */
+static uint64_t incoming_ns(const struct callgraph *cg, size_t f)
+{
+	uint64_t sum = 0;
+
+	for (size_t a = 0; a < cg->narcs; a++)
+		if (cg->arcs[a].callee == f && cg->arcs[a].caller != f)
+			sum += cg->arcs[a].ns;
+	for (size_t r = 0; r < cg->nroots; r++)
+		if (cg->roots[r].func == f)
+			sum += cg->roots[r].ns;
+	return sum;
+}
+
+/* Random graphs of 2-16 functions, some without samples, with arcs
+ * forward and back (so cycles of every size, nested in callers and
+ * callees), counts from 1 to 1000.  For every function: incoming calls
+ * add up to at least its figure (self + children; for a member of a
+ * cycle self + calls leaving the cycle), so no viewer shows inclusive
+ * below self; a member's figure is exactly that; each cycle's entering
+ * calls and pseudo caller carry the sum of its members' figures, which
+ * is what grouping viewers show as <cycle N>; and no call costs 0.  (A
+ * call that gprof gives nothing carries MIN_CALL_NS, which the sums
+ * allow for.) */
+static void test_random_graphs(void)
+{
+	enum { GRAPHS = 4000, MAXF = 16, MAXARCS = 3 * MAXF };
+	uint64_t state = 20261125;
+	unsigned bad_incoming = 0, bad_member = 0, bad_cycle = 0, zero = 0;
+	unsigned cycles_seen = 0;
+
+	for (unsigned g = 0; g < GRAPHS; g++) {
+		size_t n = 2 + next_random(&state) % (MAXF - 1), narcs = 0;
+		unsigned ticks[MAXF];
+		struct arc_spec arcs[MAXARCS];
+		bool taken[MAXF][MAXF] = { { false } };
+		struct callgraph cg;
+
+		for (size_t f = 0; f < n; f++)
+			ticks[f] = next_random(&state) % 3 ? next_random(&state) % 50 : 0;
+		for (size_t i = 0, want = n + next_random(&state) % (2 * n); i < want; i++) {
+			size_t from = next_random(&state) % n, to = next_random(&state) % n;
+
+			if (taken[from][to])
+				continue;
+			taken[from][to] = true;
+			arcs[narcs++] = (struct arc_spec){ from, to,
+							   1 + next_random(&state) % 1000 };
+		}
+		bare_graph(&cg, n, ticks, arcs, narcs);
+		if (propagate(&cg, NULL) != 0) {
+			CHECK(!"propagation of a random graph failed");
+			callgraph_release(&cg);
+			continue;
+		}
+		cycles_seen += cg.ncycles;
+		for (size_t f = 0; f < n; f++) {
+			const struct cg_func *fn = &cg.funcs[f];
+			uint64_t leaving = 0, markers = 0;
+
+			if (fn->shown && incoming_ns(&cg, f) < fn->incl_ns)
+				bad_incoming++;
+			if (!fn->cycle)
+				continue;
+			for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
+				if (cg.funcs[cg.arcs[a].callee].cycle != fn->cycle) {
+					leaving += cg.arcs[a].ns;
+					markers += MIN_CALL_NS;
+				}
+			if (fn->self_ns + leaving < fn->incl_ns ||
+			    fn->self_ns + leaving > fn->incl_ns + markers)
+				bad_member++;
+		}
+		for (unsigned c = 1; c <= cg.ncycles; c++) {
+			uint64_t members = 0, entering = 0, markers = 0;
+
+			for (size_t f = 0; f < n; f++) {
+				if (cg.funcs[f].cycle != c)
+					continue;
+				members += cg.funcs[f].incl_ns;
+				for (size_t r = 0; r < cg.nroots; r++)
+					if (cg.roots[r].func == f)
+						entering += cg.roots[r].ns;
+			}
+			for (size_t a = 0; a < cg.narcs; a++)
+				if (cg.funcs[cg.arcs[a].callee].cycle == c &&
+				    cg.funcs[cg.arcs[a].caller].cycle != c) {
+					entering += cg.arcs[a].ns;
+					markers += MIN_CALL_NS;
+				}
+			if (entering < members || entering > members + markers)
+				bad_cycle++;
+		}
+		for (size_t a = 0; a < cg.narcs; a++)
+			if (cg.arcs[a].ns == 0)
+				zero++;
+		callgraph_release(&cg);
+	}
+	CHECK(cycles_seen > GRAPHS / 2);
+	CHECK_U64(bad_incoming, 0);
+	CHECK_U64(bad_member, 0);
+	CHECK_U64(bad_cycle, 0);
+	CHECK_U64(zero, 0);
+}
+
 int main(void)
 {
 	test_worked_example();
@@ -272,5 +389,6 @@ int main(void)
 	test_uncalled_cycle();
 	test_excluded_time();
 	test_selection_in_cycle();
+	test_random_graphs();
 	return check_report("test-propagate");
 }
