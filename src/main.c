@@ -8,12 +8,16 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+
 #if HAVE_MALLOC_H
 #include <malloc.h>
 #endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "attribute.h"
 #include "callgraph.h"
@@ -296,6 +300,22 @@ static int answer(enum options_action action, const struct options *o)
 	}
 }
 
+/* Descriptors 0-2 closed by the caller (prog 2>&-) would be handed to the
+ * first files opened: libbfd would read the executable through fd 2 and
+ * the output file would be fd 1, taking the messages meant for stderr
+ * and stdout.  As GNU tools do, fill them with /dev/null first.  Returns
+ * false if that cannot be done. */
+static bool standard_descriptors_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return false;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -309,6 +329,8 @@ int main(int argc, char **argv)
 	enum options_action action;
 	int rc = -1;
 
+	if (!standard_descriptors_open())
+		return EXIT_DATA;
 	reuse_freed_memory();
 	action = options_parse(argc, argv, &o);
 	if (action != OPTIONS_CONVERT) {

@@ -98,4 +98,17 @@ cp "$gmon" "$nl_gmon"
 "$GMON2CG" --stats -o /dev/null "$exe" "$nl_gmon" 2>"$tmp/nl.err"
 ! grep -q '^b\.out' "$tmp/nl.err" && grep -q "^gmon2cg: stats: $tmp/a?b.out (GNU tagged format)$" "$tmp/nl.err"
 check "a newline in a file name is written as '?' by --stats"
+# Closed standard descriptors (prog 2>&-): the files gmon2cg opens must
+# not take their places, so the output is the same and stats or warnings
+# never land in it.
+"$GMON2CG" -o "$tmp/std.cg" "$exe" "$gmon" 2>/dev/null
+"$GMON2CG" -o "$tmp/no-stderr.cg" "$exe" "$gmon" 2>&-
+check "converts with stderr closed"
+cmp -s "$tmp/std.cg" "$tmp/no-stderr.cg"; check "and writes the same profile"
+"$GMON2CG" --stats -o "$tmp/no-std.cg" "$exe" "$gmon" <&- >&- 2>&-
+check "converts with --stats and stdin, stdout and stderr closed"
+cmp -s "$tmp/std.cg" "$tmp/no-std.cg"; check "and no stats line lands in the profile"
+"$GMON2CG" "$exe" "$gmon" <&- >"$tmp/no-stdin.cg" 2>/dev/null
+cmp -s "$tmp/std.cg" "$tmp/no-stdin.cg"; check "stdin closed: the same profile on stdout"
+
 finish
