@@ -162,6 +162,23 @@ static inline bool callgraph_is_pseudo(const struct callgraph *cg, size_t f)
 	return f >= cg->first_pseudo;
 }
 
+/* The call sites of every call F makes: cg->sites[*FIRST .. *END).  A
+ * function's arcs are consecutive (sorted by caller), and so are their
+ * sites (in arc order). */
+static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
+				      size_t *first, size_t *end)
+{
+	const struct cg_func *fn = &cg->funcs[f];
+	const struct cg_arc *last = &cg->arcs[fn->first_arc + fn->narcs - 1];
+
+	if (fn->narcs == 0) {
+		*first = *end = 0;
+		return;
+	}
+	*first = cg->arcs[fn->first_arc].first_site;
+	*end = last->first_site + last->nsites;
+}
+
 /* The numbering of functions: for N objects of NFUNCS[0..N) functions,
  * sets FIRST[o] to the number of object o's first function and FIRST[N]
  * to the first pseudo function's, and returns the number of all

@@ -126,19 +126,17 @@ static int map_positions(struct source_map *map, const struct callgraph *cg,
 			 size_t f, const struct prefix_map *maps, size_t nmaps)
 {
 	const struct cg_func *fn = &cg->funcs[f];
+	size_t first, end;
+
 	if (!(map->home[f].file = map_file(map, map->home[f].file, maps, nmaps)))
 		return -1;
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
 		if (!(map->cost[i].file = map_file(map, map->cost[i].file, maps, nmaps)))
 			return -1;
-	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
-		const struct cg_arc *arc = &cg->arcs[a];
-
-		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-			if (!(map->site[s].file = map_file(map, map->site[s].file,
-							   maps, nmaps)))
-				return -1;
-	}
+	callgraph_sites_of(cg, f, &first, &end);
+	for (size_t s = first; s < end; s++)
+		if (!(map->site[s].file = map_file(map, map->site[s].file, maps, nmaps)))
+			return -1;
 	return 0;
 }
 
@@ -169,7 +167,7 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 	for (size_t f = cg->objs[o].first_func;
 	     f < cg->objs[o].first_func + cg->objs[o].st->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
-		size_t first = n;
+		size_t first = n, sites, end;
 
 		if (!fn->shown)
 			continue;
@@ -178,10 +176,9 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 			continue;
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
 			pcs[n++] = cg->costs[i].pc;
-		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
-			for (size_t s = cg->arcs[a].first_site;
-			     s < cg->arcs[a].first_site + cg->arcs[a].nsites; s++)
-				pcs[n++] = cg->sites[s].pc;
+		callgraph_sites_of(cg, f, &sites, &end);
+		for (size_t s = sites; s < end; s++)
+			pcs[n++] = cg->sites[s].pc;
 		/* A function's positions are mostly in its own code, and the
 		 * functions in address order: sorted function by function
 		 * (where there are a few), they are mostly sorted as a
@@ -240,6 +237,7 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		struct source_lines *sl = lines[o];
 		struct src_pos *home = &map->home[f];
 		const struct symtab_func *sym;
+		size_t first, end;
 
 		/* Without line information the file is unknown, as callgrind
 		 * writes it. */
@@ -254,14 +252,11 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 			if (place(sl, cg, f, cg->costs[i].pc, outermost, home,
 				  &map->cost[i], err) < 0)
 				goto fail;
-		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
-			const struct cg_arc *arc = &cg->arcs[a];
-
-			for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++)
-				if (place(sl, cg, f, cg->sites[s].pc, outermost, home,
-					  &map->site[s], err) < 0)
-					goto fail;
-		}
+		callgraph_sites_of(cg, f, &first, &end);
+		for (size_t s = first; s < end; s++)
+			if (place(sl, cg, f, cg->sites[s].pc, outermost, home,
+				  &map->site[s], err) < 0)
+				goto fail;
 		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
 			goto oom;
 	}
@@ -324,16 +319,16 @@ int source_map_count_files(const struct source_map *map,
 		return -1;
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
+		size_t first, end;
 
 		if (!fn->shown)
 			continue;
 		add_name(names, &n, map->home[f].file);
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
 			add_name(names, &n, map->cost[i].file);
-		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++)
-			for (size_t i = cg->arcs[a].first_site;
-			     i < cg->arcs[a].first_site + cg->arcs[a].nsites; i++)
-				add_name(names, &n, map->site[i].file);
+		callgraph_sites_of(cg, f, &first, &end);
+		for (size_t s = first; s < end; s++)
+			add_name(names, &n, map->site[s].file);
 	}
 	/* The names are shared strings: most repeats are the same pointer,
 	 * so drop those before comparing the strings. */
