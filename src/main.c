@@ -191,8 +191,8 @@ static int convert(const struct options *o, struct program *prog,
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)
 			goto release;
-		fflush(stdout);
-		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
+		report_stats(report_stream(w), &cg, prog, c.profs,
+			     part ? files : NULL, n);
 	}
 	if (report_check_belongs(w, &cg, info.source, info.nsources > 1, o->exe,
 				 o->force, err) == 0 &&
@@ -201,10 +201,8 @@ static int convert(const struct options *o, struct program *prog,
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
 	    names_in_place(prog, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
-		if (rc == 0 && o->summary) {
-			fflush(stdout);
-			report_summary(stderr, &cg, o->summary);
-		}
+		if (rc == 0 && o->summary)
+			report_summary(report_stream(w), &cg, o->summary);
 	}
 release:
 	source_map_release(&map);
@@ -290,6 +288,8 @@ static int answer(enum options_action action, const struct options *o)
 		return EXIT_SUCCESS;
 	case OPTIONS_USAGE_ERROR:
 		fflush(stdout);
+		/* an option's value, echoed, cannot break the line */
+		copy_printable(o->usage_error, o->usage_error, strlen(o->usage_error));
 		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
 			PACKAGE_NAME, o->usage_error, PACKAGE_NAME);
 		return EXIT_USAGE;

@@ -111,4 +111,31 @@ cmp -s "$tmp/std.cg" "$tmp/no-std.cg"; check "and no stats line lands in the pro
 "$GMON2CG" "$exe" "$gmon" <&- >"$tmp/no-stdin.cg" 2>/dev/null
 cmp -s "$tmp/std.cg" "$tmp/no-stdin.cg"; check "stdin closed: the same profile on stdout"
 
+# A run that fails says one line, even when it fails last, writing the
+# output: no --stats or --summary report before it.
+if [ -w /dev/full ]; then
+	"$GMON2CG" --stats --summary=3 -o /dev/full "$exe" "$gmon" 2>"$tmp/full.err"
+	[ $? -eq 1 ] && [ "$(wc -l <"$tmp/full.err")" -eq 1 ] &&
+		grep -q '^gmon2cg: /dev/full: write error' "$tmp/full.err"
+	check "--stats --summary to /dev/full: exit 1 and one line, the error"
+	diag <"$tmp/full.err"
+else
+	skip_check "--stats --summary to /dev/full" "no /dev/full"
+fi
+# One warning per cause: --parts over three profiles whose sources are
+# not here warns once, not once per part.
+for i in 1 2 3; do cp "$gmon" "$tmp/part$i.out"; done
+(cd "$tmp" && "$GMON2CG" --parts -o parts.cg "$exe" part1.out part2.out part3.out) 2>"$tmp/parts.err"
+[ "$(grep -c 'warning: none of the' "$tmp/parts.err")" -eq 1 ]
+check "--parts: the missing-sources warning once for three parts"
+
+# A usage error is two lines, what is wrong and where help is, however
+# the option's value is made: control characters print as '?'.
+for opt in --summary=$'3\n' --rate=$'1\n2' --prefix-map=$'a\n' -k $'x\ny' $'--no-such\nthing'; do
+	"$GMON2CG" "$opt" "$exe" "$gmon" >/dev/null 2>"$tmp/usage.err"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 2 ] &&
+		sed -n 2p "$tmp/usage.err" | grep -q "^Try 'gmon2cg --help' for more information.\$"
+	check "usage error for $(printf '%q' "$opt"): exit 2, two lines"
+done
+
 finish
