@@ -611,20 +611,39 @@ bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 		tagged_version(data, true) == LD_PROFILE_VERSION);
 }
 
-int gmon_file_is_ld_profile(const char *path, bool *yes,
-			    struct g2c_error *err)
+/* The first bytes of PATH, plain or gzip-compressed, into HEAD. */
+static int read_head(const char *path, unsigned char *head, size_t size,
+		     size_t *got, struct g2c_error *err)
 {
 	struct instream in;
-	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
-	size_t got;
 	int rc;
 
 	if (instream_open(&in, path, err) < 0)
 		return -1;
-	rc = instream_read(&in, head, sizeof head, &got, err);
+	rc = instream_read(&in, head, size, got, err);
 	instream_close(&in);
+	return rc;
+}
+
+int gmon_file_is_ld_profile(const char *path, bool *yes,
+			    struct g2c_error *err)
+{
+	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
+	size_t got;
+	int rc = read_head(path, head, sizeof head, &got, err);
+
 	*yes = rc == 0 && gmon_is_ld_profile(head, got);
 	return rc;
+}
+
+bool gmon_file_has_cookie(const char *path)
+{
+	unsigned char head[GMON_MAGIC_SIZE];
+	struct g2c_error ignored;
+	size_t got;
+
+	return read_head(path, head, sizeof head, &got, &ignored) == 0 &&
+	       got == sizeof head && memcmp(head, "gmon", sizeof head) == 0;
 }
 
 int gmon_profile_add_file(struct gmon_profile *prof,

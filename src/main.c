@@ -284,7 +284,7 @@ static int answer(enum options_action action, const struct options *o)
 		options_write_help(stdout);
 		return EXIT_SUCCESS;
 	case OPTIONS_VERSION:
-		options_write_version(stdout);
+		options_write_version(stdout, o);
 		return EXIT_SUCCESS;
 	case OPTIONS_USAGE_ERROR:
 		fflush(stdout);

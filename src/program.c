@@ -291,8 +291,14 @@ int program_open(struct program *prog, const char *exe, char **files,
 		return g2c_error_set(err, "out of memory");
 	}
 	prog->nobjs = 1;
-	if (object_open_file(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0)
+	if (object_open_file(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0) {
+		/* (gmon2cg gmon.out prog: the operands swapped) */
+		if (gmon_file_has_cookie(exe))
+			g2c_error_set(err, "%s: a profile, not an executable: the"
+				      " executable comes first (gmon2cg EXECUTABLE"
+				      " [GMON_FILE]...)", exe);
 		goto fail;
+	}
 	if (opts->read_ahead && n > 0)
 		start_reading_ahead(prog, files, n);
 	if (object_read_symbols(&prog->objs[0]->obj, exe, err) < 0 ||

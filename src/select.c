@@ -121,13 +121,13 @@ static unsigned edit_distance(const char *a, const char *b, size_t blen)
 
 #define NSUGGEST 3
 
-/* Up to three distinct function names nearest to NAME, into TEXT. */
+/* Up to three distinct function names nearest to NAME, into TEXT, in the
+ * short form that selects them ("ns::f", as people type them). */
 static void suggest(const struct select_object *objs, size_t n,
 		    const char *name, char *text, size_t size)
 {
-	const char *best[NSUGGEST] = { 0 };
-	unsigned dist[NSUGGEST] = { UINT32_MAX, UINT32_MAX, UINT32_MAX };
-	size_t len = 0;
+	struct suggestion { const char *name; size_t len; unsigned dist; } best[NSUGGEST];
+	size_t nbest = 0, used = 0;
 
 	for (size_t o = 0; o < n; o++) {
 		for (size_t f = 0; f < objs[o].st->nfuncs; f++) {
@@ -138,29 +138,38 @@ static void suggest(const struct select_object *objs, size_t n,
 			/* Measured against what people type: "ns::f", not
 			 * "int ns::f<int>(long) const". */
 			symtab_short_name(cand, &start, &len);
-			d = edit_distance(name, cand + start, len);
+			cand += start;
+			d = edit_distance(name, cand, len);
+			/* a bare C++ name ("digest") is nearest to its
+			 * qualified ones ("util::digest"), just after an
+			 * exact match */
+			for (size_t i = len; i >= 2; i--)
+				if (cand[i - 1] == ':' && cand[i - 2] == ':') {
+					unsigned tail = edit_distance(name, cand + i, len - i) + 1;
 
-			for (k = 0; k < NSUGGEST && best[k] && strcmp(best[k], cand) != 0; k++)
-				;
-			if (k < NSUGGEST && best[k])
-				continue;	/* already suggested */
-			for (k = NSUGGEST; k > 0 && (d < dist[k - 1] ||
-			     (d == dist[k - 1] && best[k - 1] && strcmp(cand, best[k - 1]) < 0)); k--) {
-				if (k < NSUGGEST) {
-					best[k] = best[k - 1];
-					dist[k] = dist[k - 1];
+					if (tail < d)
+						d = tail;
+					break;
 				}
-			}
-			if (k < NSUGGEST) {
-				best[k] = cand;
-				dist[k] = d;
-			}
+			for (k = 0; k < nbest && (best[k].len != len ||
+						  memcmp(best[k].name, cand, len) != 0); k++)
+				;
+			if (k < nbest)
+				continue;	/* already suggested (an overload) */
+			for (k = nbest < NSUGGEST ? nbest++ : NSUGGEST; k > 0 &&
+			     (d < best[k - 1].dist || (d == best[k - 1].dist &&
+			      strncmp(cand, best[k - 1].name, len) < 0)); k--)
+				if (k < NSUGGEST)
+					best[k] = best[k - 1];
+			if (k < NSUGGEST)
+				best[k] = (struct suggestion){ cand, len, d };
 		}
 	}
 	text[0] = '\0';
-	for (size_t k = 0; k < NSUGGEST && best[k] && len < size; k++)
-		len += (size_t)snprintf(text + len, size - len, "%s'%s'",
-					k ? ", " : "; nearest: ", best[k]);
+	for (size_t k = 0; k < nbest && used < size; k++)
+		used += (size_t)snprintf(text + used, size - used, "%s'%.*s'",
+					 k ? ", " : "; nearest: ", (int)best[k].len,
+					 best[k].name);
 }
 
 /* Adds the functions named by SPEC[0..LEN) to *SET, allocated on first

@@ -17,11 +17,15 @@ for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/out" | sort -u); do
 done
 expect 0 "" "$GMON2CG" --version
 grep -q "^gmon2cg $PACKAGE_VERSION\$" "$tmp/out"; check "--version prints the version"
+[ "$(wc -L <"$tmp/out")" -le 80 ]; check "--version: no line over 80 columns"
+expect 0 "" "$GMON2CG" --version --stats
+grep -q "^Architectures read (libbfd, libopcodes): .*i386:x86-64" "$tmp/out"
+check "--version --stats lists the architectures read"
 expect 2 "missing EXECUTABLE" "$GMON2CG"
 expect 2 "Try 'gmon2cg --help'" "$GMON2CG" --no-such-option "$exe"
 expect 1 "^gmon2cg: $tmp/nothing: No such file or directory\$" "$GMON2CG" "$tmp/nothing" "$gmon"
 expect 1 "^gmon2cg: $tmp: is a directory, not an executable\$" "$GMON2CG" "$tmp" "$gmon"
-expect 1 "^gmon2cg: $gmon: not an executable" "$GMON2CG" "$gmon" "$gmon"
+expect 1 "^gmon2cg: $gmon: a profile, not an executable: the executable comes first" "$GMON2CG" "$gmon" "$exe"
 expect 1 "^gmon2cg: $tmp/none.out: No such file or directory\$" "$GMON2CG" "$exe" "$tmp/none.out"
 
 # gmon.out in the current directory is the default profile.
@@ -98,6 +102,13 @@ cp "$gmon" "$nl_gmon"
 "$GMON2CG" --stats -o /dev/null "$exe" "$nl_gmon" 2>"$tmp/nl.err"
 ! grep -q '^b\.out' "$tmp/nl.err" && grep -q "^gmon2cg: stats: $tmp/a?b.out (GNU tagged format)$" "$tmp/nl.err"
 check "a newline in a file name is written as '?' by --stats"
+# A profile "-" is read from standard input.
+"$GMON2CG" -o "$tmp/stdin.cg" "$exe" - <"$gmon" 2>/dev/null
+check "a profile '-' is read from standard input"
+"$GMON2CG" -o "$tmp/file.cg" "$exe" "$gmon" 2>/dev/null
+cmp -s <(grep -v '^desc: Trigger' "$tmp/stdin.cg") <(grep -v '^desc: Trigger' "$tmp/file.cg")
+check "and converts as the file does"
+
 # Closed standard descriptors (prog 2>&-): the files gmon2cg opens must
 # not take their places, so the output is the same and stats or warnings
 # never land in it.
