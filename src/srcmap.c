@@ -305,6 +305,20 @@ static int compare_names(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A file of the system's headers or the compiler's (C++'s <vector>,
+ * inlined from /usr/include/c++/12/): present wherever the compiler is,
+ * so it says nothing about whether the program's own sources are here. */
+static bool is_system_file(const char *name)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/",
+					    "/usr/local/include/", "/usr/lib/llvm-" };
+
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (strncmp(name, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
 int source_map_count_files(const struct source_map *map,
 			   const struct callgraph *cg, size_t *named,
 			   size_t *found, const char **example)
@@ -339,7 +353,7 @@ int source_map_count_files(const struct source_map *map,
 		qsort(names, n, sizeof *names, compare_names);
 	for (size_t i = 0; i < n; i++) {
 		if ((i > 0 && strcmp(names[i], names[i - 1]) == 0) ||
-		    strcmp(names[i], UNKNOWN_FILE) == 0)
+		    strcmp(names[i], UNKNOWN_FILE) == 0 || is_system_file(names[i]))
 			continue;
 		++*named;
 		if (access(names[i], F_OK) == 0)

@@ -61,7 +61,8 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     bool only_these, const struct prefix_map *maps,
 		     size_t nmaps, struct g2c_error *err);
 
-/* Counts the distinct source files MAP names for CG (not "???") into
+/* Counts the distinct source files of the program's own that MAP names
+ * for CG (not "???", not the system's or the compiler's headers) into
  * *NAMED, and those that exist on this machine (relative names from the
  * current directory) into *FOUND; *EXAMPLE is one that does not.
  * Returns 0, or -1 when memory runs out. */

@@ -149,4 +149,15 @@ for opt in --summary=$'3\n' --rate=$'1\n2' --prefix-map=$'a\n' -k $'x\ny' $'--no
 	check "usage error for $(printf '%q' "$opt"): exit 2, two lines"
 done
 
+# The missing-sources warning counts the program's own files only: a C++
+# program names system headers (/usr/include/c++/...), which are here
+# whether or not its own sources are.
+cxx=$FIXTURES/cxx
+(cd "$tmp" && "$GMON2CG" -o cxx.cg "$cxx/prog" "$cxx/gmon.out") 2>"$tmp/cxx.err"
+grep -q '/usr/include/c++/' "$tmp/cxx.cg" &&
+	grep -q "warning: none of the 1 source files the profile names is here (such as ./src/cxx.cc)" "$tmp/cxx.err"
+check "C++: the missing-sources warning despite the system headers"
+(cd "$tmp" && "$GMON2CG" --prefix-map=.="$cxx/.." -o cxx.cg "$cxx/prog" "$cxx/gmon.out") 2>"$tmp/cxx.err"
+[ ! -s "$tmp/cxx.err" ]; check "C++: no warning where the sources are"
+
 finish
