@@ -236,10 +236,19 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 /* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
-	for (size_t i = 0; i < sel->nexcl_arcs; i++)
-		if (sel->excl_arcs[i].from[from] && sel->excl_arcs[i].to[to])
-			return true;
-	return false;
+	size_t lo = 0, hi = sel->nexcl_arcs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cg_func_pair *p = &sel->excl_arcs[mid];
+
+		if (p->from < from || (p->from == from && p->to < to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sel->nexcl_arcs && sel->excl_arcs[lo].from == from &&
+	       sel->excl_arcs[lo].to == to;
 }
 
 /* Resolves each arc of the object being read as gprof does, appending

@@ -37,10 +37,11 @@ struct cg_object {
 				   callgraph_build) */
 };
 
-/* gprof's selections (-E, -F, -e, -f, -k), as sets of function numbers:
- * arrays of nfuncs flags, or NULL for the empty set. */
-struct cg_arc_filter {
-	const bool *from, *to;
+/* gprof's selections (-E, -F, -e, -f), as sets of function numbers:
+ * arrays of nfuncs flags, or NULL for the empty set; and -k's arcs, as
+ * the pairs of function numbers it leaves out. */
+struct cg_func_pair {
+	size_t from, to;
 };
 
 struct cg_selection {
@@ -48,7 +49,7 @@ struct cg_selection {
 	const bool *incl_time;	/* -F: only its time and its callees' is */
 	const bool *excl_graph;	/* -e, -E: not shown */
 	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
-	const struct cg_arc_filter *excl_arcs;	/* -k: arcs left out */
+	const struct cg_func_pair *excl_arcs;	/* -k: arcs left out, sorted */
 	size_t nexcl_arcs;
 	bool show_unused;	/* -z: functions never called or sampled too */
 };

@@ -606,39 +606,22 @@ void symtab_short_name(const char *name, size_t *start, size_t *len)
 	*len = without_template(name + *start, end - *start);
 }
 
-/* Whether NAME (as shown) is what people call QUERY: the whole name, or
- * for C++ the name without its parameter list, return type or template
- * arguments. */
-static bool names_function(const char *name, const char *query)
+size_t symtab_name_keys(const struct symtab *st, size_t f,
+			struct symtab_key keys[SYMTAB_NAME_KEYS])
 {
-	size_t qlen = strlen(query), len, start;
+	const char *raw = st->funcs[f].raw_name, *name = st->funcs[f].name;
+	size_t n = 0, len, start;
 
-	if (strcmp(name, query) == 0)
-		return true;
+	if (st->leading_char && raw[0] == st->leading_char)
+		raw++;
+	keys[n++] = (struct symtab_key){ raw, strlen(raw) };
+	keys[n++] = (struct symtab_key){ name, strlen(name) };
 	len = without_parameters(name);
-	if (len == qlen && memcmp(name, query, qlen) == 0)
-		return true;
+	keys[n++] = (struct symtab_key){ name, len };
 	start = name_start(name, len);
-	if (len - start == qlen && memcmp(name + start, query, qlen) == 0)
-		return true;
-	len = without_template(name + start, len - start);
-	return len == qlen && memcmp(name + start, query, qlen) == 0;
-}
-
-size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		const char *raw = st->funcs[i].raw_name;
-
-		if (st->leading_char && raw[0] == st->leading_char)
-			raw++;
-		if (strcmp(raw, name) == 0 || names_function(st->funcs[i].name, name)) {
-			set[i] = true;
-			n++;
-		}
-	}
+	keys[n++] = (struct symtab_key){ name + start, len - start };
+	keys[n++] = (struct symtab_key){ name + start,
+					 without_template(name + start, len - start) };
 	return n;
 }
 

@@ -76,10 +76,19 @@ int symtab_names(struct symtab *st, struct g2c_error *err);
 
 void symtab_release(struct symtab *st);
 
-/* Sets SET[i] for every function named NAME: as in the symbol table, as
- * displayed, or for a C++ name without its parameter list, return type or
- * template arguments (so every overload); returns how many there are. */
-size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
+/* A name a function answers to: LEN bytes of TEXT. */
+struct symtab_key {
+	const char *text;
+	size_t len;
+};
+#define SYMTAB_NAME_KEYS 5
+
+/* The names function F answers to when people select it, into KEYS
+ * (some may repeat): as in the symbol table, as displayed, and for a C++
+ * name without its parameter list, return type or template arguments (so
+ * that one name selects every overload).  Returns how many. */
+size_t symtab_name_keys(const struct symtab *st, size_t f,
+			struct symtab_key keys[SYMTAB_NAME_KEYS]);
 
 /* The part of a displayed NAME that people type: [*START, *START + *LEN),
  * without a C++ parameter list, return type or template arguments. */
