@@ -53,6 +53,32 @@ mkdir "$tmp/elsewhere" && cp "$fix/prog-pg" "$tmp/elsewhere/" &&
 	ok "a library that cannot be found is an error that names --library" ||
 	not_ok "library not found: $(cat "$tmp/err")"
 
+# Samples in the library where no symbol is: kept under the library's
+# ob=, at its profile's rate, when the program is the executable too.
+mkdir "$tmp/nosym" && "$PYTHON3" - "$fix/nopg/libmix.so.1.profile" \
+	"$tmp/nosym/libmix.so.1.profile" <<'PY'
+import sys
+# 100 samples at 0x1800, past the library's last function.
+d = bytearray(open(sys.argv[1], "rb").read())
+at = 64 + 2 * ((0x1800 - 0x1000) // 4)
+d[at:at + 2] = (100).to_bytes(2, "little")
+open(sys.argv[2], "wb").write(d)
+PY
+# the ob= each "<no symbol>" is written under
+nosym_objects() {
+	awk '/^c?ob=/ { id = $1; sub(/^c?ob=/, "", id); if (NF > 1) obname[id] = $2 }
+	     /^ob=/ { ob = obname[id] }
+	     /^c?fn=/ { id = $1; sub(/^c?fn=/, "", id); if (NF > 1) fnname[id] = $2 " " $3 }
+	     /^fn=/ && fnname[id] == "<no symbol>" { print ob }' "$1"
+}
+"$GMON2CG" -o "$tmp/nosym-lib.cg" "$fix/libmix.so.1" "$tmp/nosym/libmix.so.1.profile" &&
+	"$GMON2CG" -o "$tmp/nosym-prog.cg" "$fix/prog" "$tmp/nosym/libmix.so.1.profile" &&
+	[ "$(grep '^summary:' "$tmp/nosym-prog.cg")" = "summary: $((394 * 10000000))" ] &&
+	[ "$(grep '^summary:' "$tmp/nosym-lib.cg")" = "summary: $((394 * 10000000))" ] &&
+	[ "$(nosym_objects "$tmp/nosym-prog.cg")" = "$real/libmix.so.1" ] &&
+	ok "samples in no symbol of the library: kept under its ob=" ||
+	not_ok "samples in no symbol of the library: $(grep '^summary:' "$tmp"/nosym-*.cg) under $(nosym_objects "$tmp/nosym-prog.cg")"
+
 # callgrind_annotate reads them without a warning.
 if [ -n "$CALLGRIND_ANNOTATE" ]; then
 	for f in nopg i386 both; do
