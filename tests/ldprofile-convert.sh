@@ -28,6 +28,18 @@ for run in nopg pg i386; do
 	grep -q "^desc: Object: .*libmix.so.1: .* (LD_PROFILE)$" "$tmp/$run.cg" ||
 		not_ok "$run: no desc: line on the object"
 done
+# Every call site is the call instruction (through the PLT) and its line,
+# not the return address LD_PROFILE records.
+for run in nopg i386; do
+	lib=$fix/libmix.so.1
+	[ "$run" = i386 ] && lib=$fix/i386/libmix.so.1
+	if $PYTHON3 "$srcdir/tests/lib/check_positions.py" --lines "$tmp/$run.cg" "$lib" \
+		>"$tmp/pos.log" 2>&1; then
+		ok "$run: call sites on the calls through the PLT"
+	else
+		not_ok "$run: call sites: $(head -3 "$tmp/pos.log")"
+	fi
+done
 grep -q "calls only, no samples" "$tmp/pg.cg" && grep -q "samples and calls" "$tmp/nopg.cg" &&
 	ok "desc: says which profiles carry samples" || not_ok "desc: samples or counts only"
 
