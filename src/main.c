@@ -120,6 +120,17 @@ static void conversion_release(struct conversion *c, size_t nobjs)
 	free(c->cgo);
 }
 
+/* The samples in PROF's histograms. */
+static uint64_t count_samples(const struct gmon_profile *prof)
+{
+	uint64_t samples = 0;
+
+	for (size_t h = 0; h < prof->nhists; h++)
+		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
+			samples += prof->hists[h].counted[i].count;
+	return samples;
+}
+
 /* A desc: line saying what was profiled in object PO, from what, and
  * whether its static functions are missing. */
 static int describe_object(struct conversion *c, const struct program_object *po,
@@ -127,12 +138,9 @@ static int describe_object(struct conversion *c, const struct program_object *po
 {
 	const char *symbols = po->obj.dynamic_symbols_only ?
 		"; exported functions only (stripped, no debug file found)" : "";
-	uint64_t samples = 0;
+	uint64_t samples = count_samples(prof);
 	int n;
 
-	for (size_t h = 0; h < prof->nhists; h++)
-		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
-			samples += prof->hists[h].counted[i].count;
 	if (po->nfiles == 0)
 		n = asprintf(&c->desc[c->ndesc], "Object: %s: not profiled%s",
 			     po->obj.path, symbols);
@@ -161,6 +169,19 @@ static void warn_no_decoder(struct warnings *w, const struct code *code,
 	if (stats)
 		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
 			PACKAGE_NAME, code->obj->path, code_arch_name(code));
+}
+
+/* A library's LD_PROFILE profile with calls but no samples: the time
+ * spent in it was seen by nobody, which the output alone does not say. */
+static void warn_calls_only(struct warnings *w, const struct program_object *po,
+			    const struct gmon_profile *prof)
+{
+	if (po->ld_profile && prof->narcs > 0 && count_samples(prof) == 0)
+		warn(w, "%s: call counts but no samples: a program built with"
+		     " -pg takes the profiling timer for its own gmon.out, so"
+		     " no time in %s was sampled (gprof says \"no time"
+		     " accumulated\"); profile a program built without -pg for"
+		     " its time", po->files[0], base_name(po->obj.path));
 }
 
 /* Viewers show sources only where the file names lead: when none of them
@@ -255,6 +276,8 @@ static int convert(const struct options *o, struct program *prog,
 		lines[i] = &prog->objs[i]->lines;
 	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
 		goto out;
+	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
+		warn_calls_only(w, prog->objs[i], &c.profs[i]);
 	/* The header speaks of the first object that was profiled. */
 	for (size_t i = 0; i < prog->nobjs && !info.source; i++) {
 		if (!c.cgo[i].prof)

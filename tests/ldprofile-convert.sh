@@ -28,6 +28,19 @@ for run in nopg pg i386; do
 	grep -q "^desc: Object: .*libmix.so.1: .* (LD_PROFILE)$" "$tmp/$run.cg" ||
 		not_ok "$run: no desc: line on the object"
 done
+# A profile with calls but no samples (the -pg run) says so, and why, in
+# one warning; the conversion succeeds.
+for run in pg nopg; do
+	(cd "$tmp" && "$GMON2CG" -o "$run-w.cg" "$fix/libmix.so.1" "$fix/$run/libmix.so.1.profile" \
+		--prefix-map=./ldprofile="$fix") 2>"$tmp/$run.err"
+	echo $? >"$tmp/$run.rc"
+done
+[ "$(cat "$tmp/pg.rc")" = 0 ] && [ "$(wc -l <"$tmp/pg.err")" -eq 1 ] &&
+	grep -q "^gmon2cg: warning: .*pg/libmix.so.1.profile: call counts but no samples: .*-pg" "$tmp/pg.err" &&
+	[ "$(cat "$tmp/nopg.rc")" = 0 ] && [ ! -s "$tmp/nopg.err" ] &&
+	ok "calls but no samples: one warning, exit 0" ||
+	not_ok "calls but no samples: exit $(cat "$tmp/pg.rc"), $(cat "$tmp/pg.err")"
+
 # Every call site is the call instruction (through the PLT) and its line,
 # not the return address LD_PROFILE records.
 for run in nopg i386; do
