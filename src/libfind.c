@@ -11,18 +11,22 @@
 #include "diag.h"
 #include "libfind.h"
 
-/* What a search needs: the library, and where it is loaded from. */
+/* What a search needs: the library, where it is loaded from, and what
+ * decides whether a file found is it. */
 struct search {
 	struct object *lib, *exe;
 	const char *soname, *debug_dir, *origin;
+	libfind_accept accept;
+	void *arg;
 	struct g2c_error *err;
 };
 
 /* Tries PATH.  Returns 1 when it is the library (opened in s->lib), 0
- * when not, -1 with s->err set when memory runs out. */
+ * when not, -1 with s->err set. */
 static int try_path(struct search *s, const char *path)
 {
 	struct g2c_error ignored;
+	int rc;
 
 	if (access(path, R_OK) != 0)
 		return 0;
@@ -31,10 +35,10 @@ static int try_path(struct search *s, const char *path)
 			return g2c_error_set(s->err, "%s", ignored.msg);
 		return 0;
 	}
-	if (object_same_machine(s->lib, s->exe))
-		return 1;
-	object_close(s->lib);
-	return 0;
+	rc = object_same_machine(s->lib, s->exe) ? s->accept(s->lib, s->arg, s->err) : 0;
+	if (rc != 1)
+		object_close(s->lib);
+	return rc;
 }
 
 /* Tries DIR/soname, with $ORIGIN in DIR[0..LEN) expanded. */
@@ -143,10 +147,11 @@ static int try_defaults(struct search *s)
 }
 
 int libfind_open(struct object *lib, struct object *exe, const char *soname,
-		 const char *debug_dir, struct g2c_error *err)
+		 const char *debug_dir, libfind_accept accept, void *arg,
+		 struct g2c_error *err)
 {
 	struct object_dynamic dyn;
-	struct search s = { lib, exe, soname, debug_dir, NULL, err };
+	struct search s = { lib, exe, soname, debug_dir, NULL, accept, arg, err };
 	char *origin = strdup(exe->path), *slash;
 	int rc;
 

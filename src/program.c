@@ -163,12 +163,19 @@ static int prepare_object(struct program_object *po,
 	return 0;
 }
 
-static void close_object(struct program_object *po)
+/* Frees what prepare_object derived. */
+static void release_derived(struct program_object *po)
 {
 	source_lines_close(&po->lines);
 	symtab_release(&po->st);
-	object_close(&po->obj);
 	free(po->soname);
+	po->soname = NULL;
+}
+
+static void close_object(struct program_object *po)
+{
+	release_derived(po);
+	object_close(&po->obj);
 	free(po->files);
 }
 
@@ -179,8 +186,9 @@ static bool is_library(const struct program_object *po, const char *soname)
 	       strcmp(base_name(po->obj.path), soname) == 0;
 }
 
-/* The soname an LD_PROFILE file was written for: ld.so names the file
- * SONAME.profile. */
+/* The soname an LD_PROFILE file was probably written for: ld.so names the
+ * file SONAME.profile (a hint only: files are renamed to keep runs
+ * apart). */
 static char *profile_soname(const char *file)
 {
 	const char *base = base_name(file);
@@ -193,39 +201,127 @@ static char *profile_soname(const char *file)
 	return strndup(base, len);
 }
 
-/* Opens the library SONAME of FILE as object *PO of PROG.  Returns 0, or
- * -1 with ERR set. */
+/* The largest page ld.so rounds the profiled range to (64 KiB pages). */
+#define MAX_PAGE_SIZE 65536
+
+/* Whether the LD_PROFILE file FILE fits PO's code: ld.so's low and high
+ * pc are the page-rounded bounds of the library's executable segment, so
+ * they hold its code and span little more than the object; and a callee
+ * is the entry of the function called, so most of them are function
+ * entries.  Returns 1 or 0, or -1 with ERR set when memory runs out. */
+static int profile_fits(const struct program_object *po, const char *file,
+			struct g2c_error *err)
+{
+	struct gmon_profile prof;
+	struct g2c_error not_read;
+	uint64_t lo, hi;
+	size_t entries = 0;
+	bool fits = false;
+
+	gmon_profile_init(&prof);
+	if (gmon_profile_add_file(&prof, &po->obj.target, file, &not_read) < 0) {
+		gmon_profile_release(&prof);
+		if (strstr(not_read.msg, "out of memory"))
+			return g2c_error_set(err, "%s", not_read.msg);
+		return 0;
+	}
+	if (prof.nhists == 1 && object_code_extent(&po->obj, &lo, &hi)) {
+		const struct gmon_hist *h = &prof.hists[0];
+
+		fits = h->low_pc <= lo && hi <= h->high_pc &&
+		       h->high_pc - h->low_pc <= po->obj.target.code_span + MAX_PAGE_SIZE;
+	}
+	for (size_t i = 0; fits && i < prof.narcs; i++) {
+		size_t f = symtab_lookup(&po->st, prof.arcs[i].self_pc);
+
+		entries += f != SYMTAB_NONE && po->st.funcs[f].addr == prof.arcs[i].self_pc;
+	}
+	fits = fits && entries * 2 >= prof.narcs;
+	gmon_profile_release(&prof);
+	return fits;
+}
+
+/* A library being looked for: the object it is opened in, for FILE. */
+struct wanted {
+	struct program_object *po;
+	const char *file;
+	const struct program_options *opts;
+};
+
+/* libfind's test of a library found: prepared, and FILE fits it. */
+static int accept_library(struct object *lib, void *arg, struct g2c_error *err)
+{
+	struct wanted *w = arg;
+	struct g2c_error no_symbols;
+	int fits;
+
+	(void)lib;	/* w->po->obj */
+	if (prepare_object(w->po, w->opts, &no_symbols) < 0) {
+		release_derived(w->po);
+		if (strstr(no_symbols.msg, "out of memory"))
+			return g2c_error_set(err, "%s", no_symbols.msg);
+		return 0;
+	}
+	fits = profile_fits(w->po, w->file, err);
+	if (fits != 1)
+		release_derived(w->po);
+	return fits;
+}
+
+/* Opens PATH, a --library, as *W's object; with FIT, only if the profile
+ * fits it.  Returns 1, 0 (closed), or -1 with ERR set. */
+static int open_named_library(struct wanted *w, const char *path, bool fit,
+			      struct g2c_error *err)
+{
+	int rc;
+
+	if (object_open(&w->po->obj, path, w->opts->debug_dir, err) < 0)
+		return -1;
+	rc = fit ? accept_library(&w->po->obj, w, err)
+		 : prepare_object(w->po, w->opts, err) < 0 ? -1 : 1;
+	if (rc != 1) {
+		release_derived(w->po);
+		object_close(&w->po->obj);
+	}
+	return rc;
+}
+
+/* Opens as *PO the library the LD_PROFILE file FILE profiles, the one
+ * its code fits: among the --library paths, the library SONAME (the
+ * file's name) and the executable's DT_NEEDED libraries as the dynamic
+ * loader finds them; failing that, a --library (the one called SONAME
+ * first), whose misfit the call graph then reports.  Returns 1, 0 when
+ * there is none, or -1 with ERR set. */
 static int open_library(struct program *prog, struct program_object *po,
 			const char *soname, const char *file,
 			const struct program_options *opts,
 			struct g2c_error *err)
 {
+	struct object *exe = &prog->objs[0]->obj;
+	struct wanted w = { po, file, opts };
+	struct object_dynamic dyn;
 	int found = 0;
 
 	memset(po, 0, sizeof *po);
-	for (size_t i = 0; i < opts->nlibraries && !found; i++) {
-		if (object_open(&po->obj, opts->libraries[i], opts->debug_dir, err) < 0)
-			return -1;
-		if (prepare_object(po, opts, err) < 0)
-			return -1;
-		found = is_library(po, soname);
-		if (!found) {
-			close_object(po);
-			memset(po, 0, sizeof *po);
-		}
-	}
-	if (!found) {
-		found = libfind_open(&po->obj, &prog->objs[0]->obj, soname,
-				     opts->debug_dir, err);
-		if (found < 0)
-			return -1;
-		if (found && prepare_object(po, opts, err) < 0)
-			return -1;
-	}
+	for (size_t i = 0; i < opts->nlibraries && !found; i++)
+		found = open_named_library(&w, opts->libraries[i], true, err);
 	if (!found)
-		return g2c_error_set(err, "%s: a profile of %s, which %s does not load from where the dynamic loader looks (name it with --library=PATH)",
-				     file, soname, prog->objs[0]->obj.path);
-	return 0;
+		found = libfind_open(&po->obj, exe, soname, opts->debug_dir,
+				     accept_library, &w, err);
+	if (found == 0 && (found = object_read_dynamic(exe, &dyn, err)) == 0) {
+		for (size_t i = 0; i < dyn.nneeded && !found; i++)
+			if (strcmp(dyn.needed[i], soname) != 0)
+				found = libfind_open(&po->obj, exe, dyn.needed[i],
+						     opts->debug_dir,
+						     accept_library, &w, err);
+		object_dynamic_release(&dyn);
+	}
+	for (int pass = 0; pass < 2 && found == 0; pass++)
+		for (size_t i = 0; i < opts->nlibraries && !found; i++)
+			if (pass == 1 || strcmp(base_name(opts->libraries[i]), soname) == 0)
+				found = open_named_library(&w, opts->libraries[i],
+							   false, err);
+	return found;
 }
 
 /* Adds FILE to the files of PO. */
@@ -245,6 +341,28 @@ static int add_file(struct program_object *po, const char *file, bool ld_profile
 	return 0;
 }
 
+/* The object already open that the LD_PROFILE file FILE profiles: a
+ * library opened for another file, or the executable when it is a
+ * library, that FILE fits; failing that, the one called SONAME.  Sets *O
+ * to it, or to prog->nobjs.  Returns 0, or -1 with ERR set. */
+static int find_open_library(struct program *prog, const char *file,
+			     const char *soname, size_t *o,
+			     struct g2c_error *err)
+{
+	for (*o = 0; *o < prog->nobjs; (*o)++) {
+		const struct program_object *po = prog->objs[*o];
+		int fits;
+
+		if (*o == 0 && !po->soname && !is_library(po, soname))
+			continue;	/* a program, not a library */
+		if ((fits = profile_fits(po, file, err)) != 0)
+			return fits < 0 ? -1 : 0;
+	}
+	for (*o = 0; *o < prog->nobjs && !is_library(prog->objs[*o], soname); (*o)++)
+		;
+	return 0;
+}
+
 /* Sends the LD_PROFILE file FILE to its object, opening it if needed. */
 static int add_ld_profile(struct program *prog, const char *file,
 			  const struct program_options *opts,
@@ -253,11 +371,14 @@ static int add_ld_profile(struct program *prog, const char *file,
 	char *soname = profile_soname(file);
 	struct program_object **objs, *lib;
 	size_t o;
+	int found;
 
 	if (!soname)
 		return g2c_error_set(err, "out of memory");
-	for (o = 0; o < prog->nobjs && !is_library(prog->objs[o], soname); o++)
-		;
+	if (find_open_library(prog, file, soname, &o, err) < 0) {
+		free(soname);
+		return -1;
+	}
 	if (o == prog->nobjs) {
 		objs = realloc(prog->objs, (prog->nobjs + 1) * sizeof *objs);
 		lib = calloc(1, sizeof *lib);
@@ -268,8 +389,11 @@ static int add_ld_profile(struct program *prog, const char *file,
 			free(soname);
 			return g2c_error_set(err, "out of memory");
 		}
-		if (open_library(prog, lib, soname, file, opts, err) < 0) {
-			close_object(lib);
+		found = open_library(prog, lib, soname, file, opts, err);
+		if (found == 0)
+			g2c_error_set(err, "%s: a profile of a library that %s does not load from where the dynamic loader looks (neither %s nor another library it needs has the profile's code; name it with --library=PATH)",
+				      file, prog->objs[0]->obj.path, soname);
+		if (found != 1) {
 			free(lib);
 			free(soname);
 			return -1;
