@@ -3,11 +3,13 @@
  * An LD_PROFILE profile names its library only by the soname it was
  * given (LD_PROFILE=libz.so.1 writes libz.so.1.profile).  This module
  * finds that library for a program as ld.so does: the program's DT_RPATH
- * (when it has no DT_RUNPATH), LD_LIBRARY_PATH, its DT_RUNPATH ($ORIGIN
- * expanded), /etc/ld.so.cache, then the default directories.  A file
- * counts only when it is an object of the program's machine and the
- * caller accepts it (its code fits the profile); the search goes on past
- * one that does not.
+ * (when it has no DT_RUNPATH), LD_LIBRARY_PATH, its DT_RUNPATH,
+ * /etc/ld.so.cache, then the default directories; $ORIGIN, $LIB and
+ * $PLATFORM expanded, an empty entry the current directory, and in each
+ * directory its glibc-hwcaps subdirectories for the levels this CPU
+ * supports first.  A file counts only when it is an object of the
+ * program's machine and the caller accepts it (its code fits the
+ * profile); the search goes on past one that does not.
  */
 #ifndef GMON2CG_LIBFIND_H
 #define GMON2CG_LIBFIND_H
