@@ -204,68 +204,112 @@ static char *profile_soname(const char *file)
 /* The largest page ld.so rounds the profiled range to (64 KiB pages). */
 #define MAX_PAGE_SIZE 65536
 
-/* Whether the LD_PROFILE file FILE fits PO's code: ld.so's low and high
- * pc are the page-rounded bounds of the library's executable segment, so
- * they hold its code and span little more than the object; and a callee
- * is the entry of the function called, so most of them are function
- * entries.  Returns 1 or 0, or -1 with ERR set when memory runs out. */
-static int profile_fits(const struct program_object *po, const char *file,
-			struct g2c_error *err)
+/* Whether the code range of the LD_PROFILE profile PROF fits OBJ: ld.so's
+ * low and high pc are the page-rounded bounds of the library's executable
+ * segment, so they hold its code and span little more than the object. */
+static bool range_fits(const struct object *obj, const struct gmon_profile *prof)
 {
-	struct gmon_profile prof;
-	struct g2c_error not_read;
 	uint64_t lo, hi;
-	size_t entries = 0;
-	bool fits = false;
 
-	gmon_profile_init(&prof);
-	if (gmon_profile_add_file(&prof, &po->obj.target, file, &not_read) < 0) {
-		gmon_profile_release(&prof);
-		if (strstr(not_read.msg, "out of memory"))
-			return g2c_error_set(err, "%s", not_read.msg);
-		return 0;
-	}
-	if (prof.nhists == 1 && object_code_extent(&po->obj, &lo, &hi)) {
-		const struct gmon_hist *h = &prof.hists[0];
-
-		fits = h->low_pc <= lo && hi <= h->high_pc &&
-		       h->high_pc - h->low_pc <= po->obj.target.code_span + MAX_PAGE_SIZE;
-	}
-	for (size_t i = 0; fits && i < prof.narcs; i++) {
-		size_t f = symtab_lookup(&po->st, prof.arcs[i].self_pc);
-
-		entries += f != SYMTAB_NONE && po->st.funcs[f].addr == prof.arcs[i].self_pc;
-	}
-	fits = fits && entries * 2 >= prof.narcs;
-	gmon_profile_release(&prof);
-	return fits;
+	return prof->nhists == 1 && object_code_extent(obj, &lo, &hi) &&
+	       prof->hists[0].low_pc <= lo && hi <= prof->hists[0].high_pc &&
+	       prof->hists[0].high_pc - prof->hists[0].low_pc <=
+		       obj->target.code_span + MAX_PAGE_SIZE;
 }
 
-/* A library being looked for: the object it is opened in, for FILE. */
-struct wanted {
-	struct program_object *po;
-	const char *file;
-	const struct program_options *opts;
+/* Whether PROF fits PO: its range, and its callees, which ld.so records
+ * by the entry of the function called: most must be function entries. */
+static bool profile_fits(const struct program_object *po,
+			 const struct gmon_profile *prof)
+{
+	size_t entries = 0;
+
+	if (!range_fits(&po->obj, prof))
+		return false;
+	for (size_t i = 0; i < prof->narcs; i++) {
+		size_t f = symtab_lookup(&po->st, prof->arcs[i].self_pc);
+
+		entries += f != SYMTAB_NONE && po->st.funcs[f].addr == prof->arcs[i].self_pc;
+	}
+	return entries * 2 >= prof->narcs;
+}
+
+/* The sonames of libraries to look at, in the order ld.so loads them,
+ * each once. */
+struct soname_queue {
+	char **names;
+	size_t n;
 };
 
-/* libfind's test of a library found: prepared, and FILE fits it. */
+static int queue_add(struct soname_queue *q, const char *name,
+		     struct g2c_error *err)
+{
+	char **names;
+
+	for (size_t i = 0; i < q->n; i++)
+		if (strcmp(q->names[i], name) == 0)
+			return 0;
+	names = realloc(q->names, (q->n + 1) * sizeof *names);
+	if (!names || !(names[q->n] = strdup(name))) {
+		if (names)
+			q->names = names;
+		return g2c_error_set(err, "out of memory");
+	}
+	q->names = names;
+	q->n++;
+	return 0;
+}
+
+/* Adds the DT_NEEDED libraries of OBJ to Q. */
+static int queue_needed(struct soname_queue *q, struct object *obj,
+			struct g2c_error *err)
+{
+	struct object_dynamic dyn;
+	int rc;
+
+	if (object_read_dynamic(obj, &dyn, err) < 0)
+		return -1;
+	rc = 0;
+	for (size_t i = 0; rc == 0 && i < dyn.nneeded; i++)
+		rc = queue_add(q, dyn.needed[i], err);
+	object_dynamic_release(&dyn);
+	return rc;
+}
+
+static void queue_release(struct soname_queue *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		free(q->names[i]);
+	free(q->names);
+}
+
+/* A library being looked for: the object it is opened in, the profile
+ * it must fit, and the libraries still to look at. */
+struct wanted {
+	struct program_object *po;
+	const struct gmon_profile *prof;
+	const struct program_options *opts;
+	struct soname_queue queue;
+};
+
+/* libfind's test of a library found: the profile fits it (prepared).
+ * The libraries it needs are looked at later. */
 static int accept_library(struct object *lib, void *arg, struct g2c_error *err)
 {
 	struct wanted *w = arg;
-	struct g2c_error no_symbols;
-	int fits;
+	struct g2c_error no_symbols = { "" };
 
-	(void)lib;	/* w->po->obj */
-	if (prepare_object(w->po, w->opts, &no_symbols) < 0) {
-		release_derived(w->po);
-		if (strstr(no_symbols.msg, "out of memory"))
-			return g2c_error_set(err, "%s", no_symbols.msg);
+	if (queue_needed(&w->queue, lib, err) < 0)
+		return -1;
+	if (!range_fits(lib, w->prof))
 		return 0;
-	}
-	fits = profile_fits(w->po, w->file, err);
-	if (fits != 1)
-		release_derived(w->po);
-	return fits;
+	if (prepare_object(w->po, w->opts, &no_symbols) == 0 &&
+	    profile_fits(w->po, w->prof))
+		return 1;
+	release_derived(w->po);
+	if (strstr(no_symbols.msg, "out of memory"))
+		return g2c_error_set(err, "%s", no_symbols.msg);
+	return 0;
 }
 
 /* Opens PATH, a --library, as *W's object; with FIT, only if the profile
@@ -286,41 +330,37 @@ static int open_named_library(struct wanted *w, const char *path, bool fit,
 	return rc;
 }
 
-/* Opens as *PO the library the LD_PROFILE file FILE profiles, the one
- * its code fits: among the --library paths, the library SONAME (the
- * file's name) and the executable's DT_NEEDED libraries as the dynamic
- * loader finds them; failing that, a --library (the one called SONAME
- * first), whose misfit the call graph then reports.  Returns 1, 0 when
- * there is none, or -1 with ERR set. */
+/* Opens as *PO the library the LD_PROFILE profile PROF is of, the one
+ * its code fits: among the --library paths, then as the dynamic loader
+ * finds them for the executable, the library SONAME (the file's name)
+ * and the libraries the executable needs, directly or through the
+ * others; failing that, a --library (the one called SONAME first),
+ * whose misfit the call graph then reports.  Returns 1, 0 when there is
+ * none, or -1 with ERR set. */
 static int open_library(struct program *prog, struct program_object *po,
-			const char *soname, const char *file,
+			const char *soname, const struct gmon_profile *prof,
 			const struct program_options *opts,
 			struct g2c_error *err)
 {
 	struct object *exe = &prog->objs[0]->obj;
-	struct wanted w = { po, file, opts };
-	struct object_dynamic dyn;
+	struct wanted w = { po, prof, opts, { NULL, 0 } };
 	int found = 0;
 
 	memset(po, 0, sizeof *po);
 	for (size_t i = 0; i < opts->nlibraries && !found; i++)
 		found = open_named_library(&w, opts->libraries[i], true, err);
-	if (!found)
-		found = libfind_open(&po->obj, exe, soname, opts->debug_dir,
-				     accept_library, &w, err);
-	if (found == 0 && (found = object_read_dynamic(exe, &dyn, err)) == 0) {
-		for (size_t i = 0; i < dyn.nneeded && !found; i++)
-			if (strcmp(dyn.needed[i], soname) != 0)
-				found = libfind_open(&po->obj, exe, dyn.needed[i],
-						     opts->debug_dir,
-						     accept_library, &w, err);
-		object_dynamic_release(&dyn);
-	}
+	if (!found && (queue_add(&w.queue, soname, err) < 0 ||
+		       queue_needed(&w.queue, exe, err) < 0))
+		found = -1;
+	for (size_t i = 0; i < w.queue.n && !found; i++)
+		found = libfind_open(&po->obj, exe, w.queue.names[i],
+				     opts->debug_dir, accept_library, &w, err);
 	for (int pass = 0; pass < 2 && found == 0; pass++)
 		for (size_t i = 0; i < opts->nlibraries && !found; i++)
 			if (pass == 1 || strcmp(base_name(opts->libraries[i]), soname) == 0)
 				found = open_named_library(&w, opts->libraries[i],
 							   false, err);
+	queue_release(&w.queue);
 	return found;
 }
 
@@ -341,67 +381,75 @@ static int add_file(struct program_object *po, const char *file, bool ld_profile
 	return 0;
 }
 
-/* The object already open that the LD_PROFILE file FILE profiles: a
+/* The object already open that the LD_PROFILE profile PROF is of: a
  * library opened for another file, or the executable when it is a
- * library, that FILE fits; failing that, the one called SONAME.  Sets *O
- * to it, or to prog->nobjs.  Returns 0, or -1 with ERR set. */
-static int find_open_library(struct program *prog, const char *file,
-			     const char *soname, size_t *o,
-			     struct g2c_error *err)
+ * library, that PROF fits; failing that, the one called SONAME.  Returns
+ * its index, or prog->nobjs. */
+static size_t find_open_library(const struct program *prog,
+				const struct gmon_profile *prof,
+				const char *soname)
 {
-	for (*o = 0; *o < prog->nobjs; (*o)++) {
-		const struct program_object *po = prog->objs[*o];
-		int fits;
+	size_t o;
 
-		if (*o == 0 && !po->soname && !is_library(po, soname))
+	for (o = 0; o < prog->nobjs; o++) {
+		const struct program_object *po = prog->objs[o];
+
+		if (o == 0 && !po->soname && !is_library(po, soname))
 			continue;	/* a program, not a library */
-		if ((fits = profile_fits(po, file, err)) != 0)
-			return fits < 0 ? -1 : 0;
+		if (profile_fits(po, prof))
+			return o;
 	}
-	for (*o = 0; *o < prog->nobjs && !is_library(prog->objs[*o], soname); (*o)++)
+	for (o = 0; o < prog->nobjs && !is_library(prog->objs[o], soname); o++)
 		;
-	return 0;
+	return o;
 }
 
-/* Sends the LD_PROFILE file FILE to its object, opening it if needed. */
+/* Sends the LD_PROFILE file FILE to its object, opening it if needed:
+ * FILE is read (as the executable's machine writes it) to tell which. */
 static int add_ld_profile(struct program *prog, const char *file,
 			  const struct program_options *opts,
 			  struct g2c_error *err)
 {
 	char *soname = profile_soname(file);
-	struct program_object **objs, *lib;
+	struct gmon_profile prof;
+	struct program_object **objs, *lib = NULL;
 	size_t o;
-	int found;
+	int found = -1;
 
-	if (!soname)
-		return g2c_error_set(err, "out of memory");
-	if (find_open_library(prog, file, soname, &o, err) < 0) {
-		free(soname);
-		return -1;
+	gmon_profile_init(&prof);
+	if (!soname) {
+		g2c_error_set(err, "out of memory");
+		goto out;
 	}
+	if (gmon_profile_add_file(&prof, &prog->objs[0]->obj.target, file, err) < 0)
+		goto out;
+	o = find_open_library(prog, &prof, soname);
 	if (o == prog->nobjs) {
 		objs = realloc(prog->objs, (prog->nobjs + 1) * sizeof *objs);
 		lib = calloc(1, sizeof *lib);
 		if (objs)
 			prog->objs = objs;
 		if (!objs || !lib) {
-			free(lib);
-			free(soname);
-			return g2c_error_set(err, "out of memory");
+			g2c_error_set(err, "out of memory");
+			goto out;
 		}
-		found = open_library(prog, lib, soname, file, opts, err);
+		found = open_library(prog, lib, soname, &prof, opts, err);
 		if (found == 0)
 			g2c_error_set(err, "%s: a profile of a library that %s does not load from where the dynamic loader looks (neither %s nor another library it needs has the profile's code; name it with --library=PATH)",
 				      file, prog->objs[0]->obj.path, soname);
 		if (found != 1) {
-			free(lib);
-			free(soname);
-			return -1;
+			found = -1;
+			goto out;
 		}
 		prog->objs[prog->nobjs++] = lib;
+		lib = NULL;
 	}
+	found = add_file(prog->objs[o], file, true, err);
+out:
+	free(lib);
 	free(soname);
-	return add_file(prog->objs[o], file, true, err);
+	gmon_profile_release(&prof);
+	return found < 0 ? -1 : 0;
 }
 
 int program_open(struct program *prog, const char *exe, char **files,

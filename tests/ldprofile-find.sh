@@ -141,6 +141,30 @@ done
 	[ "$(wc -l <"$tmp/err")" -eq 1 ]
 check "a library found whose code does not fit the profile is not taken"
 
+# A renamed profile of a library that the program needs only through
+# another library (libw.so.1 needs libx.so.1).
+cat >w.c <<'C'
+int x_delta(int);
+int w_call(int v) { return x_delta(v); }
+C
+sed 's/x_delta(i)/w_call(i)/; s/^int x_delta(int);/int w_call(int);/' main.c >mainw.c
+if mkdir -p t/w && cp t/b/libx.so.1 t/w/ &&
+	gcc -O1 -fPIC -shared -Wl,-soname,libw.so.1 -o t/w/libw.so.1 w.c -Lt/w -l:libx.so.1 \
+		-Wl,--enable-new-dtags,-rpath,'$ORIGIN' &&
+	gcc -O1 -o t/prog-w mainw.c -Lt/w -l:libw.so.1 -Wl,-rpath-link,t/w \
+		-Wl,--enable-new-dtags,-rpath,'$ORIGIN/w' &&
+	rm -f libx.so.1.profile && LD_PROFILE=libx.so.1 LD_PROFILE_OUTPUT="$tmp" t/prog-w; then
+	mv libx.so.1.profile run1.profile
+	if "$GMON2CG" -o "$tmp/w.cg" t/prog-w run1.profile 2>"$tmp/err" &&
+		[ "$(calls_to x_delta "$tmp/w.cg")" -eq 200000 ]; then
+		ok "a renamed profile of a library needed through another"
+	else
+		not_ok "a library needed through another: $(cat "$tmp/err")"
+	fi
+else
+	not_ok "cannot build or run the program needing libw.so.1"
+fi
+
 # $PLATFORM and $LIB in RUNPATH, expanded as ld.so expands them.
 if [ -n "$platform" ]; then
 	prog t/prog-plat '$ORIGIN/plat/$PLATFORM' && mkdir -p "t/plat/$platform" &&
