@@ -27,6 +27,12 @@ struct build {
 	struct g2c_error *err;
 };
 
+/* The number of the object being read. */
+static size_t obj_number(const struct build *b)
+{
+	return (size_t)(b->obj - b->cg->objs);
+}
+
 /* The number of function F of the object being read. */
 static size_t func_number(const struct build *b, size_t f)
 {
@@ -144,7 +150,8 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 		double credit = (double)count * ((double)(hi - lo - covered) / width);
 
 		stats->unattributed_ticks += credit;
-		return add_cost(b, callgraph_no_symbol(b->cg), lo, credit);
+		return add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo,
+				credit);
 	}
 	return 0;
 }
@@ -294,7 +301,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			if (arc->self_pc != b->st->funcs[callee].addr)
 				stats->arcs_far_from_entry++;
 			calls[n++] = (struct raw_call){
-				callgraph_outside(b->cg, (size_t)(b->obj - b->cg->objs)),
+				callgraph_outside(b->cg, obj_number(b)),
 				func_number(b, b->st->funcs[callee].owner), 0,
 				arc->count };
 			continue;
@@ -417,7 +424,7 @@ static int credit_samples(struct build *b)
 }
 
 /* One sample of each object's profile in ns, for its functions and its
- * pseudo caller; "<no symbol>" counts as object 0's. */
+ * pseudo functions. */
 static void set_ns_per_tick(struct callgraph *cg)
 {
 	for (size_t o = 0; o < cg->nobjs; o++) {
@@ -428,8 +435,7 @@ static void set_ns_per_tick(struct callgraph *cg)
 		for (size_t f = 0; f < obj->st->nfuncs; f++)
 			cg->funcs[obj->first_func + f].ns_per_tick = ns_per_tick;
 		cg->funcs[callgraph_outside(cg, o)].ns_per_tick = ns_per_tick;
-		if (o == 0)
-			cg->funcs[callgraph_no_symbol(cg)].ns_per_tick = ns_per_tick;
+		cg->funcs[callgraph_no_symbol(cg, o)].ns_per_tick = ns_per_tick;
 	}
 }
 

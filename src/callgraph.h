@@ -8,9 +8,10 @@
  * over the bare graph as gprof does.  This file owns the graph's arrays
  * and the numbering of functions: they are numbered across the objects,
  * object 0's functions first, then object 1's, and so on, then the pseudo
- * functions: one for samples that fall outside every function, then per
- * object one for the callers outside it that an LD_PROFILE profile
- * records.
+ * functions: object 0's "<no symbol>" (its samples outside every
+ * function), per object one for the callers outside it that an LD_PROFILE
+ * profile records, then the other objects' "<no symbol>" (each valued at
+ * its own profile's rate and written under its own object).
  */
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
@@ -146,10 +147,11 @@ struct callgraph {
 	struct cg_stats stats;
 };
 
-/* The pseudo function that holds samples outside every function. */
-static inline size_t callgraph_no_symbol(const struct callgraph *cg)
+/* The pseudo function that holds object O's samples outside every
+ * function. */
+static inline size_t callgraph_no_symbol(const struct callgraph *cg, size_t o)
 {
-	return cg->first_pseudo;
+	return o == 0 ? cg->first_pseudo : cg->first_pseudo + cg->nobjs + o;
 }
 
 /* The pseudo function that stands for every caller outside object O. */
@@ -180,6 +182,12 @@ static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
 	*end = last->first_site + last->nsites;
 }
 
+/* Whether F is one of the objects' "<no symbol>". */
+static inline bool callgraph_is_no_symbol(const struct callgraph *cg, size_t f)
+{
+	return f == cg->first_pseudo || f > cg->first_pseudo + cg->nobjs;
+}
+
 /* The numbering of functions: for N objects of NFUNCS[0..N) functions,
  * sets FIRST[o] to the number of object o's first function and FIRST[N]
  * to the first pseudo function's, and returns the number of all
@@ -187,8 +195,8 @@ static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
  * itself. */
 size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first);
 
-/* The object function F is in (for "<no symbol>": object 0), and its
- * symbol (NULL for a pseudo function). */
+/* The object function F is in (for a pseudo function: the object it
+ * stands for), and its symbol (NULL for a pseudo function). */
 size_t callgraph_object_of(const struct callgraph *cg, size_t f);
 const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
 

@@ -140,7 +140,7 @@ static const char *func_name(const struct writer *w, size_t f)
 {
 	if (w->label[f])
 		return w->label[f];
-	if (f == callgraph_no_symbol(w->cg))
+	if (callgraph_is_no_symbol(w->cg, f))
 		return NO_SYMBOL;
 	return callgraph_symbol(w->cg, f)->name;
 }
@@ -816,7 +816,7 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct symtab_func *sym = callgraph_symbol(cg, f);
 		/* (a pseudo function that is never written has no name) */
-		bool named = sym || w.label[f] || f == callgraph_no_symbol(cg);
+		bool named = sym || w.label[f] || callgraph_is_no_symbol(cg, f);
 
 		ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
 					  home_file(&w, f),

@@ -122,8 +122,8 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
-	size_t ncalls = 0;
-	uint64_t direct = 0, indirect = 0;
+	size_t ncalls = 0, callee_f = symtab_lookup(c->st, callee);
+	uint64_t direct = 0, indirect = 0, first_call = 0;
 	bool decoded = false;
 	struct code_bytes bytes;
 	int found;
@@ -156,8 +156,11 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 
 			if (!insns[i].is_call || ret >= bucket + size)
 				continue;
-			ncalls++;
-			if (insns[i].target == callee) {
+			if (ncalls++ == 0)
+				first_call = insns[i].pc;
+			if (insns[i].target == callee ||
+			    (callee_f != SYMTAB_NONE && insns[i].target &&
+			     symtab_is_plt_stub_of(c->st, insns[i].target, callee_f))) {
 				if (ndirect++ == 0)
 					direct = insns[i].pc;
 			} else if (insns[i].target == 0 && nindirect++ == 0) {
@@ -173,6 +176,9 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		*site = direct;
 	else if (nindirect == 1)
 		*site = indirect;
+	else if (size == 1 && ncalls == 1)
+		*site = first_call;	/* the exact return address of a tail
+					   call through a PLT (LD_PROFILE) */
 	if (decoded)
 		*check = ncalls > 0 ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
 	return 0;

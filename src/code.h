@@ -57,8 +57,9 @@ enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
 
 /* glibc's mcount records a call by the hash bucket of its return address,
  * [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
- * it: a call to CALLEE returning there, else the only indirect call
- * returning there, else BUCKET itself; *CHECK says whether any call
+ * it: a call to CALLEE (or to its PLT entry) returning there, else the
+ * only indirect call returning there, else (SIZE 1: an exact return
+ * address) the call returning there, else BUCKET itself; *CHECK says whether any call
  * returns there.  Returns 0, or -1 with ERR set. */
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,

@@ -176,6 +176,8 @@ static int convert(const struct options *o, struct program *prog,
 		lines[i] = &prog->objs[i]->lines;
 	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
 		goto out;
+	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
+		report_calls_only(w, prog->objs[i], &c.profs[i]);
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
 	/* Neither the raw profiles nor decoded code are needed for writing:

@@ -75,18 +75,37 @@ void warnings_print(struct warnings *w, bool succeeded)
 	free(w->lines);
 }
 
+/* The samples in PROF's histograms. */
+static uint64_t count_samples(const struct gmon_profile *prof)
+{
+	uint64_t samples = 0;
+
+	for (size_t h = 0; h < prof->nhists; h++)
+		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
+			samples += prof->hists[h].counted[i].count;
+	return samples;
+}
+
+void report_calls_only(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof)
+{
+	if (po->ld_profile && prof->narcs > 0 && count_samples(prof) == 0)
+		warn(w, "%s: call counts but no samples: a program built with"
+		     " -pg takes the profiling timer for its own gmon.out, so"
+		     " no time in %s was sampled (gprof says \"no time"
+		     " accumulated\"); profile a program built without -pg for"
+		     " its time", po->files[0], base_name(po->obj.path));
+}
+
 int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err)
 {
 	const char *symbols = po->obj.dynamic_symbols_only ?
 		"; exported functions only (stripped, no debug file found)" : "";
-	uint64_t samples = 0;
+	uint64_t samples = count_samples(prof);
 	int n;
 
-	for (size_t h = 0; h < prof->nhists; h++)
-		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
-			samples += prof->hists[h].counted[i].count;
 	if (po->nfiles == 0)
 		n = asprintf(line, "Object: %s: not profiled%s", po->obj.path,
 			     symbols);

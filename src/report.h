@@ -50,6 +50,12 @@ int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err);
 
+/* A library's LD_PROFILE profile PROF with calls but no samples: the time
+ * spent in it was seen by nobody, which the output alone does not say.
+ * Warns. */
+void report_calls_only(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof);
+
 /* CODE, needed decoded, could not be: warns, and with STATS says so in
  * the reports. */
 void report_no_decoder(struct warnings *w, const struct code *code,

@@ -664,3 +664,14 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 	return lo - 1;
 }
 
+
+bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f)
+{
+	size_t s = symtab_lookup(st, stub);
+	const char *name = st->funcs[f].raw_name;
+	size_t len = strcspn(name, "@");
+
+	return s != SYMTAB_NONE && st->funcs[s].addr == stub &&
+	       strncmp(st->funcs[s].raw_name, name, len) == 0 &&
+	       strcmp(st->funcs[s].raw_name + len, "@plt") == 0;
+}

@@ -98,6 +98,10 @@ void symtab_short_name(const char *name, size_t *start, size_t *len);
  * function it belongs to is funcs[index].owner. */
 size_t symtab_lookup(const struct symtab *st, uint64_t pc);
 
+/* Whether STUB is the address of the PLT entry through which function F
+ * is called ("F@plt"; a symbol version on F's name aside). */
+bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f);
+
 /* Asks for what symtab_lookup(ST, PC) will read to be read into the
  * cache: a loop of look-ups at random calls it for one a few ahead. */
 void symtab_prefetch(const struct symtab *st, uint64_t pc);

@@ -112,7 +112,7 @@ static void test_straddling_bins(void)
 	set_bin(&p, 0, 4);	/* 3 bytes of X, 1 of Y */
 	set_bin(&p, 3, 2);	/* 2 bytes of Y, 2 in no function */
 	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
-	nosym = callgraph_no_symbol(&cg);
+	nosym = callgraph_no_symbol(&cg, 0);
 	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
 	CHECK_NEAR(cg.funcs[1].self_ticks, 2.0, 1e-12);
 	CHECK_NEAR(cg.funcs[nosym].self_ticks, 1.0, 1e-12);
