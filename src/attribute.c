@@ -14,10 +14,11 @@
 #include "util.h"
 
 /* mcount is called from the prologue, so the callee address of an arc
- * (mcount's return address) lies within a few instructions of the entry:
- * 5 to 30 bytes on the targets we have seen.  Far beyond that, the arc
- * was recorded for another executable. */
-#define MCOUNT_MAX_OFFSET 64
+ * (mcount's return address) is where that call returns, found by
+ * decoding the prologue.  Where the code cannot be decoded, it is taken
+ * to be within this many bytes of the entry (5 to 30 with gcc on the
+ * targets we have seen; clang saves argument registers first). */
+#define UNDECODED_MCOUNT_MAX_OFFSET 64
 
 struct build {
 	struct callgraph *cg;
@@ -199,31 +200,63 @@ static int compare_raw_calls(const void *x, const void *y)
 	return 0;
 }
 
+/* Checks the callee end of ARC, in symbol range CALLEE: sets *FAR when
+ * self_pc lies past the callee's prologue (for LD_PROFILE, which records
+ * the entry: when it is not the entry), and *AT_SELF to whether self_pc
+ * is where the prologue's mcount call returns.  Returns 0, or -1 with
+ * b->err set. */
+static int check_callee(struct build *b, const struct gmon_arc *arc,
+			size_t callee, bool ld_profile, bool *far,
+			enum code_check *at_self)
+{
+	uint64_t entry = b->st->funcs[callee].addr, ret;
+	int decoded;
+
+	*at_self = CODE_UNKNOWN;
+	if (ld_profile) {
+		*far = arc->self_pc != entry;
+		*at_self = CODE_AFTER_CALL;
+		return 0;
+	}
+	*far = arc->self_pc - entry > UNDECODED_MCOUNT_MAX_OFFSET;
+	if (!b->obj->code)
+		return 0;
+	decoded = code_mcount_return(b->obj->code, callee, &ret, b->err);
+	if (decoded < 0)
+		return -1;
+	if (decoded) {
+		*far = ret == 0 || arc->self_pc > ret;
+		*at_self = arc->self_pc == ret ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		return 0;
+	}
+	if (*far) {
+		*at_self = CODE_NOT_AFTER_CALL;
+		return 0;
+	}
+	return code_call_ends_at(b->obj->code, callee, arc->self_pc, at_self,
+				 b->err);
+}
+
 /* Finds the call site of ARC, whose callee is symbol range CALLEE, into
  * *SITE, and checks that the profile fits the code: self_pc must be the
- * return address of the mcount call in the callee's prologue, and a call
- * must return into from_pc's bucket.  A program rebuilt after profiling
- * fails both.  LD_PROFILE records a return address in from_pc (BUCKET
- * 1) and the callee's entry in self_pc.  Returns 0, or -1 with b->err
- * set. */
+ * return address of the mcount call in the callee's prologue (*FAR when
+ * it is past the prologue), and a call must return into from_pc's
+ * bucket.  A program rebuilt after profiling fails both.  LD_PROFILE
+ * records a return address in from_pc (BUCKET 1) and the callee's entry
+ * in self_pc.  Returns 0, or -1 with b->err set. */
 static int check_arc(struct build *b, const struct gmon_arc *arc,
 		     size_t callee, uint64_t bucket, bool ld_profile,
-		     uint64_t *site)
+		     uint64_t *site, bool *far)
 {
 	struct cg_stats *stats = &b->cg->stats;
-	enum code_check at_site, at_self = CODE_AFTER_CALL;
+	enum code_check at_site = CODE_UNKNOWN, at_self;
 
-	if (code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
+	*site = arc->from_pc;
+	if (check_callee(b, arc, callee, ld_profile, far, &at_self) < 0)
 		return -1;
-	/* ld.so records the callee's entry, not a return address in it;
-	 * mcount's return address is in the prologue, nowhere else (which
-	 * also bounds the code decoded for the check). */
-	if (!ld_profile && arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
-		at_self = CODE_NOT_AFTER_CALL;
-	else if (!ld_profile &&
-		 code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
-				   b->err) < 0)
+	if (b->obj->code &&
+	    code_call_site(b->obj->code, arc->from_pc, bucket,
+			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
 		return -1;
 	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
 		return 0;
@@ -255,15 +288,13 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	/* glibc records a call by the hash bucket of its return address:
 	 * HASHFRACTION (2) times the size of a long. */
 	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
-	/* ld.so records a callee by its entry point, mcount by a return
-	 * address in the prologue. */
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
-	uint64_t max_offset = ld_profile ? 0 : MCOUNT_MAX_OFFSET;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t caller, callee;
-		uint64_t site;
+		uint64_t site = arc->from_pc;
+		bool far = false;
 
 		if (i + PREFETCH_AHEAD < prof->narcs) {
 			uint64_t ahead = prof->arcs[i + PREFETCH_AHEAD].self_pc;
@@ -290,17 +321,16 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 				arc->count };
 			continue;
 		}
-		site = arc->from_pc;
-		if (callee != SYMTAB_NONE && b->obj->code &&
+		if (callee != SYMTAB_NONE &&
 		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
-			      &site) < 0)
+			      &site, &far) < 0)
 			return -1;
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
 			continue;
 		}
-		if (arc->self_pc - b->st->funcs[callee].addr > max_offset)
+		if (far)
 			stats->arcs_far_from_entry++;
 		caller = b->st->funcs[caller].owner;
 		callee = b->st->funcs[callee].owner;

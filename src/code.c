@@ -15,6 +15,8 @@ struct func_code {
 	struct insn *insns;	/* NULL: not decodable here */
 	size_t count;
 	bool decoded;
+	uint64_t mcount_return;	/* 0: no mcount call */
+	bool mcount_searched, mcount_decoded;
 };
 
 int code_open(struct code *c, struct object *obj, const struct symtab *st,
@@ -178,34 +180,60 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	return 0;
 }
 
-int code_check_return(struct code *c, size_t f, uint64_t ret,
+/* Whether a call to TARGET can be a -pg prologue's call of mcount: a
+ * call through the GOT (gcc's PIE code) or a register, or to an mcount
+ * entry point or its PLT entry.  i386's PIC prologue calls
+ * __x86.get_pc_thunk first, PowerPC's may "bcl" to the next instruction:
+ * calls to other functions are not it. */
+static bool can_call_mcount(const struct code *c, uint64_t target)
+{
+	size_t f;
+
+	if (target == 0)
+		return true;
+	f = symtab_lookup(c->st, target);
+	return f == SYMTAB_NONE || c->st->funcs[f].is_mcount;
+}
+
+int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
+		       struct g2c_error *err)
+{
+	struct func_code *fc = &c->funcs[f];
+	const struct symtab_func *fn = &c->st->funcs[f];
+
+	if (!fc->mcount_searched) {
+		struct code_bytes bytes;
+		struct decoder *d = NULL;
+		struct insn call;
+		int found = object_code_at(c->obj, fn->addr, &bytes, err);
+
+		if (found < 0 || (found && get_decoder(c, &d, err) < 0))
+			return -1;
+		fc->mcount_searched = true;
+		fc->mcount_decoded = d != NULL;
+		/* The prologue, however long (clang saves argument registers
+		 * before the call), up to the first call that can be mcount's. */
+		for (uint64_t pc = fn->addr;
+		     d && decode_first_call(d, &bytes, pc, fn->end, &call);
+		     pc = call.pc + call.len) {
+			if (can_call_mcount(c, call.target)) {
+				fc->mcount_return = call.pc + call.len;
+				break;
+			}
+		}
+	}
+	*ret = fc->mcount_return;
+	return fc->mcount_decoded;
+}
+
+int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err)
 {
-	const struct symtab_func *fn = &c->st->funcs[f];
 	struct code_bytes bytes;
-	struct decoder *d;
-	struct insn *insns = NULL;
-	size_t n = 0;
-	int found, quick;
+	int found = object_code_at(c->obj, c->st->funcs[f].addr, &bytes, err);
+	int quick = found > 0 ? decode_call_ends_at(&c->target, &bytes, ret) : -1;
 
-	*check = CODE_UNKNOWN;
-	found = object_code_at(c->obj, fn->addr, &bytes, err);
-	if (found <= 0)
-		return found;
-	quick = decode_call_ends_at(&c->target, &bytes, ret);
-	if (quick >= 0) {
-		*check = quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
-		return 0;
-	}
-	/* Decode the prologue only: from the entry up to RET. */
-	if (get_decoder(c, &d, err) < 0)
-		return -1;
-	if (!d || ret <= fn->addr)
-		return 0;
-	if (decode_range(d, &bytes, fn->addr, ret, &insns, &n, err) < 0)
-		return -1;
-	*check = n > 0 && insns[n - 1].pc + insns[n - 1].len == ret &&
-		 insns[n - 1].is_call ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
-	free(insns);
-	return 0;
+	*check = quick < 0 ? CODE_UNKNOWN :
+		 quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+	return found < 0 ? -1 : 0;
 }

@@ -64,6 +64,11 @@ int decode_range(struct decoder *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err);
 
+/* The first call instruction of CODE that starts in [LO, HI), decoded
+ * from LO on, into *CALL.  Returns whether there is one. */
+bool decode_first_call(struct decoder *d, const struct code_bytes *code,
+		       uint64_t lo, uint64_t hi, struct insn *call);
+
 /* Without libopcodes: the direct call to CALLEE that returns into
  * [RET_LO, RET_HI) of CODE, on targets whose call instruction is simple
  * to recognise from its bytes (x86 "call rel32", AArch64 "bl").  Returns

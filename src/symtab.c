@@ -32,6 +32,23 @@ static bool is_mcount_family(const char *name)
 	return false;
 }
 
+/* Whether RAW names what a -pg prologue calls on one of our targets
+ * (ARM's is __gnu_mcount_nc), or the PLT entry for it. */
+static bool is_mcount_entry(const char *raw)
+{
+	static const char plt[] = "@plt";
+	size_t len = strlen(raw);
+	char name[32];
+
+	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
+		len -= sizeof plt - 1;
+	if (len >= sizeof name)
+		return false;
+	memcpy(name, raw, len);
+	name[len] = '\0';
+	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0;
+}
+
 static bool starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -516,6 +533,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
 		f->excluded = is_mcount_family(raw);
+		f->is_mcount = is_mcount_entry(raw);
 		f->name = f->raw_name;
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)

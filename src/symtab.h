@@ -31,6 +31,9 @@ struct symtab_func {
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
 	bool excluded;		/* the mcount family: gprof drops their time */
+	bool is_mcount;		/* what a -pg prologue calls: the mcount
+				   family, ARM's __gnu_mcount_nc, or a PLT
+				   entry for one */
 	size_t owner;		/* the function this code is part of: itself,
 				   or for a cold part ("f.cold") its parent */
 };
