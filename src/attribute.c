@@ -78,74 +78,117 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 			    pc, 0);
 }
 
-/* Credits TICKS taken in [LO, HI) of symbol range F to the instructions
- * there, in proportion to their bytes in the range, so that every cost
- * sits at an instruction start (at LO where F's code cannot be decoded);
- * the cost belongs to the function owning F. */
-static int credit_instructions(struct build *b, size_t f, uint64_t lo,
-			       uint64_t hi, double ticks)
+/* The first of INSNS[0..N) that ends after PC. */
+static size_t first_insn_ending_after(const struct insn *insns, size_t n,
+				      uint64_t pc)
 {
-	size_t n = 0, k = 0, first, last;
-	size_t owner = func_number(b, b->st->funcs[f].owner);
-	const struct insn *insns = NULL;
+	size_t first = 0, last = n;
 
-	if (b->obj->code &&
-	    code_instructions(b->obj->code, f, &insns, &n, b->err) < 0)
-		return -1;
-	if (!insns)
-		return add_cost(b, owner, lo, ticks);
-	/* first instruction ending after LO */
-	for (first = 0, last = n; first < last;) {
+	while (first < last) {
 		size_t mid = first + (last - first) / 2;
 
-		if (insns[mid].pc + insns[mid].len <= lo)
+		if (insns[mid].pc + insns[mid].len <= pc)
 			first = mid + 1;
 		else
 			last = mid;
 	}
-	for (k = first; k < n && insns[k].pc < hi; k++) {
-		uint64_t a = insns[k].pc > lo ? insns[k].pc : lo;
-		uint64_t e = insns[k].pc + insns[k].len < hi ?
-			     insns[k].pc + insns[k].len : hi;
-
-		if (e > a && add_cost(b, owner, insns[k].pc,
-				      ticks * ((double)(e - a) / (double)(hi - lo))) < 0)
-			return -1;
-	}
-	return k == first ? add_cost(b, owner, lo, ticks) : 0;
+	return first;
 }
 
-/* Credits COUNT samples taken in [LO, HI) to the functions overlapping it,
- * in proportion to the bytes of overlap; the bytes in no function go to the
- * pseudo function, the mcount family's share is dropped as gprof drops it. */
+/* Where the body of symbol range F overlaps [LO, HI): [*A, *E), empty
+ * when it does not. */
+static void body_overlap(const struct symtab_func *fn, uint64_t lo,
+			 uint64_t hi, uint64_t *a, uint64_t *e)
+{
+	*a = fn->addr > lo ? fn->addr : lo;
+	*e = fn->body_end < hi ? fn->body_end : hi;
+	if (*e < *a)
+		*e = *a;
+}
+
+/* Credits TICKS at PC to the function owning symbol range F; the mcount
+ * family's share is dropped, as gprof drops it. */
+static int credit(struct build *b, size_t f, uint64_t pc, double ticks)
+{
+	if (b->st->funcs[f].excluded) {
+		b->cg->stats.excluded_ticks += ticks;
+		return 0;
+	}
+	return add_cost(b, func_number(b, b->st->funcs[f].owner), pc, ticks);
+}
+
+/* The decoded instructions of symbol range F (NULL where they cannot be
+ * decoded), and [*FIRST, *LAST): those starting in [A, E). */
+static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
+		     const struct insn **insns, size_t *first, size_t *last)
+{
+	size_t n = 0;
+
+	*insns = NULL;
+	*first = *last = 0;
+	if (b->obj->code &&
+	    code_instructions(b->obj->code, f, insns, &n, b->err) < 0)
+		return -1;
+	if (!*insns)
+		return 0;
+	*first = first_insn_ending_after(*insns, n, a);
+	if (*first < n && (*insns)[*first].pc < a)
+		(*first)++;
+	for (*last = *first; *last < n && (*insns)[*last].pc < e; (*last)++)
+		;
+	return 0;
+}
+
+/* Credits COUNT samples taken in [LO, HI).  A sampled pc is the start of
+ * an instruction that runs: the count is split evenly over the
+ * instructions that start in [LO, HI) within functions' bodies (never on
+ * the padding past a symbol's size).  Where a body's code cannot be
+ * decoded, or no instruction starts there, the bodies share the count by
+ * their bytes in the bin, at the instruction covering each share's first
+ * byte.  A bin in no body goes to the pseudo function. */
 static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			 uint64_t count)
 {
 	const struct symtab *st = b->st;
-	struct cg_stats *stats = &b->cg->stats;
-	double width = (double)(hi - lo);
-	uint64_t covered = 0;
+	uint64_t bytes = 0, a, e;
+	size_t nstarts = 0, first, last, f0 = first_func_ending_after(st, lo);
+	bool by_bytes = false;
+	const struct insn *insns;
 
-	for (size_t f = first_func_ending_after(st, lo);
-	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
-		uint64_t a = st->funcs[f].addr > lo ? st->funcs[f].addr : lo;
-		uint64_t e = st->funcs[f].end < hi ? st->funcs[f].end : hi;
-		double credit;
-
-		if (e <= a)
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		if (e == a)
 			continue;
-		covered += e - a;
-		credit = (double)count * ((double)(e - a) / width);
-		if (st->funcs[f].excluded)
-			stats->excluded_ticks += credit;
-		else if (credit_instructions(b, f, a, e, credit) < 0)
+		bytes += e - a;
+		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
 			return -1;
+		by_bytes = by_bytes || !insns;
+		nstarts += last - first;
 	}
-	if (covered < hi - lo) {
-		double credit = (double)count * ((double)(hi - lo - covered) / width);
+	if (bytes == 0) {
+		b->cg->stats.unattributed_ticks += (double)count;
+		return add_cost(b, callgraph_no_symbol(b->cg), lo, (double)count);
+	}
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		if (e == a)
+			continue;
+		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
+			return -1;
+		if (!by_bytes && nstarts > 0) {
+			for (size_t k = first; k < last; k++)
+				if (credit(b, f, insns[k].pc,
+					   (double)count / (double)nstarts) < 0)
+					return -1;
+		} else {
+			/* the instruction covering A, which starts before it */
+			bool covered = insns && first > 0 &&
+				       insns[first - 1].pc + insns[first - 1].len > a;
 
-		stats->unattributed_ticks += credit;
-		return add_cost(b, callgraph_no_symbol(b->cg), lo, credit);
+			if (credit(b, f, covered ? insns[first - 1].pc : a,
+				   (double)count * ((double)(e - a) / (double)bytes)) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
