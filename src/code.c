@@ -119,13 +119,52 @@ static size_t first_ending_at(const struct insn *insns, size_t n, uint64_t pc)
 	return lo;
 }
 
+/* Whether function F's code jumps to CALLEE: a tail call, which makes a
+ * call to F a call of CALLEE to mcount. */
+static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
+		    struct g2c_error *err)
+{
+	const struct insn *insns;
+	size_t n;
+
+	*found = false;
+	if (code_instructions(c, f, &insns, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !*found; i++)
+		*found = !insns[i].is_call && insns[i].target == callee;
+	return 0;
+}
+
+/* The call mcount recorded for CALLEE among CALLS[0..N), calls to other
+ * targets that return into the bucket: the first whose target reaches
+ * CALLEE by a jump (a tail call), else the first.  Returns its address. */
+static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
+			  uint64_t callee, uint64_t *site, struct g2c_error *err)
+{
+	*site = calls[0].pc;
+	for (size_t i = 0; i < n; i++) {
+		size_t f = calls[i].target ? symtab_lookup(c->st, calls[i].target)
+					   : SYMTAB_NONE;
+		bool found = false;
+
+		if (f != SYMTAB_NONE && jumps_to(c, f, callee, &found, err) < 0)
+			return -1;
+		if (found) {
+			*site = calls[i].pc;
+			break;
+		}
+	}
+	return 0;
+}
+
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
-	size_t ncalls = 0;
-	uint64_t direct = 0, indirect = 0;
+	size_t ncalls = 0, nothers = 0;
+	uint64_t direct = 0, indirect = 0, covering = 0;
+	struct insn others[16];	/* calls to other targets; a bucket holds few */
 	bool decoded = false;
 	struct code_bytes bytes;
 	int found;
@@ -147,13 +186,15 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	 * function starts inside the bucket, in the next ones. */
 	for (; f < c->st->nfuncs && c->st->funcs[f].addr < bucket + size; f++) {
 		const struct insn *insns;
-		size_t n;
+		size_t n, i;
 
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
+		i = first_ending_at(insns, n, bucket);
+		if (insns && !decoded && i < n)
+			covering = insns[i].pc;
 		decoded = decoded || insns;
-		for (size_t i = first_ending_at(insns, n, bucket);
-		     i < n && insns[i].pc < bucket + size; i++) {
+		for (; i < n && insns[i].pc < bucket + size; i++) {
 			uint64_t ret = insns[i].pc + insns[i].len;
 
 			if (!insns[i].is_call || ret >= bucket + size)
@@ -164,17 +205,28 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 					direct = insns[i].pc;
 			} else if (insns[i].target == 0 && nindirect++ == 0) {
 				indirect = insns[i].pc;
+			} else if (insns[i].target != 0 &&
+				   nothers < sizeof others / sizeof *others) {
+				others[nothers++] = insns[i];
 			}
 		}
 	}
 	/* Calls whose target is known and another function cannot have
-	 * made it; an indirect call can, when it is the only one.  A call
-	 * to another target returning there still makes the record
-	 * plausible (a call through a PLT stub). */
+	 * made it; an indirect call can (the first, when there are
+	 * several).  A call to another target returning there still makes
+	 * the record plausible: the callee is reached from it by a tail
+	 * call (or through a PLT stub).  With no call there, the site is
+	 * the instruction the bucket starts in: every site is an
+	 * instruction start. */
 	if (ndirect > 0)
 		*site = direct;
-	else if (nindirect == 1)
+	else if (nindirect > 0)
 		*site = indirect;
+	else if (nothers > 0 &&
+		 tail_call_site(c, others, nothers, callee, site, err) < 0)
+		return -1;
+	else if (ncalls == 0 && decoded && covering)
+		*site = covering;
 	if (decoded)
 		*check = ncalls > 0 ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
 	return 0;

@@ -294,7 +294,7 @@ static struct insn decode_at(struct decoder *d, uint64_t pc)
 	out.len = len > 0 ? (uint32_t)len : 1;	/* undecodable: one byte at a time */
 	out.is_call = (info->insn_info_valid && info->insn_type == dis_jsr) ||
 		      text_is_call(info->arch, d->text.text);
-	out.target = out.is_call && d->text.has_target ? d->text.target : 0;
+	out.target = d->text.has_target ? d->text.target : 0;
 	return out;
 }
 

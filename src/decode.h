@@ -28,7 +28,8 @@ struct insn {
 	uint64_t pc;
 	uint32_t len;
 	bool is_call;
-	uint64_t target;	/* a direct call's target, else 0 */
+	uint64_t target;	/* the address it names (a direct call's or
+				   jump's target), else 0 */
 };
 
 struct decoder;
