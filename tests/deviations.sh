@@ -81,7 +81,8 @@ convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug
 # peek_char's, so is_digit gets none; gprof gives is_digit 5 samples.
 I=$FIXTURES/interp
 "$GMON2CG" -o "$tmp/interp.cg" "$I/prog" "$I/gmon.out" || not_ok "interp: conversion"
-[ "$(json "$tmp/interp.cg" "(d['functions']['is_digit']['self'], d['functions']['peek_char']['self'])")" = "(0, 50000000)" ] &&
+# (is_digit's own cost is only the 1 ns markers of its calls)
+[ "$(json "$tmp/interp.cg" "(d['functions']['is_digit']['self'] < 1000, d['functions']['peek_char']['self'])")" = "(True, 50000000)" ] &&
 	ok "interp: no samples on is_digit's padding, peek_char has them" ||
 	not_ok "interp: is_digit/peek_char self: $(json "$tmp/interp.cg" "(d['functions']['is_digit']['self'], d['functions']['peek_char']['self'])")"
 [ "$($PYTHON3 "$srcdir/tests/lib/exact_hist.py" --json "$I/prog" "$I/gmon.out" |
