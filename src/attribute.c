@@ -78,23 +78,6 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 			    pc, 0);
 }
 
-/* The first of INSNS[0..N) that ends after PC. */
-static size_t first_insn_ending_after(const struct insn *insns, size_t n,
-				      uint64_t pc)
-{
-	size_t first = 0, last = n;
-
-	while (first < last) {
-		size_t mid = first + (last - first) / 2;
-
-		if (insns[mid].pc + insns[mid].len <= pc)
-			first = mid + 1;
-		else
-			last = mid;
-	}
-	return first;
-}
-
 /* Where the body of symbol range F overlaps [LO, HI): [*A, *E), empty
  * when it does not. */
 static void body_overlap(const struct symtab_func *fn, uint64_t lo,
@@ -131,7 +114,7 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 		return -1;
 	if (!*insns)
 		return 0;
-	*first = first_insn_ending_after(*insns, n, a);
+	*first = insn_first_ending_after(*insns, n, a);
 	if (*first < n && (*insns)[*first].pc < a)
 		(*first)++;
 	for (*last = *first; *last < n && (*insns)[*last].pc < e; (*last)++)

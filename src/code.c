@@ -102,23 +102,6 @@ void code_prefetch(struct code *c, uint64_t pc)
 		prefetch(bytes.data + (pc - bytes.vma) - 8);
 }
 
-/* The first of INSNS[0..N) (in address order) that ends at or after
- * PC. */
-static size_t first_ending_at(const struct insn *insns, size_t n, uint64_t pc)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (insns[mid].pc + insns[mid].len < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Whether function F's code jumps to CALLEE: a tail call, which makes a
  * call to F a call of CALLEE to mcount. */
 static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
@@ -190,7 +173,8 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
-		i = first_ending_at(insns, n, bucket);
+		/* (a call ending at the bucket's start returns into it) */
+		i = bucket ? insn_first_ending_after(insns, n, bucket - 1) : 0;
 		if (insns && !decoded && i < n)
 			covering = insns[i].pc;
 		decoded = decoded || insns;

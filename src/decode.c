@@ -346,6 +346,22 @@ bool decode_first_call(struct decoder *d, const struct code_bytes *code,
 	return false;
 }
 
+size_t insn_first_ending_after(const struct insn *insns, size_t n,
+			       uint64_t pc)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (insns[mid].pc + insns[mid].len <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A 32-bit little-endian word of CODE ending at offset AT. */
 static uint32_t word_before(const struct code_bytes *code, uint64_t at)
 {

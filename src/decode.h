@@ -65,6 +65,12 @@ int decode_range(struct decoder *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err);
 
+/* The first of INSNS[0..N) (in address order) that ends after PC: the
+ * one covering PC, or else the first after it; N if none.  The one copy
+ * of that rule for attribution and call sites. */
+size_t insn_first_ending_after(const struct insn *insns, size_t n,
+			       uint64_t pc);
+
 /* The first call instruction of CODE that starts in [LO, HI), decoded
  * from LO on, into *CALL.  Returns whether there is one. */
 bool decode_first_call(struct decoder *d, const struct code_bytes *code,

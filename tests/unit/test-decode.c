@@ -1,6 +1,6 @@
 /* test-decode.c -- the instruction decoder on code built in memory: x86-64
- * instruction boundaries and calls through libopcodes, the first call of
- * a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
+ * instruction boundaries and calls through libopcodes, the instruction
+ * at an address, the first call of a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
  * section, and AArch64 through libopcodes where this build has it. */
 #include <config.h>
 
@@ -41,6 +41,15 @@ static void test_x86_instructions(void)
 		CHECK_U64(insns[2].len, 5);
 		CHECK_U64(insns[2].target, 0x100a);
 		CHECK_U64(insns[4].pc, 0x100a);
+	}
+	/* The one rule for "the instruction at PC": the first ending after
+	 * it (the call at 0x1004 covers 0x1004..0x1008; nop at 0x1009). */
+	if (n == 5) {
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1000), 0);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1004), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1008), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1009), 3);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x100b), 5);
 	}
 	free(insns);
 	/* The first call from the entry on, and none after it. */
