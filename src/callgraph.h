@@ -88,7 +88,11 @@ struct cg_func {
 	double ns_per_tick;	/* one sample of its object's profile; 0:
 				   that profile has no histogram */
 	double self_ticks;
-	uint64_t self_ns;
+	uint64_t self_ns;	/* its positions' costs */
+	uint64_t marker_ns;	/* own cost written at its entry besides
+				   self_ns (in incl_ns and the total), so
+				   that its calls in carry what it costs, at
+				   least 1 ns each: a function never sampled */
 	/* Inclusive cost as gprof reports "self + children"; for a member of
 	 * a cycle: its self cost plus its calls that leave the cycle. */
 	uint64_t incl_ns;

@@ -381,10 +381,12 @@ static void write_function(struct writer *w, size_t f)
 	}
 	/* callgrind_annotate --inclusive=yes annotates the file of every
 	 * costly function and warns when that file has no cost line at all:
-	 * a function without self cost gets a cost of 0 at its entry. */
-	if (!wrote_cost && !callgraph_is_pseudo(w->cg, f)) {
+	 * a function without self cost gets a cost of 0 at its entry (or
+	 * its marker cost, see propagate.c). */
+	if ((!wrote_cost || fn->marker_ns) && !callgraph_is_pseudo(w->cg, f)) {
+		switch_file(w, f, home_file(w, f));
 		write_cost_line(w, callgraph_symbol(w->cg, f)->addr,
-				w->map->home[f].line, &(uint64_t){ 0 }, 1);
+				w->map->home[f].line, &fn->marker_ns, 1);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];

@@ -65,9 +65,17 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err);
 
-/* Sets *CHECK to whether RET, in function F, is the return address of a
- * call in F (mcount's, in F's prologue).  Returns 0, or -1 with ERR set. */
-int code_check_return(struct code *c, size_t f, uint64_t ret,
+/* Sets *RET to the return address of function F's call of mcount (0 if
+ * F has none), found once by decoding F from its entry to its first call
+ * that can be mcount's.  Returns 1, or 0 where F cannot be decoded here,
+ * or -1 with ERR set. */
+int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
+		       struct g2c_error *err);
+
+/* Without decoding: sets *CHECK to whether the instruction that ends at
+ * RET, in function F, is a call, as far as its bytes tell
+ * (decode_call_ends_at).  Returns 0, or -1 with ERR set. */
+int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err);
 
 #endif

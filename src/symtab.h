@@ -8,7 +8,10 @@
  *
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
- * one) except where gprof has a bug; the README lists those places.
+ * one) except where gprof has a bug; the README lists those places.  Each
+ * function's body ends where its ELF symbol size says (the rest is
+ * padding), and in a stripped library the code past it is a function of
+ * its own, "<unknown code after NAME>".
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H
@@ -25,12 +28,22 @@ struct object;
 struct symtab_func {
 	uint64_t addr;		/* entry address */
 	uint64_t end;		/* exclusive: the next function or the section end */
+	uint64_t body_end;	/* exclusive: the end of the function's own
+				   code, addr + its ELF symbol size where the
+				   table gives one (the rest up to end is
+				   padding), else end */
 	const char *name;	/* what people read: demangled unless turned
 				   off (after symtab_names) */
 	const char *raw_name;	/* as in the symbol table */
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
 	bool excluded;		/* the mcount family: gprof drops their time */
+	bool is_mcount;		/* what a -pg prologue calls: the mcount
+				   family, ARM's __gnu_mcount_nc, or a PLT
+				   entry for one */
+	bool is_gap;		/* "<unknown code after X>": in an object with
+				   only dynamic symbols, the code between the
+				   end of X's size and the next symbol */
 	size_t owner;		/* the function this code is part of: itself,
 				   or for a cold part ("f.cold") its parent */
 };
