@@ -233,6 +233,7 @@ def symbols(exe):
                 pass
     syms = []
     sizes = {}
+    dropped = []
     for order, line in enumerate(_run(["nm", "-n", "-S", "--defined-only",
                                        exe]).splitlines()):
         f = line.split(" ", 3)
@@ -253,6 +254,9 @@ def symbols(exe):
             continue
         is_static = cls == "t"
         if is_static and not _static_name_ok(name):
+            # a clone gprof does not keep (f.part.0): its code is the
+            # body of the kept symbol below it, whose time gprof credits
+            dropped.append((addr, size))
             continue
         is_func = (addr, name.split("@")[0]) in funcs
         sizes[addr] = max(sizes.get(addr, 0), size)
@@ -276,6 +280,11 @@ def symbols(exe):
         kept.append((addr, is_static, is_func, name))
     if not kept:
         raise HistError("%s: no function symbols" % exe)
+    starts = [a for a, _s, _f, _n in kept]
+    for addr, size in dropped:
+        i = bisect.bisect_right(starts, addr) - 1
+        if i >= 0 and size and sizes.get(starts[i], 0):
+            sizes[starts[i]] = max(sizes[starts[i]], addr + size - starts[i])
     return [(a, n, sizes.get(a, 0)) for a, _s, _f, n in kept]
 
 
