@@ -11,7 +11,7 @@ bool hash_index_grow(struct hash_index *t, size_t n)
 	struct hash_index bigger = { NULL, t->cap ? t->cap : 64, t->count };
 
 	while (n > bigger.cap / 2) {
-		if (bigger.cap > SIZE_MAX / 2 / sizeof *bigger.slots)
+		if (bigger.cap > UINT32_MAX / 2)
 			return false;
 		bigger.cap *= 2;
 	}

@@ -10,9 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Eight bytes, so that probes stay within few cache lines: an index
+ * holds at most 2^30 entries. */
 struct hash_slot {
-	uint64_t hash;		/* compared before the keys */
-	size_t ref;		/* the entry's position + 1; 0: a free slot */
+	uint32_t hash;		/* its low bits, compared before the keys */
+	uint32_t ref;		/* the entry's position + 1; 0: a free slot */
 };
 
 struct hash_index {
@@ -42,7 +44,8 @@ hash_index_find(const struct hash_index *t, uint64_t hash,
 	for (size_t i = hash & mask;; i = (i + 1) & mask) {
 		struct hash_slot *slot = &t->slots[i];
 
-		if (!slot->ref || (slot->hash == hash && same(entries, slot->ref - 1, key)))
+		if (!slot->ref || (slot->hash == (uint32_t)hash &&
+				   same(entries, slot->ref - 1, key)))
 			return slot;
 	}
 }
@@ -63,7 +66,7 @@ static inline size_t hash_slot_entry(const struct hash_slot *slot)
 static inline void hash_index_add(struct hash_index *t, struct hash_slot *slot,
 				  uint64_t hash, size_t pos)
 {
-	*slot = (struct hash_slot){ hash, pos + 1 };
+	*slot = (struct hash_slot){ (uint32_t)hash, (uint32_t)pos + 1 };
 	t->count++;
 }
 
