@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "callgraph.h"
+#include "hashindex.h"
 
 struct g2c_error;
 struct source_lines;
@@ -30,8 +31,9 @@ struct source_map {
 	struct src_pos *site;	/* per cg->sites[i] */
 
 	/* private: file names rewritten by a prefix map */
-	struct mapped_name *mapped;	/* open addressing by pointer */
-	size_t mapped_cap, nmapped;
+	struct mapped_name *mapped;
+	size_t mapped_cap;
+	struct hash_index mapped_index;	/* of mapped, by pointer */
 };
 
 /* Source file names as gcc's -ffile-prefix-map=OLD=NEW rewrites them: a
