@@ -375,10 +375,10 @@ def compute(exe, gmons):
     total = raw_total - excluded
     return {
         "hz": recs[0]["rate"],
-        "total": round(total, 3),
+        "total": round(total, 9),
         "raw_total": raw_total,
-        "excluded": round(excluded, 3),
-        "functions": dict((k, round(v, 3)) for k, v in funcs.items()),
+        "excluded": round(excluded, 9),
+        "functions": dict((k, round(v, 9)) for k, v in funcs.items()),
         "records": out_recs,
         "duplicate_names": sorted(k for k, v in seen.items() if v > 1),
     }
