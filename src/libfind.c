@@ -47,6 +47,30 @@ static int try_path(struct search *s, const char *path)
 	return rc;
 }
 
+#if defined(__x86_64__)
+/* The x86-64 micro-architecture level (0 to 4) of this CPU, by the
+ * features of each level that both gcc and clang can test (clang 14
+ * knows no "x86-64-vN" names); the few it cannot test (cx16, lahf,
+ * f16c, lzcnt, movbe) come with these on every CPU that has them. */
+static int x86_64_level(void)
+{
+	__builtin_cpu_init();
+	if (!(__builtin_cpu_supports("sse3") && __builtin_cpu_supports("ssse3") &&
+	      __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+	      __builtin_cpu_supports("popcnt")))
+		return 1;
+	if (!(__builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+	      __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+	      __builtin_cpu_supports("fma")))
+		return 2;
+	if (!(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	      __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+	      __builtin_cpu_supports("avx512vl")))
+		return 3;
+	return 4;
+}
+#endif
+
 /* The glibc-hwcaps subdirectories ld.so searches before each directory,
  * best first: on x86-64, the x86-64 levels this CPU supports. */
 static size_t hwcaps_subdirs(const struct search *s, const char **subdirs)
@@ -56,13 +80,12 @@ static size_t hwcaps_subdirs(const struct search *s, const char **subdirs)
 #if defined(__x86_64__)
 	if (bfd_get_arch(s->exe->abfd) == bfd_arch_i386 &&
 	    s->exe->target.addr_size == 8) {
-		__builtin_cpu_init();
-		if (__builtin_cpu_supports("x86-64-v4"))
-			subdirs[n++] = "glibc-hwcaps/x86-64-v4/";
-		if (__builtin_cpu_supports("x86-64-v3"))
-			subdirs[n++] = "glibc-hwcaps/x86-64-v3/";
-		if (__builtin_cpu_supports("x86-64-v2"))
-			subdirs[n++] = "glibc-hwcaps/x86-64-v2/";
+		static const char *const levels[] = {
+			"glibc-hwcaps/x86-64-v4/", "glibc-hwcaps/x86-64-v3/",
+			"glibc-hwcaps/x86-64-v2/",
+		};
+		for (int level = x86_64_level(); level >= 2; level--)
+			subdirs[n++] = levels[4 - level];
 	}
 #else
 	(void)s;
