@@ -176,12 +176,13 @@ static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
 				      size_t *first, size_t *end)
 {
 	const struct cg_func *fn = &cg->funcs[f];
-	const struct cg_arc *last = &cg->arcs[fn->first_arc + fn->narcs - 1];
+	const struct cg_arc *last;
 
 	if (fn->narcs == 0) {
 		*first = *end = 0;
 		return;
 	}
+	last = &cg->arcs[fn->first_arc + fn->narcs - 1];
 	*first = cg->arcs[fn->first_arc].first_site;
 	*end = last->first_site + last->nsites;
 }
