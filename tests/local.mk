@@ -84,6 +84,7 @@ SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh tests/ldprofile-fin
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh
+SHELL_TESTS += tests/readme-examples.sh
 SHELL_TESTS += tests/prefix-map.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
