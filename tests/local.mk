@@ -6,9 +6,9 @@ check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
-	tests/unit/check.h tests/unit/fake.h
+	tests/unit/check.h tests/unit/fake.h tests/unit/worked.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
-tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c \
+tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c tests/unit/worked.h \
 	tests/unit/check.h
 tests_unit_test_propagate_LDADD = libgmon2cg.a
 tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
