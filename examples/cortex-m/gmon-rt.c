@@ -23,8 +23,12 @@
 #endif
 
 #define ARC_SLOTS (1u << GMON_ARC_BITS)
-/* (a full open-addressing table would make every lookup scan it all) */
+/* (a lookup ends at the pair or at a free slot, and a quarter stay free:
+ * lookups stay short, and end) */
 #define ARC_LIMIT (ARC_SLOTS - ARC_SLOTS / 4)
+_Static_assert(GMON_ARC_BITS >= 2 && GMON_ARC_BITS <= 16, "GMON_ARC_BITS: 2 to 16");
+_Static_assert(GMON_CPU_HZ / GMON_RATE - 1 <= 0xFFFFFFu,
+	"SysTick's reload value GMON_CPU_HZ / GMON_RATE - 1 must fit in 24 bits");
 
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
@@ -53,9 +57,10 @@ void gmon_start(uintptr_t lowpc, uintptr_t highpc)
 	low_pc = lowpc & ~1u;
 	/* the fewest bins of 2^bin_shift bytes that cover the text: whole
 	 * 2-byte units, which gprof's bin model maps exactly */
-	for (bin_shift = 1; (highpc - 1 - low_pc) >> bin_shift >= GMON_HIST_BINS; bin_shift++)
+	uint32_t last = highpc - 1 - low_pc;	/* the offset of the last byte */
+	for (bin_shift = 1; last >> bin_shift >= GMON_HIST_BINS; bin_shift++)
 		continue;
-	nbins = ((highpc - 1 - low_pc) >> bin_shift) + 1;
+	nbins = (last >> bin_shift) + 1;
 	text_span = nbins << bin_shift;
 	for (uint32_t i = 0; i < nbins; i++)
 		hist[i] = 0;
