@@ -103,7 +103,7 @@ build() { # DIR [MAKE ARGS...]
 	shift
 	mkdir -p "$dir" &&
 		make -s -C "$dir" -f "$example/Makefile" TIMEOUT=60 \
-			EXTRA_CFLAGS="-ffile-prefix-map=$example=. -ffile-prefix-map=$dir=." "$@"
+			EXTRA_CFLAGS="-ffile-prefix-map=$example=examples/cortex-m -ffile-prefix-map=$dir=." "$@"
 }
 missing=""
 for tool in arm-none-eabi-gcc qemu-system-arm make timeout; do
