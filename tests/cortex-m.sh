@@ -74,7 +74,7 @@ grep -q '^desc: Sampling rate: 10000 Hz' "$tmp/fixture.cg"
 check "fixture: the profile's rate is the runtime's SysTick rate"
 
 # The percentage comparison notices one sample (of about 1 700) moved
-# from the hot leaf to the function before it in the file.
+# from the hot leaf mix to fill.
 awk '/^fn=.*mix$/ { f = 1 } f && /^[0-9+*-]/ && !done { $NF -= 100000; done = 1 }
 	/^fn=.*fill$/ { g = 1 } g && /^[0-9+*-]/ && !done2 { $NF += 100000; done2 = 1 } { print }' \
 	"$tmp/fixture.cg" >"$tmp/moved.cg"
