@@ -2,7 +2,8 @@
 # speedscope.sh -- speedscope, run in headless Chromium.  Its own file
 # format (--format=speedscope): the sandwich view shows gprof's self time
 # for every function, and gprof's self + children as the total of every
-# function outside cycles and of each cycle (tests/lib/check_speedscope.py).
+# function (of a cycle member: its line in the cycle's entry) and of each
+# cycle (tests/lib/check_speedscope.py).
 # Its callgrind importer loads a --no-instr profile: its sandwich table
 # lists the functions with self time and the program's total; the default
 # "positions: instr line" file it cannot read (it takes the line column

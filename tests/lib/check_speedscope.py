@@ -6,9 +6,9 @@ Usage: check_speedscope.py DOM EXE GMON [--cg CALLGRIND]
 DOM is the page Chromium dumped with speedscope's sandwich view of
 gmon2cg's speedscope file for EXE and GMON (its table rows: total, self,
 name).  Against gprof -b on EXE and GMON (gprof_model): every function's
-self time must be gprof's flat profile's, every function's total outside
-cycles gprof's self + children, and a cycle's "<cycle N>" total the
-cycle's self + children, each within one sample or 1 %.  Where gprof's
+self time must be gprof's flat profile's, every function's total gprof's
+self + children (for a cycle member, its line in the cycle's entry), and
+a cycle's "<cycle N>" total the cycle's self + children, each within one sample or 1 %.  Where gprof's
 2-byte bin model moved samples between neighbours (fixtures/interp, see
 tests/deviations.sh), a self time may be the exact count from the
 histogram instead (exact_hist), and totals may be off by the samples moved
@@ -82,8 +82,8 @@ def main():
         if abs(self_s - fn["self_s"]) > max(sample, 0.01 * fn["self_s"]) + 1e-9:
             check("self (the histogram's exact count; gprof's bins moved it)", name,
                   self_s, exact.get(name, 0.0) * sample)
-        if not fn["cycle"]:
-            check("total", name, total_s, fn["self_s"] + fn["children_s"], moved)
+        # (a cycle member's: its line in the cycle's entry)
+        check("total", name, total_s, fn["self_s"] + fn["children_s"], moved)
     for num, cyc in g["cycles"].items():
         name = f"<cycle {num}>"
         if name not in shown:
