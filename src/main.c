@@ -163,7 +163,8 @@ static int write_profile(const struct options *o, const struct callgraph *cg,
 			 struct g2c_error *err)
 {
 	struct speedscope_info ss = {
-		info->source, strcmp(info->dimen, "seconds") == 0 };
+		.name = info->source,
+		.in_seconds = strcmp(info->dimen, "seconds") == 0 };
 
 	if (o->format == FORMAT_SPEEDSCOPE)
 		return speedscope_write(cg, map, &ss, os, err);

@@ -74,6 +74,7 @@ struct writer {
 	size_t depth;
 
 	double cut_ns;
+	size_t max_depth;
 	double running;			/* the weights so far, unrounded */
 	uint64_t written;		/* and as written */
 	uint64_t *weights;
@@ -156,7 +157,6 @@ static int build_components(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
 	size_t *cycle_comp = malloc((cg->ncycles + 1) * sizeof *cycle_comp);
-	size_t n = 0;
 
 	w->comps = calloc(cg->nfuncs + 1, sizeof *w->comps);
 	w->comp_of = malloc((cg->nfuncs + 1) * sizeof *w->comp_of);
@@ -169,19 +169,21 @@ static int build_components(struct writer *w)
 		cycle_comp[k] = NOT_IN_TREE;
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
-		size_t *c = fn->cycle ? &cycle_comp[fn->cycle] : &n;
+		size_t c = fn->cycle ? cycle_comp[fn->cycle] : NOT_IN_TREE;
 
 		w->comp_of[f] = NOT_IN_TREE;
 		if (!fn->shown)
 			continue;
-		if (!fn->cycle || *c == NOT_IN_TREE) {
-			w->comps[w->ncomps] = (struct component){
-				.cycle = fn->cycle, .first_share = UNKNOWN };
-			*c = w->ncomps++;
+		if (c == NOT_IN_TREE) {
+			c = w->ncomps++;
+			w->comps[c] = (struct component){ .cycle = fn->cycle,
+							  .first_share = UNKNOWN };
+			if (fn->cycle)
+				cycle_comp[fn->cycle] = c;
 		}
-		w->comp_of[f] = fn->cycle ? *c : w->ncomps - 1;
-		w->comps[w->comp_of[f]].n++;
-		w->comps[w->comp_of[f]].incl_ns += fn->incl_ns;
+		w->comp_of[f] = c;
+		w->comps[c].n++;
+		w->comps[c].incl_ns += fn->incl_ns;
 	}
 	for (size_t c = 0, at = 0; c < w->ncomps; c++) {
 		w->comps[c].first = at;
@@ -385,7 +387,7 @@ static void write_calls(struct writer *w, size_t c, size_t f, double scale,
 	for (size_t i = first; i < w->nchildren && !w->failed; i++) {
 		struct child ch = w->children[i];
 
-		if (ch.ns >= w->cut_ns && depth + 1 < SPEEDSCOPE_MAX_DEPTH)
+		if (ch.ns >= w->cut_ns && depth + 1 < w->max_depth)
 			write_node(w, ch.comp, ch.ns, depth + 1);
 		else
 			write_cut(w, ch.comp, ch.ns);
@@ -495,8 +497,13 @@ int speedscope_write(const struct callgraph *cg, const struct source_map *map,
 		     const struct speedscope_info *info, struct outstream *os,
 		     struct g2c_error *err)
 {
+	double cut_share = info->cut_share > 0 ? info->cut_share : SPEEDSCOPE_CUT_SHARE;
 	struct writer w = { .cg = cg, .map = map, .os = os,
-			    .cut_ns = SPEEDSCOPE_CUT_SHARE * (double)cg->total_ns };
+			    .cut_ns = cut_share * (double)cg->total_ns,
+			    .max_depth = SPEEDSCOPE_MAX_DEPTH };
+
+	if (info->max_depth > 0 && info->max_depth < SPEEDSCOPE_MAX_DEPTH)
+		w.max_depth = info->max_depth;
 
 	w.acc = calloc(cg->nfuncs + 1, sizeof *w.acc);
 	w.touched = malloc((cg->nfuncs + 1) * sizeof *w.touched);

@@ -38,6 +38,10 @@ struct g2c_error;
 struct speedscope_info {
 	const char *name;	/* the profile's name: its (first) gmon file */
 	bool in_seconds;	/* the histogram measures time (else "none") */
+	/* for tests: other bounds; 0: SPEEDSCOPE_CUT_SHARE, and
+	 * SPEEDSCOPE_MAX_DEPTH (also the most there can be) */
+	double cut_share;
+	unsigned max_depth;
 };
 
 /* Writes CG to OS as one sampled profile, with the source positions of
