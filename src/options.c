@@ -17,7 +17,8 @@ void options_write_help(FILE *fp)
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
 "Convert the gprof profile GMON_FILE (default gmon.out) of EXECUTABLE into a\n"
-"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate.\n"
+"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate\n"
+"(or, with --format=speedscope, a profile for speedscope).\n"
 "Several GMON_FILEs are summed, as gprof sums them.  GMON_FILEs may be\n"
 "gzip-compressed.  A GMON_FILE may also be a shared library's profile\n"
 "written by glibc's dynamic loader (LD_PROFILE=SONAME: SONAME.profile): it\n"
