@@ -19,6 +19,11 @@
  * total, and the flame graph shows that time one level up, under the cut.
  * The 1 ns markers that the callgrind writer gives functions never
  * sampled (see struct cg_func) are no time in this format.
+ *
+ * The nodes of one depth share out at most the total, so at most
+ * 1 / CUT_SHARE of them are expanded per depth; the shares of a cut
+ * node are worked out once per component, with at most one entry per
+ * sampled function.
  */
 #ifndef GMON2CG_SPEEDSCOPE_H
 #define GMON2CG_SPEEDSCOPE_H
