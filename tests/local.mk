@@ -62,8 +62,8 @@ dist-hook:
 	chmod -R u+w $(distdir)/tests/golden
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
-	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
-	tests/lib/check_speedscope.py
+	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check
+EXTRA_DIST += tests/lib/check_speedscope.py
 
 # tests/kcachegrind.sh keeps its screenshots here for people to look at.
 clean-local: clean-screenshots
