@@ -63,7 +63,6 @@ dist-hook:
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check
-EXTRA_DIST += tests/lib/check_speedscope.py
 
 # tests/kcachegrind.sh keeps its screenshots here for people to look at.
 clean-local: clean-screenshots
@@ -90,6 +89,8 @@ SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh
 SHELL_TESTS += tests/prefix-map.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
+# tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
+EXTRA_DIST += tests/lib/check_speedscope.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds
 
