@@ -23,12 +23,18 @@ sandwich() {
 	printf 'speedscope.loadFileFromBase64("%s", "%s")\n' "$(basename "$1")" \
 		"$(base64 -w0 "$1")" >"$js"
 	# (tall, so that the sandwich table, which renders only the rows in
-	# view, has every row)
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-		--allow-file-access-from-files --virtual-time-budget=8000 \
-		--window-size=1280,4000 \
-		--user-data-dir="$tmp/chromium" --dump-dom \
-		"file://$index#localProfilePath=$js&view=sandwich" 2>/dev/null
+	# view, has every row; again when a loaded machine left the page
+	# without its table)
+	for _ in 1 2 3; do
+		timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+			--allow-file-access-from-files --virtual-time-budget=8000 \
+			--window-size=1280,4000 \
+			--user-data-dir="$tmp/chromium" --dump-dom \
+			"file://$index#localProfilePath=$js&view=sandwich" \
+			2>/dev/null >"$tmp/page.dom"
+		grep -q "Symbol Name" "$tmp/page.dom" && break
+	done
+	cat "$tmp/page.dom"
 }
 
 # self_costly PROFILE: the functions with self cost in PROFILE (names
