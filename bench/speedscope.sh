@@ -46,7 +46,7 @@ for format in speedscope callgrind; do
 	callgrind) out=$tmp/profile.cg args=--no-instr ;;
 	esac
 	start=$(date +%s.%N)
-	"$gmon2cg" $args -o "$out" "$dir/prog" "$dir/gmon.out" 2>/dev/null
+	"$gmon2cg" "$args" -o "$out" "$dir/prog" "$dir/gmon.out" 2>/dev/null
 	end=$(date +%s.%N)
 	printf '%-10s %9d bytes, written in %.2f s; shown after: sandwich %s ms, flame graph %s ms\n' \
 		"$format" "$(stat -c %s "$out")" "$(awk "BEGIN { print $end - $start }")" \
