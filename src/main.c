@@ -3,7 +3,7 @@
  * Acts on what the command line asks for (options) and wires the stages
  * together: the objects (object, symtab, code) and the profiles (gmon) ->
  * call graph (callgraph) -> source positions (srcmap) -> writer
- * (callgrind) -> output (outstream).  The only place that prints errors
+ * (callgrind or speedscope) -> output (outstream).  The only place that prints errors
  * or decides the exit status; warnings and reports are report.c's.
  */
 #include <config.h>
@@ -31,6 +31,7 @@
 #include "program.h"
 #include "report.h"
 #include "select.h"
+#include "speedscope.h"
 #include "srcline.h"
 #include "srcmap.h"
 #include "symtab.h"
@@ -155,6 +156,21 @@ static void describe_output(struct callgrind_info *info, struct conversion *c,
 	info->ndesc = c->ndesc;
 }
 
+/* Writes CG in the format O asks for. */
+static int write_profile(const struct options *o, const struct callgraph *cg,
+			 const struct source_map *map,
+			 const struct callgrind_info *info, struct outstream *os,
+			 struct g2c_error *err)
+{
+	struct speedscope_info ss = {
+		.name = info->source,
+		.in_seconds = strcmp(info->dimen, "seconds") == 0 };
+
+	if (o->format == FORMAT_SPEEDSCOPE)
+		return speedscope_write(cg, map, &ss, os, err);
+	return callgrind_write(cg, map, info, os, err);
+}
+
 /* Converts the profiles of PROG's objects into the output OS, as PART
  * (0: the only part) made of the executable's FILES[0..N). */
 static int convert(const struct options *o, struct program *prog,
@@ -202,7 +218,7 @@ static int convert(const struct options *o, struct program *prog,
 			     o->prefix_maps.n, err) == 0 &&
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
 	    names_in_place(prog, err) == 0) {
-		rc = callgrind_write(&cg, &map, &info, os, err);
+		rc = write_profile(o, &cg, &map, &info, os, err);
 		if (rc == 0 && o->summary)
 			report_summary(report_stream(w), &cg, o->summary);
 	}

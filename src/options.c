@@ -17,7 +17,8 @@ void options_write_help(FILE *fp)
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
 "Convert the gprof profile GMON_FILE (default gmon.out) of EXECUTABLE into a\n"
-"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate.\n"
+"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate\n"
+"(or, with --format=speedscope, a profile for speedscope).\n"
 "Several GMON_FILEs are summed, as gprof sums them.  GMON_FILEs may be\n"
 "gzip-compressed.  A GMON_FILE may also be a shared library's profile\n"
 "written by glibc's dynamic loader (LD_PROFILE=SONAME: SONAME.profile): it\n"
@@ -27,6 +28,11 @@ void options_write_help(FILE *fp)
 "Output:\n"
 "  -o, --output=FILE   write the profile to FILE instead of standard output;\n"
 "                      FILE appears only when complete (\"-\": stdout)\n"
+"      --format=FORMAT callgrind (the default), or speedscope: speedscope's\n"
+"                      own JSON format; its sandwich view shows gprof's self\n"
+"                      and self + children times, its flame graph the call\n"
+"                      graph unrolled as gprof splits time among callers\n"
+"                      (by call counts; a cycle is one node)\n"
 "      --gzip          compress the output with gzip (implied when FILE ends\n"
 "                      in .gz); callgrind_annotate cannot read it\n"
 "      --parts         keep each GMON_FILE as a part of its own instead of\n"
@@ -35,9 +41,9 @@ void options_write_help(FILE *fp)
 "      --no-inline     show code inlined from other files at the line that\n"
 "                      inlined it, not at its own file and line\n"
 "      --no-instr      write source lines only, no instruction addresses\n"
-"                      (\"positions: line\"), for viewers that read no more,\n"
-"                      such as speedscope; KCachegrind then has no Machine\n"
-"                      Code view\n"
+"                      (\"positions: line\"), for viewers that read no more;\n"
+"                      KCachegrind then has no Machine Code view (for\n"
+"                      speedscope, use --format=speedscope)\n"
 "      --prefix-map=OLD=NEW  write source file names that start with OLD\n"
 "                      as starting with NEW (as gcc's -ffile-prefix-map;\n"
 "                      repeatable, the longest OLD that matches wins)\n"
@@ -230,6 +236,7 @@ enum {
 	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
+	OPT_FORMAT,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -322,6 +329,18 @@ static enum options_action take_demangle(struct options *o, const struct given *
 	return take_true(o, g);
 }
 
+static enum options_action take_format(struct options *o, const struct given *g)
+{
+	if (strcmp(g->arg, "callgrind") == 0)
+		o->format = FORMAT_CALLGRIND;
+	else if (strcmp(g->arg, "speedscope") == 0)
+		o->format = FORMAT_SPEEDSCOPE;
+	else
+		return usage_error(o, "unknown output format '%s': callgrind or speedscope",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
 static enum options_action take_rate(struct options *o, const struct given *g)
 {
 	unsigned long rate;
@@ -362,6 +381,7 @@ static enum options_action take_version(struct options *o, const struct given *g
 
 static const struct own_option own_options[] = {
 	{ "output", 'o', required_argument, take_string, FIELD(output), NO_SET },
+	{ "format", OPT_FORMAT, required_argument, take_format, 0, NO_SET },
 	{ "gzip", OPT_GZIP, no_argument, take_true, FIELD(gzip), NO_SET },
 	{ "parts", OPT_PARTS, no_argument, take_true, FIELD(parts), NO_SET },
 	{ "demangle", OPT_DEMANGLE, optional_argument, take_demangle,
@@ -550,6 +570,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 			argv[i] = standard_input;
 	o->gmon_files = optind < argc ? &argv[optind] : default_gmon;
 	o->ngmon = optind < argc ? argc - optind : 1;
+	if (o->parts && o->format == FORMAT_SPEEDSCOPE)
+		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=speedscope writes one profile");
 	if (o->output && ends_with(o->output, ".gz"))
 		o->gzip = true;
 	return OPTIONS_CONVERT;

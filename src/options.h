@@ -21,6 +21,9 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* gprof's function sets, filled from -e -E -f -F -n -N (and -q, -Q). */
 enum { SET_EXCL_TIME, SET_INCL_TIME, SET_EXCL_GRAPH, SET_INCL_GRAPH, NSETS };
 
+/* What the output is written as (--format). */
+enum output_format { FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE };
+
 struct name_list {
 	const char **names;
 	size_t n;
@@ -34,6 +37,7 @@ struct options {
 	bool demangle;
 	const char *debug_dir;
 	bool no_inline;
+	enum output_format format;
 	bool no_instr;		/* "positions: line" */
 	bool gzip;
 	bool force;

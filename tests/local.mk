@@ -2,7 +2,7 @@
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
-	tests/unit/test-srcmap tests/unit/test-hashindex
+	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
@@ -14,6 +14,9 @@ tests_unit_test_propagate_LDADD = libgmon2cg.a
 tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
 	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_writer_LDADD = libgmon2cg.a
+tests_unit_test_speedscope_SOURCES = tests/unit/test-speedscope.c \
+	tests/unit/check.h tests/unit/fake.h
+tests_unit_test_speedscope_LDADD = libgmon2cg.a
 tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
 tests_unit_test_decode_LDADD = libgmon2cg.a
 tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h
@@ -88,6 +91,8 @@ SHELL_TESTS += tests/walkthrough.sh
 SHELL_TESTS += tests/readme-examples.sh
 SHELL_TESTS += tests/prefix-map.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
+# tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
+EXTRA_DIST += tests/lib/check_speedscope.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds
 
