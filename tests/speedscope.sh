@@ -24,15 +24,15 @@ sandwich() {
 		"$(base64 -w0 "$1")" >"$js"
 	# (tall, so that the sandwich table, which renders only the rows in
 	# view, has every row; again when a loaded machine left the page
-	# without its table)
-	for _ in 1 2 3; do
+	# without its table's rows: the first row is the 100 % one)
+	for _ in 1 2 3 4 5; do
 		timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 			--allow-file-access-from-files --virtual-time-budget=8000 \
 			--window-size=1280,4000 \
 			--user-data-dir="$tmp/chromium" --dump-dom \
 			"file://$index#localProfilePath=$js&view=sandwich" \
 			2>/dev/null >"$tmp/page.dom"
-		grep -q "Symbol Name" "$tmp/page.dom" && break
+		grep -q "(100%)" "$tmp/page.dom" && break
 	done
 	cat "$tmp/page.dom"
 }
