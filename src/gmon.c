@@ -172,14 +172,13 @@ static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
 			     const char *what, uint64_t start, uint64_t end,
 			     struct gmon_bin **fresh, size_t *nfresh)
 {
+	uint32_t chunk = BIN_CHUNK_BYTES / r->bin_size;
+	uint32_t per_word = sizeof (uint64_t) / r->bin_size;
+	uint64_t sign = (uint64_t)1 << (8 * r->bin_size - 1);
 	size_t cap = 0;
 
 	*fresh = NULL;
 	*nfresh = 0;
-	uint32_t chunk = BIN_CHUNK_BYTES / r->bin_size;
-	uint32_t per_word = sizeof (uint64_t) / r->bin_size;
-	uint64_t sign = (uint64_t)1 << (8 * r->bin_size - 1);
-
 	for (uint32_t done = 0; done < h->nbins;) {
 		unsigned char raw[BIN_CHUNK_BYTES];
 		const unsigned char *p = raw;
