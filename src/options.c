@@ -16,9 +16,10 @@ void options_write_help(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
-"Convert the gprof profile GMON_FILE (default gmon.out) of EXECUTABLE into a\n"
-"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate\n"
-"(or, with --format=speedscope, a profile for speedscope).\n"
+"Convert the gprof profile GMON_FILE (default gmon.out, or PROG.gmon as\n"
+"FreeBSD names it) of EXECUTABLE into a callgrind-format profile for\n"
+"KCachegrind, QCachegrind or callgrind_annotate (or, with\n"
+"--format=speedscope, a profile for speedscope).\n"
 "Several GMON_FILEs are summed, as gprof sums them.  GMON_FILEs may be\n"
 "gzip-compressed.  A GMON_FILE may also be a shared library's profile\n"
 "written by glibc's dynamic loader (LD_PROFILE=SONAME: SONAME.profile): it\n"
@@ -536,7 +537,6 @@ static enum options_action not_ours(struct options *o, int c, int argc,
 
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
-	static char *default_gmon[] = { "gmon.out" };
 	/* a profile "-" is read from standard input */
 	static char standard_input[] = "/dev/stdin";
 	enum options_action action = OPTIONS_CONVERT;
@@ -568,8 +568,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	for (int i = optind; i < argc; i++)
 		if (strcmp(argv[i], "-") == 0)
 			argv[i] = standard_input;
-	o->gmon_files = optind < argc ? &argv[optind] : default_gmon;
-	o->ngmon = optind < argc ? argc - optind : 1;
+	/* none: program_open() picks gmon.out or PROG.gmon */
+	o->gmon_files = &argv[optind];
+	o->ngmon = argc - optind;
 	if (o->parts && o->format == FORMAT_SPEEDSCOPE)
 		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=speedscope writes one profile");
 	if (o->output && ends_with(o->output, ".gz"))

@@ -32,7 +32,7 @@ struct name_list {
 struct options {
 	const char *output;	/* NULL: stdout */
 	const char *exe;
-	char **gmon_files;
+	char **gmon_files;	/* none: program_open() picks the default */
 	int ngmon;
 	bool demangle;
 	const char *debug_dir;

@@ -40,21 +40,22 @@ line_seeds() {
 
 # The fuzz-gmon target byte for a seed (0 64-bit little-endian, 1 64-bit
 # big-endian, 2 32-bit little-endian, 3 32-bit big-endian), from "le32"
-# etc. in its seed name DIR-FILE, or DIR "i386".
+# etc. in its seed name DIR-FILE, or DIR "i386" or "*-i386".
 target_byte() {
 	case $1 in
 	*be64*) echo 1 ;;
-	*le32* | i386-*) echo 2 ;;
+	*le32* | i386-* | *-i386-*) echo 2 ;;
 	*be32*) echo 3 ;;
 	*) echo 0 ;;
 	esac
 }
 
-# gmon_seeds HARNESS DIR: the fixtures' gmon.out and LD_PROFILE files, the
-# hand-made seeds and the regressions.
+# gmon_seeds HARNESS DIR: the fixtures' gmon.out, LD_PROFILE and BSD
+# files, the hand-made seeds and the regressions.
 gmon_seeds() {
 	local gmon name
 	for gmon in "$top"/fixtures/*/gmon.out "$top"/fixtures/ldprofile/*/*.profile \
+		"$top"/fixtures/bsd/*/*.gmon "$top"/fixtures/bsd/*/gmon.*.out \
 		"$top"/tests/fuzz/seeds/* "$top"/tests/fuzz/regressions/*; do
 		[ -f "$gmon" ] || continue
 		case $gmon in */regressions/lines-* | */regressions/exe-*) continue ;; esac
