@@ -409,6 +409,17 @@ static void inherit_selection(struct callgraph *cg, const struct components *com
 	}
 }
 
+/* Whether some but not all members of component C are shown. */
+static bool partly_shown(const struct callgraph *cg,
+			 const struct components *comps, size_t c)
+{
+	size_t shown = 0, k = comps->first[c + 1] - comps->first[c];
+
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
+		shown += cg->funcs[comps->members[m]].shown;
+	return shown > 0 && shown < k;
+}
+
 /* The calls between members of cycle C, which gprof leaves blank and
  * grouping viewers ignore, carry the callee's member figure (its self
  * cost plus its calls leaving the cycle, gprof's "self + children" of a
@@ -445,8 +456,6 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 
 			if (comps->of[arc->caller] == c) {
 				arc->ns = share;
-				if (!cg->funcs[arc->caller].shown)
-					continue;	/* not written */
 				proportional = add_saturating(proportional, share);
 				inside_calls = add_saturating(inside_calls, arc->count);
 				last_inside = j;
@@ -462,8 +471,7 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 		for (size_t j = comps->in_first[callee]; j <= last_inside; j++) {
 			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
 
-			if (arc->caller != callee && comps->of[arc->caller] == c &&
-			    cg->funcs[arc->caller].shown)
+			if (arc->caller != callee && comps->of[arc->caller] == c)
 				arc->ns = split_next(&split, (double)arc->count,
 						     j == last_inside);
 		}
@@ -631,7 +639,9 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 		uncalled[c] = incl - split_entering(cg, comps, c, incl,
 						    carried < fract ? fract : carried,
 						    carried >= fract, head != SIZE_MAX);
-		if (k > 1)
+		/* (of a cycle partly shown, the calls between members carry
+		 * only their markers: see find_member_roots) */
+		if (k > 1 && !partly_shown(cg, comps, c))
 			cost_calls_within_cycle(cg, comps, c);
 	}
 }
@@ -665,10 +675,13 @@ static int add_root(struct callgraph *cg, size_t *cap, size_t func,
 
 /* The roots of cycle C of which a selection leaves some members out of
  * the graph: the members shown are no longer one cycle to the viewers,
- * so each gets from the pseudo caller what its written calls in leave
- * short of its member figure (gprof's self + children of it), and one
- * call at least if nothing written calls it.  Returns -1 when out of
- * memory. */
+ * which add up a function's calls in.  The calls between members carry
+ * only their markers, as gprof leaves them blank, so each member's calls
+ * out and self cost are its member figure (gprof's self + children of
+ * it); each gets from the pseudo caller what its written calls in leave
+ * short of that, and one call at least if nothing written calls it.
+ * (Calls in from outside carry the cycle's share, gprof's parent lines,
+ * which can be more.)  Returns -1 when out of memory. */
 static int find_member_roots(struct callgraph *cg, const struct components *comps,
 			     size_t c, size_t *cap)
 {
@@ -693,17 +706,6 @@ static int find_member_roots(struct callgraph *cg, const struct components *comp
 			return -1;
 	}
 	return 0;
-}
-
-/* Whether some but not all members of component C are shown. */
-static bool partly_shown(const struct callgraph *cg,
-			 const struct components *comps, size_t c)
-{
-	size_t shown = 0, k = comps->first[c + 1] - comps->first[c];
-
-	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
-		shown += cg->funcs[comps->members[m]].shown;
-	return shown > 0 && shown < k;
 }
 
 /* The pseudo caller's calls: for each component with a shown member, the
