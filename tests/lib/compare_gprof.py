@@ -148,6 +148,15 @@ def name_duplicates(view, gp):
                 done_e.add(e)
 
 
+def moved_without_options(exe, gmons, exact):
+    """The samples gprof's bin model moves between functions: gprof's self
+    times without options against EXACT, the counts from the histogram."""
+    base = gprof_model.parse(gprof_model.run_gprof(
+        exe, gmons, gprof=os.environ.get("GPROF") or "gprof"))
+    return sum(abs(g["self_s"] * base["hz"] - exact.get(name, 0.0))
+               for name, g in base["functions"].items() if g["self_s"] is not None)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cg", required=True, help="gmon2cg output")
@@ -208,11 +217,7 @@ def main():
         # gprof -E/-F/-N/-n scale self times; the exact counts do not
         # apply, and what the bin model moved (measured without the
         # options: each share is at most 1) bounds every difference.
-        base = gprof_model.parse(gprof_model.run_gprof(
-            args.exe, args.gmon, gprof=os.environ.get("GPROF") or "gprof"))
-        moved = sum(abs(g["self_s"] * hz - ex["functions"].get(name, 0.0))
-                    for name, g in base["functions"].items() if g["self_s"] is not None)
-        scaled_moved = moved
+        moved = scaled_moved = moved_without_options(args.exe, args.gmon, ex["functions"])
         ex = {"functions": {}}
 
     for name, g in sorted(gp["functions"].items()):
