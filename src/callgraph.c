@@ -73,8 +73,6 @@ static const struct cg_selection no_selection;
 int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		    const struct cg_selection *sel, struct g2c_error *err)
 {
-	size_t in_cycle = SIZE_MAX;
-
 	memset(cg, 0, sizeof *cg);
 	cg->objs = objs;
 	cg->nobjs = nobjs;
@@ -84,10 +82,7 @@ int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 	    !(cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs)))
 		return g2c_error_set(err, "out of memory for the call graph");
 	if (attribute_profiles(cg, sel, err) < 0 ||
-	    propagate_graph(cg, sel, &in_cycle, err) < 0) {
-		if (in_cycle != SIZE_MAX)
-			g2c_error_set(err, "%s is part of a cycle; selecting a function inside a cycle is not supported",
-				      callgraph_symbol(cg, in_cycle)->name);
+	    propagate_graph(cg, sel, err) < 0) {
 		callgraph_release(cg);
 		return -1;
 	}

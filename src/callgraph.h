@@ -96,6 +96,9 @@ struct cg_func {
 	/* Inclusive cost as gprof reports "self + children"; for a member of
 	 * a cycle: its self cost plus its calls that leave the cycle. */
 	uint64_t incl_ns;
+	/* gprof's child time, in ns, not scaled by fract: what its flat
+	 * profile adds to the self time for "total" per call */
+	double flat_child_ns;
 	uint64_t ncalls;	/* calls from other functions */
 	uint64_t self_calls;	/* direct recursion */
 	unsigned cycle;		/* 0, or the number of its cycle */

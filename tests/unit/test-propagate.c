@@ -65,9 +65,8 @@ static int propagate(struct callgraph *cg, const struct cg_selection *sel)
 {
 	static const struct cg_selection none;
 	struct g2c_error err;
-	size_t in_cycle;
 
-	return propagate_graph(cg, sel ? sel : &none, &in_cycle, &err);
+	return propagate_graph(cg, sel ? sel : &none, &err);
 }
 
 static void test_worked_example(void)
@@ -220,18 +219,54 @@ static void test_markers(void)
 	callgraph_release(&cg);
 }
 
-/* Selecting a member of a cycle is refused, naming the member. */
-static void test_selection_in_cycle(void)
+/* The worked example with -E B, a member of cycle {A, B}: as gprof, B's
+ * 20 and its call to C count for nothing, the cycle keeps A's 10 + 30,
+ * all carried by main -> A; C keeps 6/10 + 2/10 of its 50.  The flat
+ * profile's child times are gprof's, unscaled: A's 30, main's 40 + 15. */
+static void test_excluded_member(void)
 {
 	bool excl[NWORKED] = { [B] = true };
-	struct cg_selection sel = { .excl_graph = excl };
+	struct cg_selection sel = { .excl_time = excl, .excl_graph = excl };
 	struct callgraph cg;
-	struct g2c_error err;
-	size_t in_cycle;
 
 	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
-	CHECK(propagate_graph(&cg, &sel, &in_cycle, &err) == -1);
-	CHECK_U64(in_cycle, B);
+	CHECK(propagate(&cg, &sel) == 0);
+	CHECK_NEAR(cg.funcs[B].fract, 0, 0);
+	CHECK_NEAR(cg.funcs[A].fract, 1, 0);
+	CHECK(!cg.funcs[B].shown && cg.funcs[A].shown);
+	CHECK_U64(cg.funcs[B].self_ns, 0);
+	CHECK_U64(cg.funcs[C].self_ns, 40 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, A), 40 * TICK);
+	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
+	CHECK_NEAR(cg.funcs[A].flat_child_ns, 30.0 * TICK, 1e-3);
+	CHECK_NEAR(cg.funcs[B].flat_child_ns, 0, 0);
+	CHECK_NEAR(cg.funcs[MAIN].flat_child_ns, 55.0 * TICK, 1e-3);
+	/* A is called with its figure: no root for it */
+	for (size_t i = 0; i < cg.nroots; i++)
+		CHECK(cg.roots[i].func != A);
+	callgraph_release(&cg);
+}
+
+/* The worked example with -f B: B alone of its cycle is shown, called by
+ * nothing shown, so the pseudo caller carries its member figure, 20 +
+ * B -> C's 10, not the cycle's 70. */
+static void test_shown_member(void)
+{
+	bool incl[NWORKED] = { [B] = true };
+	struct cg_selection sel = { .incl_graph = incl };
+	struct callgraph cg;
+	bool rooted = false;
+
+	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
+	CHECK(propagate(&cg, &sel) == 0);
+	CHECK(cg.funcs[B].shown && !cg.funcs[A].shown && cg.funcs[C].shown);
+	for (size_t i = 0; i < cg.nroots; i++)
+		if (cg.roots[i].func == B) {
+			CHECK_U64(cg.roots[i].ns, 30 * TICK);
+			rooted = true;
+		}
+	CHECK(rooted);
+	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
 	callgraph_release(&cg);
 }
 
@@ -359,7 +394,8 @@ int main(void)
 	test_uncalled_cycle();
 	test_excluded_time();
 	test_markers();
-	test_selection_in_cycle();
+	test_excluded_member();
+	test_shown_member();
 	test_random_graphs();
 	return check_report("test-propagate");
 }
