@@ -49,7 +49,8 @@ static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
 	if (!costs)
 		return g2c_error_set(b->err, "out of memory for sample positions");
 	cg->costs = costs;
-	costs[cg->ncosts++] = (struct cg_cost){ func, pc, ticks, 0, 0 };
+	costs[cg->ncosts++] = (struct cg_cost){ .func = func, .pc = pc,
+					       .ticks = ticks };
 	return 0;
 }
 
@@ -475,6 +476,8 @@ static int credit_samples(struct build *b)
 		    add_executions(b, b->obj->prof) < 0)
 			return -1;
 	}
+	cg->costs = array_fit(cg->costs, &b->costs_cap, cg->ncosts,
+			      sizeof *cg->costs);
 	return 0;
 }
 
