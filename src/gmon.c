@@ -377,6 +377,10 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 	unsigned char raw[LD_PROFILE_ARC_SIZE(8)];
 	const unsigned char *p = raw;
 	uint64_t start = r->in->pos, nslots = 0, counted = 0;
+	/* (the table's size is fixed by TEXTSIZE, and slots are not kept:
+	 * they count against this bound, not the file's record bound) */
+	uint64_t max_slots = 2 * (uint64_t)r->target->addr_size *
+			     ld_profile_arc_limit(textsize, GLIBC_MAX_ARCS);
 	uint32_t narcs;
 
 	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
@@ -403,8 +407,12 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 					     slot_size,
 					     (unsigned long long)(r->in->pos - start -
 								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
-		if (count_record(r) < 0)
-			return -1;
+		if (nslots == max_slots)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE call-arc table at offset %llu has more slots than ld.so makes for 0x%llx bytes of code (%llu)",
+					     r->name, (unsigned long long)start,
+					     (unsigned long long)textsize,
+					     (unsigned long long)max_slots);
 		slot = decode_arc(r, raw, 4);
 		if (nslots++ >= narcs || slot.count == 0)
 			continue;	/* a slot not taken, or never counted */
@@ -415,7 +423,7 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 		slot.from_pc = slot.from_pc ? low_pc + slot.from_pc
 					    : GMON_FROM_OUTSIDE;
 		slot.self_pc += low_pc;
-		if (add_arc(prof, r, slot) < 0)
+		if (count_record(r) < 0 || add_arc(prof, r, slot) < 0)
 			return -1;
 		counted++;
 	}

@@ -473,6 +473,17 @@ static const char *option_text(int argc, char **argv)
 	return arg[0] == '-' ? arg : "option";
 }
 
+/* How many long options begin with the name in GIVEN ("--NAME[=...]"):
+ * getopt takes an abbreviation only when it is one option's. */
+static size_t long_options_matching(const char *given)
+{
+	size_t len = strcspn(given + 2, "="), n = 0;
+
+	for (const struct option *opt = longopts; opt->name; opt++)
+		n += strncmp(opt->name, given + 2, len) == 0;
+	return n;
+}
+
 /* The usage error for what getopt returned as C that is none of ours. */
 static enum options_action not_ours(struct options *o, int c, int argc,
 				    char **argv)
@@ -483,7 +494,14 @@ static enum options_action not_ours(struct options *o, int c, int argc,
 
 	if (c == ':')
 		return usage_error(o, "option '%s' needs an argument", given);
-	if (c == '?' && optopt)
+	/* (for a long option, optopt is its code, not a letter) */
+	if (c == '?' && strncmp(given, "--", 2) == 0 && optopt && strchr(given, '='))
+		return usage_error(o, "option '%.*s' takes no argument",
+				   (int)(strchr(given, '=') - given), given);
+	if (c == '?' && strncmp(given, "--", 2) == 0 && long_options_matching(given) > 1)
+		return usage_error(o, "option '%.*s' is ambiguous", (int)strcspn(given, "="),
+				   given);
+	if (c == '?' && optopt && strncmp(given, "--", 2) != 0)
 		return usage_error(o, "unknown option '-%c'", optopt);
 	if (c >= OPT_REFUSED && c < OPT_REFUSED + (int)NREFUSED) {
 		r = &refused[c - OPT_REFUSED];

@@ -23,6 +23,12 @@ grep -q "^Architectures read (libbfd, libopcodes): .*i386:x86-64" "$tmp/out"
 check "--version --stats lists the architectures read"
 expect 2 "missing EXECUTABLE" "$GMON2CG"
 expect 2 "Try 'gmon2cg --help'" "$GMON2CG" --no-such-option "$exe"
+# getopt's long-option errors, said as such (optopt holds an option's
+# code there, not a letter)
+expect 2 "^gmon2cg: option '--stats' takes no argument\$" "$GMON2CG" --stats=3 "$exe" "$gmon"
+expect 2 "^gmon2cg: option '--help' takes no argument\$" "$GMON2CG" --help=x
+expect 2 "^gmon2cg: option '--s' is ambiguous\$" "$GMON2CG" --s "$exe" "$gmon"
+expect 2 "^gmon2cg: unknown option '--bogus'\$" "$GMON2CG" --bogus "$exe" "$gmon"
 expect 1 "^gmon2cg: $tmp/nothing: No such file or directory\$" "$GMON2CG" "$tmp/nothing" "$gmon"
 expect 1 "^gmon2cg: $tmp: is a directory, not an executable\$" "$GMON2CG" "$tmp" "$gmon"
 expect 1 "^gmon2cg: $gmon: a profile, not an executable: the executable comes first" "$GMON2CG" "$gmon" "$exe"

@@ -6,9 +6,9 @@ check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
-	tests/unit/check.h tests/unit/fake.h
+	tests/unit/check.h tests/unit/fake.h tests/unit/worked.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
-tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c \
+tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c tests/unit/worked.h \
 	tests/unit/check.h
 tests_unit_test_propagate_LDADD = libgmon2cg.a
 tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
@@ -30,7 +30,7 @@ tests_unit_test_lines_LDADD = libgmon2cg.a
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
+SHELL_TESTS = tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/cortex-m.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 # Every test speaks TAP, so each check is a line of test-suite.log; the
@@ -59,7 +59,8 @@ dist-hook:
 	chmod -R u+w $(distdir)/tests/golden
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
-	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check
+	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
+	tests/lib/compare_gprof_pct.py
 
 # tests/kcachegrind.sh keeps its screenshots here for people to look at.
 clean-local: clean-screenshots
@@ -84,6 +85,7 @@ SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh tests/ldprofile-fin
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh
+SHELL_TESTS += tests/readme-examples.sh
 SHELL_TESTS += tests/prefix-map.sh
 SHELL_TESTS += tests/memory-bound.sh
 SHELL_TESTS += tests/readme-forms.sh

@@ -590,6 +590,52 @@ static void test_ld_profile_mixing(void)
 /* The object's code bounds what one file may hold: bins (one per 2 bytes
  * of it) and records (2^20 plus one per 4 bytes of it); a file within the
  * bound is read whole. */
+/* An LD_PROFILE file of a library with 4.8 MB of code: ld.so's arc table
+ * has 16 slots of room per arc (2.3 million slots, 46 MB) for the 144 000
+ * arcs it can take, more than the file's record bound (2^20 + S/4); the
+ * table's size is ld.so's, so it converts, and one slot more is refused. */
+static void test_ld_profile_large_library(void)
+{
+	static struct bytes head;
+	const uint64_t textsize = 4800000, low = 0x10000;
+	const size_t nbins = textsize / 4, nslots = 16 * (textsize / 100 * 3);
+	struct gmon_target t = { 8, false, textsize };
+	struct gmon_profile p;
+	struct g2c_error err;
+	size_t len;
+	unsigned char *data;
+
+	/* the header and histogram record of one bin, then the real size */
+	memset(&head, 0, sizeof head);
+	head.t = t;
+	put_ld_profile(&head, low, low + 4, 100, NULL, 0, NULL, 0, 0);
+	head.len -= 2 + 8;			/* the bin, the arc table's head */
+	len = head.len + 2 * nbins + 8 + 20 * (nslots + 1);
+	data = calloc(len, 1);
+	CHECK(data != NULL);
+	if (!data)
+		return;
+	memcpy(data, head.data, head.len);
+	head.len = 24 + 8;			/* high_pc, bins */
+	put(&head, low + textsize, 8);
+	put(&head, nbins, 4);
+	memcpy(data + 24 + 8, head.data + 24 + 8, 12);
+	memcpy(data + len - 20 * (nslots + 1) - 8, "\1\0\0\0\1\0\0\0", 8);
+	/* slot 0: one call from offset 0x10 to 0x40 */
+	memcpy(data + len - 20 * (nslots + 1), "\x10\0\0\0\0\0\0\0\x40\0\0\0\0\0\0\0\7\0\0\0", 20);
+
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, data, len - 20, "big", &err) == 0);
+	CHECK_U64(p.narcs, 1);
+	gmon_profile_release(&p);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, data, len, "big", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "big: LD_PROFILE call-arc table at offset");
+	CHECK_STR_CONTAINS(err.msg, "has more slots than ld.so makes for 0x493e00 bytes of code (2304000)");
+	gmon_profile_release(&p);
+	free(data);
+}
+
 static void test_code_span_bound(void)
 {
 	static struct bytes b;
@@ -733,6 +779,7 @@ int main(void)
 	test_ld_profile_hostile();
 	test_ld_profile_mixing();
 	test_code_span_bound();
+	test_ld_profile_large_library();
 	test_arcs_merged();
 	return check_report("test-gmon");
 }
