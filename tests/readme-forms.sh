@@ -42,6 +42,8 @@ gmon2cg --prefix-map=/build=$HOME/src/proj -o prog.cg prog gmon.out
 	gmon2cg --prefix-map=/build=$HOME/src/proj -o prog.cg prog gmon.out
 gmon2cg --prefix-map=.=$HOME/src/firmware -o fw.cg fw.elf gmon.out
 	gmon2cg --prefix-map=.=$HOME/src/firmware -o fw.cg fw.elf gmon.out
+gmon2cg -o prog.cg prog.elf gmon.out
+	cd fixtures/cortex-m && gmon2cg -o $work/cortex-m.cg prog.elf gmon.out
 gmon2cg prog nopg/libmix.so.1.profile
 	cd fixtures/ldprofile && gmon2cg prog nopg/libmix.so.1.profile > $work/nopg.cg
 gmon2cg --version --stats
@@ -72,7 +74,8 @@ printf '%s\n' "$missing" | diag
 # fixtures below fixtures/, gmon2cg on PATH.
 work=$tmp/work
 mkdir -p "$work/fixtures" "$tmp/bin" "$tmp/home/src/proj" "$tmp/home/src/firmware"
-cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/ldprofile "$work/fixtures/"
+cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m \
+	"$work/fixtures/"
 cp "$FIXTURES/calltree/prog" "$work/prog"
 cp "$FIXTURES/calltree/prog" "$work/fw.elf"
 for f in gmon.out prof.1 prof.2 gmon.out.1 gmon.out.2; do
