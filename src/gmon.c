@@ -217,6 +217,7 @@ static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
 		}
 		done += n;
 	}
+	*fresh = array_fit(*fresh, &cap, *nfresh, sizeof **fresh);
 	return 0;
 fail:
 	free(*fresh);

@@ -195,16 +195,21 @@ static int convert(const struct options *o, struct program *prog,
 	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
 		report_calls_only(w, prog->objs[i], &c.profs[i]);
 	describe_output(&info, &c, prog, files, n, part);
-	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
-	/* Neither the raw profiles nor decoded code are needed for writing:
-	 * free them before the line lookups load the debug information. */
+	rc = callgraph_attribute(&cg, c.cgo, prog->nobjs, sel, err);
+	/* Once credited, neither the raw profiles nor decoded code are
+	 * needed: free them before propagation sorts the positions and the
+	 * line lookups load the debug information (a histogram with every
+	 * bin counted is as large as those). */
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
 			report_no_decoder(w, &prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);
+		gmon_profile_drop_records(&c.profs[i]);
 	}
-	if (rc < 0)
+	if (rc < 0 || callgraph_propagate(&cg, sel, err) < 0) {
+		rc = -1;
 		goto out;
+	}
 	rc = -1;
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)

@@ -69,8 +69,8 @@ static void finish_costs(struct callgraph *cg)
 	size_t n = 0;
 
 	if (cg->ncosts)
-		sort_by_key(cg->costs, cg->ncosts, sizeof *cg->costs, cost_key,
-			    compare_costs);
+		sort_by_small_key(cg->costs, cg->ncosts, sizeof *cg->costs,
+				  cost_key, cg->nfuncs, compare_costs);
 	for (size_t i = 0; i < cg->ncosts; i++) {
 		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
 		    cg->costs[n - 1].pc == cg->costs[i].pc) {
@@ -85,15 +85,16 @@ static void finish_costs(struct callgraph *cg)
 	for (size_t i = 0; i < n; i++) {
 		struct cg_cost *c = &cg->costs[i];
 		struct cg_func *f = &cg->funcs[c->func];
+		double ticks = c->ticks;	/* (ns takes its place) */
 		uint64_t upto;
 
-		running += c->ticks * f->fract * f->ns_per_tick;
+		running += ticks * f->fract * f->ns_per_tick;
 		upto = (uint64_t)llround(running);
 		c->ns = upto > given ? upto - given : 0;
 		given += c->ns;
 		if (f->ncosts++ == 0)
 			f->first_cost = i;
-		f->self_ticks += c->ticks;
+		f->self_ticks += ticks;
 		f->self_ns += c->ns;
 		cg->total_executions = add_saturating(cg->total_executions,
 						      c->executions);

@@ -69,6 +69,28 @@ gmon_seeds() {
 	done
 }
 
+# ldprofile_seeds DIR: fixtures/ldprofile's LD_PROFILE files behind
+# fuzz-ldprofile's form byte (0 x86-64, 1 i386), the hand-made
+# little-endian ones and the regressions, and the combined form (2): the
+# length of prog-pg's gmon.out, it, and libmix.so.1's profile.
+ldprofile_seeds() {
+	local dir=$top/fixtures/ldprofile seed len
+	for seed in "$dir"/nopg/*.profile "$dir"/pg/*.profile "$dir"/i386/*.profile \
+		"$top"/tests/fuzz/seeds/ldprofile-le* "$top"/tests/fuzz/regressions/ldprofile-*; do
+		[ -f "$seed" ] || continue
+		case $seed in
+		*/i386/* | *le32*) printf '\1' ;;
+		*) printf '\0' ;;
+		esac >"$1/seed-$(basename "$(dirname "$seed")")-$(basename "$seed")"
+		cat "$seed" >>"$1/seed-$(basename "$(dirname "$seed")")-$(basename "$seed")"
+	done
+	len=$(stat -c %s "$dir/pg/gmon.out")
+	{ printf '\2'
+	  printf "\\$(printf %03o $((len & 255)))\\$(printf %03o $((len >> 8 & 255)))"
+	  printf "\\$(printf %03o $((len >> 16 & 255)))\\$(printf %03o $((len >> 24 & 255)))"
+	  cat "$dir/pg/gmon.out" "$dir/pg/libmix.so.1.profile"; } >"$1/seed-combined"
+}
+
 # exe_seeds DIR: the fixtures' executables and debug files.
 exe_seeds() {
 	local prog
@@ -80,7 +102,7 @@ exe_seeds() {
 	return 0
 }
 
-for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe; do
+for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile; do
 	bin=$build/tests/fuzz/$harness
 	corpus=$build/tests/fuzz/corpus-$harness
 	mkdir -p "$corpus"
@@ -88,6 +110,7 @@ for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe; do
 	case $harness in
 	fuzz-lines) line_seeds "$corpus" ;;
 	fuzz-exe) exe_seeds "$corpus"; max_len=262144 ;;
+	fuzz-ldprofile) ldprofile_seeds "$corpus" ;;
 	*) gmon_seeds "$harness" "$corpus" ;;
 	esac
 	echo "== $harness: $seconds s"
