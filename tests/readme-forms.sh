@@ -48,6 +48,10 @@ gmon2cg prog nopg/libmix.so.1.profile
 	cd fixtures/ldprofile && gmon2cg prog nopg/libmix.so.1.profile > $work/nopg.cg
 gmon2cg --version --stats
 	gmon2cg --version --stats > version.txt
+gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
+	gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
+gmon2cg -o prog.cg prog
+	mkdir -p bsd && cp prog bsd/ && cp gmon.out bsd/prog.gmon && cd bsd && gmon2cg -o $work/prog.cg prog
 gmon2cg -o /tmp/ldp/mix.cg ldprofile/libmix.so.1 /tmp/ldp/libmix.so.1.profile
 	walkthrough
 gmon2cg -o /tmp/ldp/zlib.cg /usr/bin/python3 /tmp/ldp/libz.so.1.profile
@@ -74,7 +78,7 @@ printf '%s\n' "$missing" | diag
 # fixtures below fixtures/, gmon2cg on PATH.
 work=$tmp/work
 mkdir -p "$work/fixtures" "$tmp/bin" "$tmp/home/src/proj" "$tmp/home/src/firmware"
-cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m \
+cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/interp "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m \
 	"$work/fixtures/"
 cp "$FIXTURES/calltree/prog" "$work/prog"
 cp "$FIXTURES/calltree/prog" "$work/fw.elf"
@@ -84,23 +88,25 @@ done
 ln -s "$GMON2CG" "$tmp/bin/gmon2cg"
 
 # Each run: exit 0, and every file it wrote is a callgrind profile (gzip
-# compressed where it ends in .gz or was asked for with --gzip), or the
-# text --version and --help print.
+# compressed where it ends in .gz or was asked for with --gzip), a
+# speedscope profile (.json), or the text --version and --help print.
 while IFS= read -r line; do
 	case $line in
 	$'\t'walkthrough | '') continue ;;
 	$'\t'*) cmd=${line#$'\t'} ;;
 	*) continue ;;
 	esac
-	rm -f "$work"/*.cg "$work"/*.gz "$work"/*.txt "$work/callgrind.out"
+	rm -f "$work"/*.cg "$work"/*.gz "$work"/*.txt "$work"/*.json "$work/callgrind.out"
 	(cd "$work" && HOME=$tmp/home PATH=$tmp/bin:$PATH work=$work bash -c "$cmd") \
 		>"$tmp/out" 2>"$tmp/err"
 	st=$? bad=
-	written=$(cd "$work" && ls -- *.cg *.gz *.txt callgrind.out 2>/dev/null)
+	written=$(cd "$work" && ls -- *.cg *.gz *.txt *.json callgrind.out 2>/dev/null)
 	[ -n "$written" ] || bad="no output"
 	for f in $written; do
 		case $f in
 		*.txt) [ -s "$work/$f" ] || bad="$f empty" ;;
+		*.json) grep -q '"\$schema": *"https://www.speedscope.app/file-format-schema.json"' "$work/$f" ||
+			bad="$f is not a speedscope profile" ;;
 		*.gz | out.gz.cg) gzip -dc "$work/$f" | head -n 1 | grep -qx '# callgrind format' ||
 			bad="$f is not a gzip-compressed profile" ;;
 		*) head -n 1 "$work/$f" | grep -qx '# callgrind format' || bad="$f is not a profile" ;;
