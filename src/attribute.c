@@ -24,7 +24,7 @@ struct build {
 	struct callgraph *cg;
 	const struct cg_object *obj;	/* the object being read */
 	const struct symtab *st;	/* its functions */
-	size_t costs_cap;
+	bool counting;		/* only count the positions, not keep them */
 	struct g2c_error *err;
 };
 
@@ -40,21 +40,22 @@ static size_t func_number(const struct build *b, size_t f)
 	return b->obj->first_func + f;
 }
 
-static int add_cost(struct build *b, size_t func, uint64_t pc, double ticks)
+/* Appends a position to cg->costs, which credit_samples has made
+ * room for by counting them first. */
+static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
+		     uint64_t executions)
 {
 	struct callgraph *cg = b->cg;
-	struct cg_cost *costs = array_grow(cg->costs, &b->costs_cap, cg->ncosts + 1,
-				     sizeof *costs);
 
-	if (!costs)
-		return g2c_error_set(b->err, "out of memory for sample positions");
-	cg->costs = costs;
-	costs[cg->ncosts++] = (struct cg_cost){ func, pc, ticks, 0, 0 };
-	return 0;
+	if (!b->counting)
+		cg->costs[cg->ncosts] = (struct cg_cost){
+			.func = func, .pc = pc, .ticks = ticks,
+			.executions = executions };
+	cg->ncosts++;
 }
 
 /* Basic-block counts become a second cost at each block's address. */
-static int add_executions(struct build *b, const struct gmon_profile *prof)
+static void add_executions(struct build *b, const struct gmon_profile *prof)
 {
 	struct callgraph *cg = b->cg;
 
@@ -67,12 +68,10 @@ static int add_executions(struct build *b, const struct gmon_profile *prof)
 			cg->stats.blocks_unresolved++;
 			continue;
 		}
-		if (add_cost(b, func_number(b, f), prof->bbs[i].addr, 0) < 0)
-			return -1;
-		cg->costs[cg->ncosts - 1].executions = prof->bbs[i].count;
+		add_cost(b, func_number(b, f), prof->bbs[i].addr, 0,
+			 prof->bbs[i].count);
 		cg->has_executions = true;
 	}
-	return 0;
 }
 
 /* The first function whose range ends after PC (ends ascend with addresses). */
@@ -97,13 +96,12 @@ static void body_overlap(const struct symtab_func *fn, uint64_t lo,
 
 /* Credits TICKS at PC to the function owning symbol range F; the mcount
  * family's share is dropped, as gprof drops it. */
-static int credit(struct build *b, size_t f, uint64_t pc, double ticks)
+static void credit(struct build *b, size_t f, uint64_t pc, double ticks)
 {
-	if (b->st->funcs[f].excluded) {
+	if (b->st->funcs[f].excluded)
 		b->cg->stats.excluded_ticks += ticks;
-		return 0;
-	}
-	return add_cost(b, func_number(b, b->st->funcs[f].owner), pc, ticks);
+	else
+		add_cost(b, func_number(b, b->st->funcs[f].owner), pc, ticks, 0);
 }
 
 /* The decoded instructions of symbol range F (NULL where they cannot be
@@ -156,7 +154,9 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 	}
 	if (bytes == 0) {
 		b->cg->stats.unattributed_ticks += (double)count;
-		return add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo, (double)count);
+		add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo,
+			 (double)count, 0);
+		return 0;
 	}
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
@@ -166,17 +166,15 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			return -1;
 		if (!by_bytes && nstarts > 0) {
 			for (size_t k = first; k < last; k++)
-				if (credit(b, f, insns[k].pc,
-					   (double)count / (double)nstarts) < 0)
-					return -1;
+				credit(b, f, insns[k].pc,
+				       (double)count / (double)nstarts);
 		} else {
 			/* the instruction covering A, which starts before it */
 			bool covered = insns && first > 0 &&
 				       insns[first - 1].pc + insns[first - 1].len > a;
 
-			if (credit(b, f, covered ? insns[first - 1].pc : a,
-				   (double)count * ((double)(e - a) / (double)bytes)) < 0)
-				return -1;
+			credit(b, f, covered ? insns[first - 1].pc : a,
+			       (double)count * ((double)(e - a) / (double)bytes));
 		}
 	}
 	return 0;
@@ -459,8 +457,7 @@ static void use_every_function(struct callgraph *cg)
 	}
 }
 
-/* Credits every object's samples and basic-block counts. */
-static int credit_samples(struct build *b)
+static int credit_objects(struct build *b)
 {
 	struct callgraph *cg = b->cg;
 
@@ -471,11 +468,32 @@ static int credit_samples(struct build *b)
 			continue;
 		if (!cg->hz && b->obj->prof->nhists)
 			cg->hz = b->obj->hz;
-		if (attribute_samples(b, b->obj->prof) < 0 ||
-		    add_executions(b, b->obj->prof) < 0)
+		if (attribute_samples(b, b->obj->prof) < 0)
 			return -1;
+		add_executions(b, b->obj->prof);
 	}
 	return 0;
+}
+
+/* Credits every object's samples and basic-block counts.  The positions
+ * are counted first and then kept in an array of that size: a histogram
+ * with every bin counted has one per instruction, and a growing array
+ * would reserve up to twice that. */
+static int credit_samples(struct build *b)
+{
+	struct callgraph *cg = b->cg;
+	struct cg_stats stats = cg->stats;	/* (counted once) */
+
+	b->counting = true;
+	if (credit_objects(b) < 0)
+		return -1;
+	cg->stats = stats;
+	cg->costs = malloc((cg->ncosts ? cg->ncosts : 1) * sizeof *cg->costs);
+	if (!cg->costs)
+		return g2c_error_set(b->err, "out of memory for sample positions");
+	cg->ncosts = 0;
+	b->counting = false;
+	return credit_objects(b);
 }
 
 /* One sample of each object's profile in ns, for its functions and its

@@ -70,28 +70,39 @@ static int number_objects(struct callgraph *cg)
 
 static const struct cg_selection no_selection;
 
-int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
-		    const struct cg_selection *sel, struct g2c_error *err)
+int callgraph_attribute(struct callgraph *cg, struct cg_object *objs,
+			size_t nobjs, const struct cg_selection *sel,
+			struct g2c_error *err)
 {
-	size_t in_cycle = SIZE_MAX;
-
 	memset(cg, 0, sizeof *cg);
 	cg->objs = objs;
 	cg->nobjs = nobjs;
-	if (!sel)
-		sel = &no_selection;
 	if (number_objects(cg) < 0 ||
 	    !(cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs)))
 		return g2c_error_set(err, "out of memory for the call graph");
-	if (attribute_profiles(cg, sel, err) < 0 ||
-	    propagate_graph(cg, sel, &in_cycle, err) < 0) {
-		if (in_cycle != SIZE_MAX)
-			g2c_error_set(err, "%s is part of a cycle; selecting a function inside a cycle is not supported",
-				      callgraph_symbol(cg, in_cycle)->name);
+	if (attribute_profiles(cg, sel ? sel : &no_selection, err) < 0) {
 		callgraph_release(cg);
 		return -1;
 	}
 	return 0;
+}
+
+int callgraph_propagate(struct callgraph *cg, const struct cg_selection *sel,
+			struct g2c_error *err)
+{
+	if (propagate_graph(cg, sel ? sel : &no_selection, err) < 0) {
+		callgraph_release(cg);
+		return -1;
+	}
+	return 0;
+}
+
+int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
+		    const struct cg_selection *sel, struct g2c_error *err)
+{
+	if (callgraph_attribute(cg, objs, nobjs, sel, err) < 0)
+		return -1;
+	return callgraph_propagate(cg, sel, err);
 }
 
 void callgraph_release(struct callgraph *cg)

@@ -55,12 +55,16 @@ struct cg_selection {
 	bool show_unused;	/* -z: functions never called or sampled too */
 };
 
-/* Self cost at one position of one function. */
+/* Self cost at one position of one function.  A histogram with every
+ * bin counted has one per instruction: ticks and ns share their place. */
 struct cg_cost {
 	size_t func;
 	uint64_t pc;
-	double ticks;		/* samples credited, fractional */
-	uint64_t ns;		/* the same, rounded (cumulatively) */
+	union {
+		double ticks;	/* samples credited, fractional (until
+				   propagation rounds them) */
+		uint64_t ns;	/* the same, rounded (cumulatively) */
+	};
 	uint64_t executions;	/* basic-block count starting here */
 };
 
@@ -96,6 +100,9 @@ struct cg_func {
 	/* Inclusive cost as gprof reports "self + children"; for a member of
 	 * a cycle: its self cost plus its calls that leave the cycle. */
 	uint64_t incl_ns;
+	/* gprof's child time, in ns, not scaled by fract: what its flat
+	 * profile adds to the self time for "total" per call */
+	double flat_child_ns;
 	uint64_t ncalls;	/* calls from other functions */
 	uint64_t self_calls;	/* direct recursion */
 	unsigned cycle;		/* 0, or the number of its cycle */
@@ -220,6 +227,16 @@ const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
  * Returns 0 or -1 with ERR set. */
 int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		    const struct cg_selection *sel, struct g2c_error *err);
+
+/* callgraph_build in two steps, for a caller that frees the objects'
+ * profiles and code in between: callgraph_attribute credits the samples,
+ * counts and arcs (the one step that reads them), callgraph_propagate
+ * does the rest.  On error CG is released. */
+int callgraph_attribute(struct callgraph *cg, struct cg_object *objs,
+			size_t nobjs, const struct cg_selection *sel,
+			struct g2c_error *err);
+int callgraph_propagate(struct callgraph *cg, const struct cg_selection *sel,
+			struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);
 

@@ -326,7 +326,9 @@ int decode_range(struct decoder *d, const struct code_bytes *code,
 		out = grown;
 		out[n++] = decode_at(d, pc);
 	}
-	*insns = out;
+	/* (kept while the profile is credited: every function's, when every
+	 * bin has samples) */
+	*insns = array_fit(out, &cap, n, sizeof *out);
 	*count = n;
 	return 0;
 }

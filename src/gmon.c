@@ -46,6 +46,8 @@ struct reader {
 	struct g2c_error *err;
 	uint64_t records, max_records;	/* see file_limits() */
 	uint64_t bins, max_bins;
+	unsigned bin_size;		/* bytes in a histogram bin */
+	bool bins_signed;		/* FreeBSD: a signed bin type */
 	bool carries_data;		/* bins, arcs or blocks were read */
 };
 
@@ -139,8 +141,22 @@ static int count_record(struct reader *r)
 			     (unsigned long long)r->target->code_span);
 }
 
-/* Bins read at a time. */
-#define BIN_CHUNK 4096
+/* Bytes of bins read at a time. */
+#define BIN_CHUNK_BYTES 8192
+
+/* A signed bin below zero: a count of nothing, which no cost can show. */
+static int negative_bin(struct reader *r, const char *what, uint64_t start,
+			uint64_t index, uint64_t raw)
+{
+	uint64_t sign = (uint64_t)1 << (8 * r->bin_size - 1);
+	/* sign-extended to 64 bits; all of them when the bin has 64 */
+	int64_t value = (int64_t)(raw | ~(2 * sign - 1));
+
+	return g2c_error_set(r->err,
+			     "%s: %s at offset %llu: bin %llu holds a negative count (%lld; corrupted file?)",
+			     r->name, what, (unsigned long long)start,
+			     (unsigned long long)index, (long long)value);
+}
 
 static int bins_out_of_memory(struct reader *r, const struct gmon_hist *h)
 {
@@ -148,41 +164,49 @@ static int bins_out_of_memory(struct reader *r, const struct gmon_hist *h)
 			     r->name, h->nbins);
 }
 
-/* Reads the NBINS 16-bit counts of H, of the record WHAT that spans
- * START..END, and sets *FRESH[0..*NFRESH) to those that have samples, by
- * index.  Returns 0, or -1 with R->err set and nothing to free. */
+/* Reads the NBINS counts of H (each R->bin_size bytes), of the record
+ * WHAT that spans START..END, and sets *FRESH[0..*NFRESH) to those that
+ * have samples, by index.  Returns 0, or -1 with R->err set and nothing
+ * to free. */
 static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
 			     const char *what, uint64_t start, uint64_t end,
 			     struct gmon_bin **fresh, size_t *nfresh)
 {
+	uint32_t chunk = BIN_CHUNK_BYTES / r->bin_size;
+	uint32_t per_word = sizeof (uint64_t) / r->bin_size;
+	uint64_t sign = (uint64_t)1 << (8 * r->bin_size - 1);
 	size_t cap = 0;
 
 	*fresh = NULL;
 	*nfresh = 0;
 	for (uint32_t done = 0; done < h->nbins;) {
-		unsigned char raw[GMON_BIN_SIZE * BIN_CHUNK];
+		unsigned char raw[BIN_CHUNK_BYTES];
 		const unsigned char *p = raw;
-		uint32_t n = h->nbins - done < BIN_CHUNK ? h->nbins - done : BIN_CHUNK;
+		uint32_t n = h->nbins - done < chunk ? h->nbins - done : chunk;
 
-		if (instream_take(r->in, raw, GMON_BIN_SIZE * (size_t)n, what,
+		if (instream_take(r->in, raw, r->bin_size * (size_t)n, what,
 				  start, end, r->err) < 0)
 			goto fail;
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t count, four;
+			uint64_t count, word;
 			struct gmon_bin *grown;
 
-			/* most bins are empty: pass over them 4 at a time */
-			if (i + 4 <= n) {
-				memcpy(&four, p, sizeof four);
-				if (four == 0) {
-					p += sizeof four;
-					i += 3;
+			/* most bins are empty: pass over them 8 bytes at a time */
+			if (i + per_word <= n) {
+				memcpy(&word, p, sizeof word);
+				if (word == 0) {
+					p += sizeof word;
+					i += per_word - 1;
 					continue;
 				}
 			}
-			count = get(r, &p, GMON_BIN_SIZE);
+			count = get(r, &p, r->bin_size);
 			if (!count)
 				continue;
+			if (r->bins_signed && (count & sign)) {
+				negative_bin(r, what, start, done + i, count);
+				goto fail;
+			}
 			grown = array_grow(*fresh, &cap, *nfresh + 1, sizeof **fresh);
 			if (!grown) {
 				bins_out_of_memory(r, h);
@@ -193,6 +217,7 @@ static int read_counted_bins(struct reader *r, const struct gmon_hist *h,
 		}
 		done += n;
 	}
+	*fresh = array_fit(*fresh, &cap, *nfresh, sizeof **fresh);
 	return 0;
 fail:
 	free(*fresh);
@@ -200,13 +225,13 @@ fail:
 }
 
 /* Adds the histogram whose header, read from the record WHAT at START, is
- * in H; its NBINS 16-bit counts follow.  Only bins with samples are kept,
+ * in H; its NBINS counts follow.  Only bins with samples are kept,
  * as they arrive, so a record that claims more than the file holds costs
  * no more than the file. */
 static int add_hist(struct gmon_profile *prof, struct reader *r,
 		    const struct gmon_hist *h, const char *what, uint64_t start)
 {
-	uint64_t end = r->in->pos + (uint64_t)h->nbins * GMON_BIN_SIZE;
+	uint64_t end = r->in->pos + (uint64_t)h->nbins * r->bin_size;
 	struct gmon_hist *target;
 	struct gmon_bin *fresh;
 	size_t nfresh;
@@ -376,6 +401,10 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 	unsigned char raw[LD_PROFILE_ARC_SIZE(8)];
 	const unsigned char *p = raw;
 	uint64_t start = r->in->pos, nslots = 0, counted = 0;
+	/* (the table's size is fixed by TEXTSIZE, and slots are not kept:
+	 * they count against this bound, not the file's record bound) */
+	uint64_t max_slots = 2 * (uint64_t)r->target->addr_size *
+			     ld_profile_arc_limit(textsize, GLIBC_MAX_ARCS);
 	uint32_t narcs;
 
 	if (instream_take_record(r->in, raw, LD_PROFILE_ARC_TABLE_HEADER_SIZE,
@@ -402,8 +431,12 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 					     slot_size,
 					     (unsigned long long)(r->in->pos - start -
 								  LD_PROFILE_ARC_TABLE_HEADER_SIZE));
-		if (count_record(r) < 0)
-			return -1;
+		if (nslots == max_slots)
+			return g2c_error_set(r->err,
+					     "%s: LD_PROFILE call-arc table at offset %llu has more slots than ld.so makes for 0x%llx bytes of code (%llu)",
+					     r->name, (unsigned long long)start,
+					     (unsigned long long)textsize,
+					     (unsigned long long)max_slots);
 		slot = decode_arc(r, raw, 4);
 		if (nslots++ >= narcs || slot.count == 0)
 			continue;	/* a slot not taken, or never counted */
@@ -414,7 +447,7 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 		slot.from_pc = slot.from_pc ? low_pc + slot.from_pc
 					    : GMON_FROM_OUTSIDE;
 		slot.self_pc += low_pc;
-		if (add_arc(prof, r, slot) < 0)
+		if (count_record(r) < 0 || add_arc(prof, r, slot) < 0)
 			return -1;
 		counted++;
 	}
@@ -494,6 +527,54 @@ static int read_bsd_arcs(struct gmon_profile *prof, struct reader *r)
 	}
 }
 
+/* The first spare word of a 4.4BSD header whose spare words are SPARE
+ * (see gmon_format.h): FreeBSD's bin type goes into R, OpenBSD's length
+ * of the arcs into *ARC_BYTES (0 when the arcs go to the end of the
+ * file).  Other writers zero the words or, as MinGW, leave them
+ * uninitialised: a value that means neither, or one followed by words
+ * that are not zero, is ignored as gprof ignores all three. */
+static void read_bsd44_spare(struct reader *r, const unsigned char *spare,
+			     uint64_t *arc_bytes)
+{
+	const unsigned char *p = spare;
+	uint32_t word = (uint32_t)get(r, &p, 4);
+	uint32_t width = word & 0x80000000u ? 0u - word : word;
+	bool rest_zero = get(r, &p, 4) == 0 && get(r, &p, 4) == 0;
+
+	*arc_bytes = 0;
+	if (!rest_zero || word == 0)
+		return;
+	switch (width) {
+	case 8: case 16: case 32: case 64:
+		r->bin_size = width / 8;
+		r->bins_signed = word != width;
+		return;
+	}
+	if (word < 0x80000000u && word % BSD_ARC_SIZE(r->target->addr_size) == 0)
+		*arc_bytes = word;
+}
+
+/* The arcs after a BSD histogram, to the end of the file; ARC_BYTES of
+ * them when that is not 0 (OpenBSD's header says how many). */
+static int read_bsd_arc_data(struct gmon_profile *prof, struct reader *r,
+			     uint64_t arc_bytes)
+{
+	uint64_t start = r->in->pos, got;
+
+	if (read_bsd_arcs(prof, r) < 0)
+		return -1;
+	got = r->in->pos - start;
+	if (arc_bytes == 0 || got == arc_bytes)
+		return 0;
+	return g2c_error_set(r->err,
+			     got < arc_bytes ?
+			     "%s: truncated call arcs at offset %llu (the OpenBSD header declares %llu bytes, %llu present)" :
+			     "%s: call arcs at offset %llu run past their end (the OpenBSD header declares %llu bytes, %llu present; corrupted file?)",
+			     r->name, (unsigned long long)start,
+			     (unsigned long long)arc_bytes,
+			     (unsigned long long)got);
+}
+
 /* The BSD layouts have no magic number; as in gprof, the 4.4BSD header is
  * recognised by its version word and everything else is the old header.
  * HEAD holds the file's first HEAD_LEN bytes. */
@@ -506,7 +587,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 	size_t bsd44_size = BSD44_HEADER_SIZE(P);
 	struct gmon_hist h = { .dimen = "seconds", .dimen_abbrev = 's' };
 	const unsigned char *p = head;
-	uint64_t ncnt, nbins;
+	uint64_t ncnt, nbins, arc_bytes = 0;
 	size_t header_size = old_size;
 
 	if (head_len < old_size)
@@ -523,6 +604,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 					     "%s: truncated 4.4BSD header at offset 0 (%zu bytes needed, %zu present)",
 					     r->name, bsd44_size, head_len);
 		h.rate = (uint32_t)get(r, &p, 4);
+		read_bsd44_spare(r, head + BSD44_SPARE_OFFSET(P), &arc_bytes);
 		header_size = bsd44_size;
 		*format = GMON_FORMAT_BSD44;
 	}
@@ -531,7 +613,7 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie, and no valid BSD header)",
 				     r->name);
-	nbins = (ncnt - header_size) / GMON_BIN_SIZE;
+	nbins = (ncnt - header_size) / r->bin_size;
 	if (nbins > r->max_bins)
 		return g2c_error_set(r->err,
 				     "%s: not a gmon.out file (no \"gmon\" cookie; as a BSD file its histogram would have %llu bins, more than %llu bytes of code can use)",
@@ -544,11 +626,11 @@ static int read_bsd(struct gmon_profile *prof, struct reader *r,
 			g2c_error_set(r->err,
 				      "%s: not a gmon.out file, or a truncated BSD one (no \"gmon\" cookie; as a BSD file it would need %llu bytes, it has %llu)",
 				      r->name,
-				      (unsigned long long)(header_size + nbins * GMON_BIN_SIZE),
+				      (unsigned long long)(header_size + nbins * r->bin_size),
 				      (unsigned long long)r->in->pos);
 		return -1;
 	}
-	return read_bsd_arcs(prof, r);
+	return read_bsd_arc_data(prof, r, arc_bytes);
 }
 
 /* Reads the file IN into PROF. */
@@ -557,7 +639,7 @@ static int add_input(struct gmon_profile *prof,
 		     struct g2c_error *err)
 {
 	struct reader r = { .in = in, .target = target, .name = in->name,
-			    .err = err };
+			    .err = err, .bin_size = GMON_BIN_SIZE };
 	enum gmon_format format = GMON_FORMAT_TAGGED;
 	unsigned char head[GMON_LONGEST_HEADER_SIZE];
 	size_t head_len;

@@ -119,6 +119,11 @@ struct gmon_profile {
 void gmon_profile_init(struct gmon_profile *prof);
 void gmon_profile_release(struct gmon_profile *prof);
 
+/* Frees PROF's histogram bins, arcs and blocks once they are credited,
+ * keeping what describes it (histogram ranges, format, calls_lost); the
+ * counts of what was freed become 0. */
+void gmon_profile_drop_records(struct gmon_profile *prof);
+
 /* Adds the gmon data in DATA[0..LEN) to PROF.  NAME is used only in error
  * messages.  A file that carries nothing (a header without histogram bins,
  * arcs or blocks) is refused, as gprof refuses it.  Returns 0, or -1 with

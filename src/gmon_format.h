@@ -10,7 +10,8 @@
 #ifndef GMON2CG_GMON_FORMAT_H
 #define GMON2CG_GMON_FORMAT_H
 
-/* A histogram bin (HISTCOUNTER): 16 bits in every layout. */
+/* A histogram bin (HISTCOUNTER): 16 bits unsigned in every layout but
+ * FreeBSD's, whose 4.4BSD header may name another width (below). */
 #define GMON_BIN_SIZE 2
 
 /* GNU tagged format: the header is the cookie, a 4-byte version and 12
@@ -43,6 +44,16 @@ enum { GMON_TAG_TIME_HIST = 0, GMON_TAG_CG_ARC = 1, GMON_TAG_BB_COUNT = 2 };
 #define BSD44_HEADER_SIZE(P) (2 * (P) + 24)
 #define BSD44_VERSION 0x00051879u
 #define BSD_ARC_SIZE(P) (3 * (P))
+/* The three 4-byte spare words of the 4.4BSD header, which FreeBSD and
+ * OpenBSD have each given a meaning to the first of (sys/gmon.h).
+ * FreeBSD: histcounter_type, the width of a bin in bits, negative when
+ * signed (kernel profiles: 64 or, with high-resolution timing, -64), and
+ * 0 for the historical 16-bit unsigned bin.  OpenBSD (since 2025):
+ * totarc, the bytes of arcs after the bins; the kernel writes the file,
+ * exactly that long, and only when there are arcs.  No width is a
+ * multiple of an arc's size, so the two never meet.  Both writers zero
+ * the other two words. */
+#define BSD44_SPARE_OFFSET(P) (2 * (P) + 12)
 
 /* The longest header of all, read first to recognise the format. */
 #define GMON_LONGEST_HEADER_SIZE BSD44_HEADER_SIZE(8)

@@ -253,13 +253,26 @@ void gmon_profile_init(struct gmon_profile *prof)
 	memset(prof, 0, sizeof *prof);
 }
 
-void gmon_profile_release(struct gmon_profile *prof)
+void gmon_profile_drop_records(struct gmon_profile *prof)
 {
-	for (size_t i = 0; i < prof->nhists; i++)
+	for (size_t i = 0; i < prof->nhists; i++) {
 		free(prof->hists[i].counted);
-	free(prof->hists);
+		prof->hists[i].counted = NULL;
+		prof->hists[i].ncounted = 0;
+	}
 	free(prof->arcs);
 	free(prof->bbs);
+	prof->arcs = NULL;
+	prof->bbs = NULL;
+	prof->narcs = prof->nbbs = 0;
+	prof->arcs_cap = prof->bbs_cap = 0;
+	prof->arcs_merged = prof->bbs_merged = 0;
+}
+
+void gmon_profile_release(struct gmon_profile *prof)
+{
+	gmon_profile_drop_records(prof);
+	free(prof->hists);
 	gmon_profile_init(prof);
 }
 

@@ -3,7 +3,7 @@
  * Acts on what the command line asks for (options) and wires the stages
  * together: the objects (object, symtab, code) and the profiles (gmon) ->
  * call graph (callgraph) -> source positions (srcmap) -> writer
- * (callgrind) -> output (outstream).  The only place that prints errors
+ * (callgrind or speedscope) -> output (outstream).  The only place that prints errors
  * or decides the exit status; warnings and reports are report.c's.
  */
 #include <config.h>
@@ -31,6 +31,7 @@
 #include "program.h"
 #include "report.h"
 #include "select.h"
+#include "speedscope.h"
 #include "srcline.h"
 #include "srcmap.h"
 #include "symtab.h"
@@ -155,6 +156,21 @@ static void describe_output(struct callgrind_info *info, struct conversion *c,
 	info->ndesc = c->ndesc;
 }
 
+/* Writes CG in the format O asks for. */
+static int write_profile(const struct options *o, const struct callgraph *cg,
+			 const struct source_map *map,
+			 const struct callgrind_info *info, struct outstream *os,
+			 struct g2c_error *err)
+{
+	struct speedscope_info ss = {
+		.name = info->source,
+		.in_seconds = strcmp(info->dimen, "seconds") == 0 };
+
+	if (o->format == FORMAT_SPEEDSCOPE)
+		return speedscope_write(cg, map, &ss, os, err);
+	return callgrind_write(cg, map, info, os, err);
+}
+
 /* Converts the profiles of PROG's objects into the output OS, as PART
  * (0: the only part) made of the executable's FILES[0..N). */
 static int convert(const struct options *o, struct program *prog,
@@ -179,16 +195,21 @@ static int convert(const struct options *o, struct program *prog,
 	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
 		report_calls_only(w, prog->objs[i], &c.profs[i]);
 	describe_output(&info, &c, prog, files, n, part);
-	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
-	/* Neither the raw profiles nor decoded code are needed for writing:
-	 * free them before the line lookups load the debug information. */
+	rc = callgraph_attribute(&cg, c.cgo, prog->nobjs, sel, err);
+	/* Once credited, neither the raw profiles nor decoded code are
+	 * needed: free them before propagation sorts the positions and the
+	 * line lookups load the debug information (a histogram with every
+	 * bin counted is as large as those). */
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
 			report_no_decoder(w, &prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);
+		gmon_profile_drop_records(&c.profs[i]);
 	}
-	if (rc < 0)
+	if (rc < 0 || callgraph_propagate(&cg, sel, err) < 0) {
+		rc = -1;
 		goto out;
+	}
 	rc = -1;
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)
@@ -202,7 +223,7 @@ static int convert(const struct options *o, struct program *prog,
 			     o->prefix_maps.n, err) == 0 &&
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
 	    names_in_place(prog, err) == 0) {
-		rc = callgrind_write(&cg, &map, &info, os, err);
+		rc = write_profile(o, &cg, &map, &info, os, err);
 		if (rc == 0 && o->summary)
 			report_summary(report_stream(w), &cg, o->summary);
 	}

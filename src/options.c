@@ -16,8 +16,10 @@ void options_write_help(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
-"Convert the gprof profile GMON_FILE (default gmon.out) of EXECUTABLE into a\n"
-"callgrind-format profile for KCachegrind, QCachegrind or callgrind_annotate.\n"
+"Convert the gprof profile GMON_FILE (default gmon.out, or PROG.gmon as\n"
+"FreeBSD names it) of EXECUTABLE into a callgrind-format profile for\n"
+"KCachegrind, QCachegrind or callgrind_annotate (or, with\n"
+"--format=speedscope, a profile for speedscope).\n"
 "Several GMON_FILEs are summed, as gprof sums them.  GMON_FILEs may be\n"
 "gzip-compressed.  A GMON_FILE may also be a shared library's profile\n"
 "written by glibc's dynamic loader (LD_PROFILE=SONAME: SONAME.profile): it\n"
@@ -27,6 +29,11 @@ void options_write_help(FILE *fp)
 "Output:\n"
 "  -o, --output=FILE   write the profile to FILE instead of standard output;\n"
 "                      FILE appears only when complete (\"-\": stdout)\n"
+"      --format=FORMAT callgrind (the default), or speedscope: speedscope's\n"
+"                      own JSON format; its sandwich view shows gprof's self\n"
+"                      and self + children times, its flame graph the call\n"
+"                      graph unrolled as gprof splits time among callers\n"
+"                      (by call counts; a cycle is one node)\n"
 "      --gzip          compress the output with gzip (implied when FILE ends\n"
 "                      in .gz); callgrind_annotate cannot read it\n"
 "      --parts         keep each GMON_FILE as a part of its own instead of\n"
@@ -36,9 +43,9 @@ void options_write_help(FILE *fp)
 "      --no-inline     show code inlined from other files at the line that\n"
 "                      inlined it, not at its own file and line\n"
 "      --no-instr      write source lines only, no instruction addresses\n"
-"                      (\"positions: line\"), for viewers that read no more,\n"
-"                      such as speedscope; KCachegrind then has no Machine\n"
-"                      Code view\n"
+"                      (\"positions: line\"), for viewers that read no more;\n"
+"                      KCachegrind then has no Machine Code view (for\n"
+"                      speedscope, use --format=speedscope)\n"
 "      --prefix-map=OLD=NEW  write source file names that start with OLD\n"
 "                      as starting with NEW (as gcc's -ffile-prefix-map;\n"
 "                      repeatable, the longest OLD that matches wins)\n"
@@ -67,15 +74,17 @@ void options_write_help(FILE *fp)
 "  -k, --drop-arc=FROM/TO  leave out the calls from FROM to TO\n"
 "  -a, --no-static       leave out static functions (their time goes to the\n"
 "                        function before them)\n"
-"  Each may be given several times.  Costs then follow gprof's call graph:\n"
-"  self and inclusive time count only the share gprof propagates.\n"
+"  Each may be given several times, on members of cycles too.  Costs then\n"
+"  follow gprof's call graph: self and inclusive time count only the share\n"
+"  gprof propagates.\n"
 "\n"
 "Checks and reports:\n"
 "      --force         convert even when the profile does not seem to belong\n"
 "                      to EXECUTABLE\n"
 "      --stats         print what was read, attributed and dropped on stderr\n"
-"      --summary[=N]   print gprof's flat profile of the N functions with the\n"
-"                      most self time (default 10) on stderr\n"
+"      --summary[=N]   print gprof's flat profile (gprof -b -p with the same\n"
+"                      selections) of the N functions with the most self\n"
+"                      time (default 10) on stderr\n"
 "\n"
 "  -h, --help          show this help and exit\n"
 "  -V, -v, --version   show version information and exit (with --stats,\n"
@@ -231,6 +240,7 @@ enum {
 	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
+	OPT_FORMAT,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -323,6 +333,18 @@ static enum options_action take_demangle(struct options *o, const struct given *
 	return take_true(o, g);
 }
 
+static enum options_action take_format(struct options *o, const struct given *g)
+{
+	if (strcmp(g->arg, "callgrind") == 0)
+		o->format = FORMAT_CALLGRIND;
+	else if (strcmp(g->arg, "speedscope") == 0)
+		o->format = FORMAT_SPEEDSCOPE;
+	else
+		return usage_error(o, "unknown output format '%s': callgrind or speedscope",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
 static enum options_action take_rate(struct options *o, const struct given *g)
 {
 	unsigned long rate;
@@ -363,6 +385,7 @@ static enum options_action take_version(struct options *o, const struct given *g
 
 static const struct own_option own_options[] = {
 	{ "output", 'o', required_argument, take_string, FIELD(output), NO_SET },
+	{ "format", OPT_FORMAT, required_argument, take_format, 0, NO_SET },
 	{ "gzip", OPT_GZIP, no_argument, take_true, FIELD(gzip), NO_SET },
 	{ "parts", OPT_PARTS, no_argument, take_true, FIELD(parts), NO_SET },
 	{ "demangle", OPT_DEMANGLE, optional_argument, take_demangle,
@@ -474,6 +497,17 @@ static const char *option_text(int argc, char **argv)
 	return arg[0] == '-' ? arg : "option";
 }
 
+/* How many long options begin with the name in GIVEN ("--NAME[=...]"):
+ * getopt takes an abbreviation only when it is one option's. */
+static size_t long_options_matching(const char *given)
+{
+	size_t len = strcspn(given + 2, "="), n = 0;
+
+	for (const struct option *opt = longopts; opt->name; opt++)
+		n += strncmp(opt->name, given + 2, len) == 0;
+	return n;
+}
+
 /* The usage error for what getopt returned as C that is none of ours. */
 static enum options_action not_ours(struct options *o, int c, int argc,
 				    char **argv)
@@ -484,7 +518,14 @@ static enum options_action not_ours(struct options *o, int c, int argc,
 
 	if (c == ':')
 		return usage_error(o, "option '%s' needs an argument", given);
-	if (c == '?' && optopt)
+	/* (for a long option, optopt is its code, not a letter) */
+	if (c == '?' && strncmp(given, "--", 2) == 0 && optopt && strchr(given, '='))
+		return usage_error(o, "option '%.*s' takes no argument",
+				   (int)(strchr(given, '=') - given), given);
+	if (c == '?' && strncmp(given, "--", 2) == 0 && long_options_matching(given) > 1)
+		return usage_error(o, "option '%.*s' is ambiguous", (int)strcspn(given, "="),
+				   given);
+	if (c == '?' && optopt && strncmp(given, "--", 2) != 0)
 		return usage_error(o, "unknown option '-%c'", optopt);
 	if (c >= OPT_REFUSED && c < OPT_REFUSED + (int)NREFUSED) {
 		r = &refused[c - OPT_REFUSED];
@@ -499,7 +540,6 @@ static enum options_action not_ours(struct options *o, int c, int argc,
 
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
-	static char *default_gmon[] = { "gmon.out" };
 	/* a profile "-" is read from standard input */
 	static char standard_input[] = "/dev/stdin";
 	enum options_action action = OPTIONS_CONVERT;
@@ -531,8 +571,11 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	for (int i = optind; i < argc; i++)
 		if (strcmp(argv[i], "-") == 0)
 			argv[i] = standard_input;
-	o->gmon_files = optind < argc ? &argv[optind] : default_gmon;
-	o->ngmon = optind < argc ? argc - optind : 1;
+	/* none: program_open() picks gmon.out or PROG.gmon */
+	o->gmon_files = &argv[optind];
+	o->ngmon = argc - optind;
+	if (o->parts && o->format == FORMAT_SPEEDSCOPE)
+		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=speedscope writes one profile");
 	if (o->output && ends_with(o->output, ".gz"))
 		o->gzip = true;
 	return OPTIONS_CONVERT;

@@ -21,6 +21,9 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* gprof's function sets, filled from -e -E -f -F -n -N (and -q, -Q). */
 enum { SET_EXCL_TIME, SET_INCL_TIME, SET_EXCL_GRAPH, SET_INCL_GRAPH, NSETS };
 
+/* What the output is written as (--format). */
+enum output_format { FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE };
+
 struct name_list {
 	const char **names;
 	size_t n;
@@ -29,11 +32,12 @@ struct name_list {
 struct options {
 	const char *output;	/* NULL: stdout */
 	const char *exe;
-	char **gmon_files;
+	char **gmon_files;	/* none: program_open() picks the default */
 	int ngmon;
 	bool demangle;
 	const char *debug_dir;
 	bool no_inline;
+	enum output_format format;
 	bool no_instr;		/* "positions: line" */
 	bool gzip;
 	bool force;

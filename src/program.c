@@ -2,10 +2,13 @@
  * files belong to which. */
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "gmon.h"
@@ -452,6 +455,33 @@ out:
 	return found < 0 ? -1 : 0;
 }
 
+/* The profile to read when none is named: gmon.out, as gprof reads it,
+ * or FreeBSD's PROG.gmon when only that exists (its libc names the file
+ * after the program, in the working directory).  Sets *FILE, to be freed.
+ * Returns 0, or -1 with ERR set when neither exists. */
+static int default_profile(const char *exe, char **file,
+			   struct g2c_error *err)
+{
+	static const char gnu[] = "gmon.out";
+	const char *slash = strrchr(exe, '/');
+	char *freebsd;
+
+	if (access(gnu, F_OK) == 0 || errno != ENOENT) {
+		*file = strdup(gnu);
+		return *file ? 0 : g2c_error_set(err, "out of memory");
+	}
+	if (asprintf(&freebsd, "%s.gmon", slash ? slash + 1 : exe) < 0)
+		return g2c_error_set(err, "out of memory");
+	if (access(freebsd, F_OK) == 0 || errno != ENOENT) {
+		*file = freebsd;
+		return 0;
+	}
+	g2c_error_set(err, "%s: No such file or directory (nor %s, FreeBSD's name for it)",
+		      gnu, freebsd);
+	free(freebsd);
+	return -1;
+}
+
 int program_open(struct program *prog, const char *exe, char **files,
 		 size_t n, const struct program_options *opts,
 		 struct g2c_error *err)
@@ -470,6 +500,12 @@ int program_open(struct program *prog, const char *exe, char **files,
 				      " executable comes first (gmon2cg EXECUTABLE"
 				      " [GMON_FILE]...)", exe);
 		goto fail;
+	}
+	if (n == 0) {
+		if (default_profile(exe, &prog->default_file, err) < 0)
+			goto fail;
+		files = &prog->default_file;
+		n = 1;
 	}
 	if (opts->read_ahead && n > 0)
 		start_reading_ahead(prog, files, n);
@@ -500,5 +536,6 @@ void program_close(struct program *prog)
 		free(prog->objs[o]);
 	}
 	free(prog->objs);
+	free(prog->default_file);
 	memset(prog, 0, sizeof *prog);
 }

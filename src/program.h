@@ -53,11 +53,15 @@ struct program {
 					   pointers into it */
 	size_t nobjs;
 	struct profile_ahead *ahead;	/* private */
+	char *default_file;		/* private: the profile read when
+					   none is named */
 };
 
 /* Opens the executable EXE and sends each of FILES[0..N) to its object,
- * opening the libraries that LD_PROFILE files name.  Returns 0, or -1
- * with ERR set. */
+ * opening the libraries that LD_PROFILE files name.  With no FILES (N
+ * 0) the profile is gmon.out, or FreeBSD's name for it, PROG.gmon (PROG
+ * being EXE's base name), when only that is in the working directory.
+ * Returns 0, or -1 with ERR set. */
 int program_open(struct program *prog, const char *exe, char **files,
 		 size_t n, const struct program_options *opts,
 		 struct g2c_error *err);

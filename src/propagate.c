@@ -69,8 +69,8 @@ static void finish_costs(struct callgraph *cg)
 	size_t n = 0;
 
 	if (cg->ncosts)
-		sort_by_key(cg->costs, cg->ncosts, sizeof *cg->costs, cost_key,
-			    compare_costs);
+		sort_by_small_key(cg->costs, cg->ncosts, sizeof *cg->costs,
+				  cost_key, cg->nfuncs, compare_costs);
 	for (size_t i = 0; i < cg->ncosts; i++) {
 		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
 		    cg->costs[n - 1].pc == cg->costs[i].pc) {
@@ -85,15 +85,16 @@ static void finish_costs(struct callgraph *cg)
 	for (size_t i = 0; i < n; i++) {
 		struct cg_cost *c = &cg->costs[i];
 		struct cg_func *f = &cg->funcs[c->func];
+		double ticks = c->ticks;	/* (ns takes its place) */
 		uint64_t upto;
 
-		running += c->ticks * f->fract * f->ns_per_tick;
+		running += ticks * f->fract * f->ns_per_tick;
 		upto = (uint64_t)llround(running);
 		c->ns = upto > given ? upto - given : 0;
 		given += c->ns;
 		if (f->ncosts++ == 0)
 			f->first_cost = i;
-		f->self_ticks += c->ticks;
+		f->self_ticks += ticks;
 		f->self_ns += c->ns;
 		cg->total_executions = add_saturating(cg->total_executions,
 						      c->executions);
@@ -137,6 +138,9 @@ struct components {
 	struct entering *entering;
 	size_t *entering_first;
 	uint64_t *ncalls;	/* per component: the entering arcs' counts */
+	/* per component: gprof's time + child time of it, not scaled by
+	 * the share propagated, in ns (for gprof's flat profile) */
+	double *flat_incl;
 };
 
 /* An arc entering a component, with what the passes need of it. */
@@ -222,6 +226,7 @@ static void components_release(struct components *c)
 	free(c->entering);
 	free(c->entering_first);
 	free(c->ncalls);
+	free(c->flat_incl);
 }
 
 /* Whether OTHER, the far end of an arc of function F in component C of
@@ -241,7 +246,8 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 	c->entering = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->entering);
 	c->entering_first = malloc((c->count + 1) * sizeof *c->entering_first);
 	c->ncalls = calloc(c->count ? c->count : 1, sizeof *c->ncalls);
-	if (!c->entering || !c->entering_first || !c->ncalls)
+	c->flat_incl = calloc(c->count ? c->count : 1, sizeof *c->flat_incl);
+	if (!c->entering || !c->entering_first || !c->ncalls || !c->flat_incl)
 		return -1;
 	for (size_t k = 0; k < c->count; k++) {
 		size_t size = c->first[k + 1] - c->first[k];
@@ -345,14 +351,28 @@ static bool in_set(const bool *set, size_t f)
 	return set && set[f];
 }
 
+/* The share of component C's time that is propagated: its members' share
+ * where it is not forced to 0 (forcing to 1 happens only where the
+ * inherited share is 0, so the members' other shares are equal). */
+static double component_fract(const struct callgraph *cg,
+			      const struct components *comps, size_t c)
+{
+	double most = 0;
+
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
+		if (cg->funcs[comps->members[m]].fract > most)
+			most = cg->funcs[comps->members[m]].fract;
+	return most;
+}
+
 /* gprof's propagate_flags: top-down, each function (or cycle) inherits
  * from its callers the share of its time that is propagated, and whether
- * it is shown; then the selections force either way.  Selecting a member
- * of a cycle would split the cycle between shown and hidden, or timed and
- * untimed, functions, which neither viewer can show as gprof does: it is
- * refused, returning -1 with *IN_CYCLE set to the member. */
-static int inherit_selection(struct callgraph *cg, const struct components *comps,
-			     const struct cg_selection *sel, size_t *in_cycle)
+ * it is shown; then the selections force either way, per function, so
+ * that members of one cycle can differ.  A call into a member whose share
+ * is forced to 0 carries nothing (gprof skips it), though it counts in
+ * the cycle's share. */
+static void inherit_selection(struct callgraph *cg, const struct components *comps,
+			      const struct cg_selection *sel)
 {
 	for (size_t c = comps->count; c-- > 0;) {
 		double fract = 0;
@@ -382,15 +402,23 @@ static int inherit_selection(struct callgraph *cg, const struct components *comp
 			else if (shown && in_set(sel->excl_graph, f) &&
 				 !in_set(sel->incl_graph, f))
 				fn->shown = false;
-			if (comps->first[c + 1] - comps->first[c] > 1 &&
-			    (in_set(sel->excl_time, f) || in_set(sel->incl_time, f) ||
-			     in_set(sel->excl_graph, f) || in_set(sel->incl_graph, f))) {
-				*in_cycle = f;
-				return -1;
-			}
 		}
+		if (component_fract(cg, comps, c) != 0)
+			for_each_entering_arc(comps, c, e)
+				if (cg->funcs[e->callee].fract == 0)
+					e->weight = 0;
 	}
-	return 0;
+}
+
+/* Whether some but not all members of component C are shown. */
+static bool partly_shown(const struct callgraph *cg,
+			 const struct components *comps, size_t c)
+{
+	size_t shown = 0, k = comps->first[c + 1] - comps->first[c];
+
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
+		shown += cg->funcs[comps->members[m]].shown;
+	return shown > 0 && shown < k;
 }
 
 /* The calls between members of cycle C, which gprof leaves blank and
@@ -518,6 +546,36 @@ static uint64_t split_entering(struct callgraph *cg,
 	return given;
 }
 
+/* gprof's child time of each member of component C, as its flat profile
+ * counts it: not scaled by the member's share, but only where that share
+ * and the callee's are not 0.  A call into a component carries its part
+ * of the calls into it of the component's time and child time (of the
+ * members whose share is not 0); calls within C carry nothing.  Sets
+ * comps->flat_incl[c]; the components C calls have theirs. */
+static void flat_child_time(struct callgraph *cg, struct components *comps,
+			    size_t c)
+{
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+		struct cg_func *f = &cg->funcs[comps->members[m]];
+
+		f->flat_child_ns = 0;
+		if (f->fract == 0)
+			continue;
+		for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
+			const struct cg_arc *arc = &cg->arcs[a];
+			size_t to = comps->of[arc->callee];
+
+			if (to == c || cg->funcs[arc->callee].fract == 0 ||
+			    comps->ncalls[to] == 0)
+				continue;
+			f->flat_child_ns += comps->flat_incl[to] *
+				((double)arc->count / (double)comps->ncalls[to]);
+		}
+		comps->flat_incl[c] += f->self_ticks * f->ns_per_tick +
+				       f->flat_child_ns;
+	}
+}
+
 /* gprof's propagate_time, bottom-up, in integer ns: a component's
  * inclusive cost (its self cost plus the calls leaving it) goes to the
  * calls entering it in proportion to their counts, each scaled by its
@@ -526,16 +584,16 @@ static uint64_t split_entering(struct callgraph *cg,
  * root, part of it where a selection forced a share to 1) is left in
  * UNCALLED[c] for a pseudo caller.  Rounded running sums keep every
  * sum exact. */
-static void propagate_time(struct callgraph *cg, const struct components *comps,
+static void propagate_time(struct callgraph *cg, struct components *comps,
 			   uint64_t *uncalled)
 {
 	for (size_t c = 0; c < comps->count; c++) {
 		const size_t *mem = &comps->members[comps->first[c]];
 		size_t k = comps->first[c + 1] - comps->first[c];
 		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
-		double fract = cg->funcs[mem[0]].fract, carried = 0;
+		double fract = component_fract(cg, comps, c), carried = 0;
 		uint64_t incl = 0, nsites = 0;
-		bool floors = false;
+		size_t head = SIZE_MAX;
 
 		for (size_t i = 0; i < k; i++) {
 			struct cg_func *f = &cg->funcs[mem[i]];
@@ -550,8 +608,10 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			f->incl_ns = own;
 			f->cycle = cycle;
 			incl = add_saturating(incl, own);
-			floors = floors || f->shown;
+			if (f->shown && head == SIZE_MAX)
+				head = mem[i];
 		}
+		flat_child_time(cg, comps, c);
 		if (k == 1)
 			cg->funcs[mem[0]].incl_ns = incl;
 		for_each_entering_arc(comps, c, e) {
@@ -565,22 +625,24 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 		 * difference as its own cost, at its entry.  A root's call
 		 * from the pseudo caller counts as one (not for the functions
 		 * only -z shows, which neither call nor are sampled). */
-		if (floors && (nsites || cg->funcs[mem[0]].narcs ||
-			       cg->funcs[mem[0]].ncosts) &&
+		if (head != SIZE_MAX && (nsites || cg->funcs[head].narcs ||
+					 cg->funcs[head].ncosts) &&
 		    incl < (nsites ? nsites : 1) * MIN_CALL_NS) {
-			struct cg_func *head = &cg->funcs[mem[0]];
+			struct cg_func *fn = &cg->funcs[head];
 			uint64_t marker = (nsites ? nsites : 1) * MIN_CALL_NS - incl;
 
-			head->marker_ns += marker;
-			head->incl_ns += marker;
+			fn->marker_ns += marker;
+			fn->incl_ns += marker;
 			cg->total_ns += marker;
 			incl += marker;
 		}
 		/* Shares are relative to this component's own share. */
 		uncalled[c] = incl - split_entering(cg, comps, c, incl,
 						    carried < fract ? fract : carried,
-						    carried >= fract, floors);
-		if (k > 1)
+						    carried >= fract, head != SIZE_MAX);
+		/* (of a cycle partly shown, the calls between members carry
+		 * only their markers: see find_member_roots) */
+		if (k > 1 && !partly_shown(cg, comps, c))
 			cost_calls_within_cycle(cg, comps, c);
 	}
 }
@@ -597,6 +659,56 @@ static int compare_roots(const void *x, const void *y)
 	return a->func < b->func ? -1 : a->func > b->func;
 }
 
+/* Adds a call from the pseudo caller to FUNC carrying NS.  Returns -1
+ * when out of memory. */
+static int add_root(struct callgraph *cg, size_t *cap, size_t func,
+		    uint64_t ns)
+{
+	struct cg_root *roots = array_grow(cg->roots, cap, cg->nroots + 1,
+					   sizeof *roots);
+
+	if (!roots)
+		return -1;
+	cg->roots = roots;
+	roots[cg->nroots++] = (struct cg_root){ func, ns };
+	return 0;
+}
+
+/* The roots of cycle C of which a selection leaves some members out of
+ * the graph: the members shown are no longer one cycle to the viewers,
+ * which add up a function's calls in.  The calls between members carry
+ * only their markers, as gprof leaves them blank, so each member's calls
+ * out and self cost are its member figure (gprof's self + children of
+ * it); each gets from the pseudo caller what its written calls in leave
+ * short of that, and one call at least if nothing written calls it.
+ * (Calls in from outside carry the cycle's share, gprof's parent lines,
+ * which can be more.)  Returns -1 when out of memory. */
+static int find_member_roots(struct callgraph *cg, const struct components *comps,
+			     size_t c, size_t *cap)
+{
+	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
+		size_t f = comps->members[m];
+		uint64_t in = 0;
+		bool called = false;
+
+		if (!cg->funcs[f].shown)
+			continue;
+		for (size_t j = comps->in_first[f]; j < comps->in_first[f + 1]; j++) {
+			const struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+
+			if (arc->caller != f && cg->funcs[arc->caller].shown) {
+				called = true;
+				in = add_saturating(in, arc->ns);
+			}
+		}
+		if ((!called || in < cg->funcs[f].incl_ns) &&
+		    add_root(cg, cap, f, in < cg->funcs[f].incl_ns ?
+			     cg->funcs[f].incl_ns - in : 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The pseudo caller's calls: for each component with a shown member, the
  * part of its inclusive cost that no shown caller carries.  Every shown
  * function without a shown caller gets one, even at cost 0, so that the
@@ -610,8 +722,12 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		uint64_t ns = uncalled[c];
 		size_t head = SIZE_MAX;
 		bool called = false;
-		struct cg_root *roots;
 
+		if (partly_shown(cg, comps, c)) {
+			if (find_member_roots(cg, comps, c, &cap) < 0)
+				return -1;
+			continue;
+		}
 		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++)
 			if (cg->funcs[comps->members[m]].shown &&
 			    comps->members[m] < head)
@@ -624,13 +740,8 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 			else
 				ns = add_saturating(ns, cg->arcs[e->arc].ns);
 		}
-		if (called && ns == 0)
-			continue;
-		roots = array_grow(cg->roots, &cap, cg->nroots + 1, sizeof *roots);
-		if (!roots)
+		if ((!called || ns != 0) && add_root(cg, &cap, head, ns) < 0)
 			return -1;
-		cg->roots = roots;
-		roots[cg->nroots++] = (struct cg_root){ head, ns };
 	}
 	if (cg->nroots)
 		sort_by_key(cg->roots, cg->nroots, sizeof *cg->roots, root_key,
@@ -660,13 +771,12 @@ static void split_calls_within(struct callgraph *cg,
 }
 
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
-		    size_t *in_cycle, struct g2c_error *err)
+		    struct g2c_error *err)
 {
 	struct components comps = { 0 };
 	uint64_t *uncalled = NULL;
 	int rc = -1;
 
-	*in_cycle = SIZE_MAX;
 	link_arcs(cg);
 	for (size_t i = 0; i < cg->ncosts; i++)
 		cg->funcs[cg->costs[i].func].used = true;
@@ -677,8 +787,7 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 		g2c_error_set(err, "out of memory for the call graph");
 		goto out;
 	}
-	if (inherit_selection(cg, &comps, sel, in_cycle) < 0)
-		goto out;
+	inherit_selection(cg, &comps, sel);
 	finish_costs(cg);
 	propagate_time(cg, &comps, uncalled);
 	if (find_roots(cg, &comps, uncalled) < 0) {

@@ -23,12 +23,9 @@ struct g2c_error;
  * callee, each with at least one site in cg->sites.  Sets everything
  * else of the functions, arcs, sites and roots, total_ns and ncycles; the
  * costs end up sorted by function and address, equal positions merged.
- * SEL (never NULL) applies gprof's selections.  Returns 0, or -1 with
- * ERR set and *IN_CYCLE SIZE_MAX; a selection naming a member of a
- * cycle is refused (no viewer could split the cycle as gprof does): -1
- * with *IN_CYCLE set to that member, for the caller to name it, and ERR
- * untouched. */
+ * SEL (never NULL) applies gprof's selections, to members of cycles
+ * too.  Returns 0, or -1 with ERR set. */
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
-		    size_t *in_cycle, struct g2c_error *err);
+		    struct g2c_error *err);
 
 #endif

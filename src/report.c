@@ -246,10 +246,12 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 			PACKAGE_NAME, cg->total_executions, s->blocks_unresolved);
 }
 
-/* A row of the flat profile. */
+/* A row of the flat profile, in ns as gprof computes them: self time
+ * not scaled by the selections' shares, child time as gprof's. */
 struct flat_row {
 	const char *name;
-	uint64_t self_ns, incl_ns, calls;
+	double self_ns, incl_ns;
+	uint64_t calls;
 };
 
 /* gprof's order: most self time first, then most calls, then by name. */
@@ -264,9 +266,10 @@ static int compare_rows(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-#define COLUMNS 80
-#define NAME_COLUMN 56		/* where the name starts */
-
+/* gprof's flat profile lists every function sampled or called, whether
+ * or not the selections show it in the graph, with its whole self time
+ * as a share of all samples: the selections change only the child time
+ * in "total" per call. */
 void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 {
 	static const struct { const char *unit; double per_second; } units[] = {
@@ -274,7 +277,7 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 	};
 	struct flat_row *flat = malloc(cg->nfuncs * sizeof *flat);
 	size_t n = 0, unit = 0;
-	double max_per_call = 0, cumulative = 0;
+	double max_per_call = 0, cumulative = 0, total = 0;
 
 	if (!flat) {
 		fprintf(fp, "%s: summary: out of memory\n", PACKAGE_NAME);
@@ -283,11 +286,13 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
 		const struct symtab_func *sym = callgraph_symbol(cg, f);
+		double self = fn->self_ticks * fn->ns_per_tick;
 
-		if (!fn->shown || !sym || (fn->self_ns == 0 && fn->ncalls == 0))
+		total += self;
+		if (!sym || (self == 0 && fn->ncalls == 0))
 			continue;
-		flat[n++] = (struct flat_row){ sym->name, fn->self_ns, fn->incl_ns,
-					       fn->ncalls };
+		flat[n++] = (struct flat_row){ sym->name, self,
+					       self + fn->flat_child_ns, fn->ncalls };
 	}
 	qsort(flat, n, sizeof *flat, compare_rows);
 	if (rows > n)
@@ -295,8 +300,8 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 	/* Like gprof, the finest unit in which every function's time per
 	 * call stays below 1000. */
 	for (size_t i = 0; i < n; i++)
-		if (flat[i].calls && (double)flat[i].incl_ns / 1e9 / (double)flat[i].calls > max_per_call)
-			max_per_call = (double)flat[i].incl_ns / 1e9 / (double)flat[i].calls;
+		if (flat[i].calls && flat[i].incl_ns / 1e9 / (double)flat[i].calls > max_per_call)
+			max_per_call = flat[i].incl_ns / 1e9 / (double)flat[i].calls;
 	while (unit + 1 < sizeof units / sizeof *units &&
 	       max_per_call * units[unit + 1].per_second < 1000)
 		unit++;
@@ -307,28 +312,21 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 		units[unit].unit, units[unit].unit);
 	for (size_t i = 0; i < rows; i++) {
 		const struct flat_row *r = &flat[i];
-		double self = (double)r->self_ns / 1e9;
-		int len = (int)strlen(r->name);
+		double self = r->self_ns / 1e9;
 
 		cumulative += self;
-		fprintf(fp, "%6.2f %9.2f %8.2f ", cg->total_ns ?
-			100.0 * (double)r->self_ns / (double)cg->total_ns : 0.0,
-			cumulative, self);
+		fprintf(fp, "%6.2f %9.2f %8.2f ", total > 0 ?
+			100.0 * r->self_ns / total : 0.0, cumulative, self);
 		if (r->calls)
 			fprintf(fp, "%8" PRIu64 " %8.2f %8.2f  ", r->calls,
 				self * units[unit].per_second / (double)r->calls,
-				(double)r->incl_ns / 1e9 * units[unit].per_second /
+				r->incl_ns / 1e9 * units[unit].per_second /
 				(double)r->calls);
 		else
 			fprintf(fp, "%8s %8s %8s  ", "", "", "");
-		/* Long names end in "..." within the 80 columns. */
-		if (len > COLUMNS - NAME_COLUMN) {
-			put_name(fp, r->name, COLUMNS - NAME_COLUMN - 3);
-			fputs("...\n", fp);
-		} else {
-			put_name(fp, r->name, SIZE_MAX);
-			fputc('\n', fp);
-		}
+		/* whole, as gprof prints names */
+		put_name(fp, r->name, SIZE_MAX);
+		fputc('\n', fp);
 	}
 	free(flat);
 }

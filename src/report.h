@@ -82,7 +82,8 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 		  const char **files, size_t n);
 
 /* --summary: gprof's flat profile of the ROWS functions with the most
- * self time, ordered as gprof orders it, in at most 80 columns. */
+ * self time, ordered as gprof orders it, names whole, as gprof prints it
+ * under the same selections. */
 void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows);
 
 #endif

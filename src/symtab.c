@@ -19,10 +19,11 @@
 #define DMGL_ANSI (1 << 1)
 #endif
 
-/* gprof leaves the profiling runtime's own functions out of every total. */
+/* gprof leaves the profiling runtime's own functions out of every total.
+ * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386.) */
 static const char *const mcount_family[] = {
 	"_gprof_mcount", "mcount", "_mcount", "__mcount",
-	"__mcount_internal", "__mcleanup",
+	"__mcount_internal", "__mcleanup", ".mcount",
 };
 
 static bool is_mcount_family(const char *name)

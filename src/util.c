@@ -26,6 +26,19 @@ void *array_grow(void *array, size_t *cap, size_t need, size_t elem)
 	return p;
 }
 
+void *array_fit(void *array, size_t *cap, size_t n, size_t elem)
+{
+	void *p;
+
+	if (n == 0 || n >= *cap)
+		return array;
+	p = realloc(array, n * elem);
+	if (!p)
+		return array;
+	*cap = n;
+	return p;
+}
+
 static uint64_t key_at(const void *base, size_t i, size_t stride)
 {
 	uint64_t key;
@@ -98,16 +111,42 @@ static void sort_equal_runs(char *base, size_t n, size_t size,
 	}
 }
 
+/* Moves BASE's elements so that element I is the one that was at
+ * ORDER[I].index, following each cycle of the permutation with one
+ * element held in SWAP (ORDER is used up: a placed element's index
+ * becomes its own).  In place: a copy of a large array would be the
+ * sort's biggest allocation. */
+static void permute_in_place(char *base, size_t n, size_t size,
+			     struct keyed *order, char *swap)
+{
+	for (size_t start = 0; start < n; start++) {
+		size_t at = start;
+
+		if (order[start].index == start)
+			continue;
+		memcpy(swap, base + start * size, size);
+		while (order[at].index != start) {
+			size_t from = order[at].index;
+
+			memcpy(base + at * size, base + from * size, size);
+			order[at].index = at;
+			at = from;
+		}
+		memcpy(base + at * size, swap, size);
+		order[at].index = at;
+	}
+}
+
 void sort_by_key(void *base, size_t n, size_t size,
 		 uint64_t (*key)(const void *),
 		 int (*cmp)(const void *, const void *))
 {
 	struct keyed *a = NULL, *b = NULL;
-	char *out = NULL;
 	uint64_t differ = 0;
 	size_t in_order = 1;
 	uint64_t last = n > 0 ? key(base) : 0;
-	_Alignas(max_align_t) char swap[128];
+	_Alignas(max_align_t) char local_swap[128];
+	char *swap = size <= sizeof local_swap ? local_swap : malloc(size);
 
 	/* in key order already (arcs come by caller): only the runs */
 	for (; in_order < n; in_order++) {
@@ -117,25 +156,23 @@ void sort_by_key(void *base, size_t n, size_t size,
 			break;
 		last = k;
 	}
-	if (in_order >= n && size <= sizeof swap) {
+	if (in_order >= n && swap) {
 		sort_equal_runs(base, n, size, key, cmp, swap);
-		return;
+		goto out;
 	}
-	if (n < 64) {
+	if (n < 64 || !swap) {
 		qsort(base, n, size, cmp);	/* without buffers to allocate */
-		return;
+		goto out;
 	}
-	if (n <= SIZE_MAX / 2 / sizeof *a && n <= SIZE_MAX / size) {
+	if (n <= SIZE_MAX / 2 / sizeof *a) {
 		a = malloc(n * sizeof *a);
 		b = malloc(n * sizeof *b);
-		out = malloc(n * size + size);
 	}
-	if (!a || !b || !out) {
+	if (!a || !b) {
 		free(a);
 		free(b);
-		free(out);
 		qsort(base, n, size, cmp);
-		return;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		a[i] = (struct keyed){ key((char *)base + i * size), i };
@@ -157,13 +194,55 @@ void sort_by_key(void *base, size_t n, size_t size,
 			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
 		t = a, a = b, b = t;
 	}
-	for (size_t i = 0; i < n; i++)
-		memcpy(out + i * size, (char *)base + a[i].index * size, size);
-	memcpy(base, out, n * size);
-	sort_equal_runs(base, n, size, key, cmp, out + n * size);
-	free(a);
 	free(b);
-	free(out);
+	permute_in_place(base, n, size, a, swap);
+	free(a);
+	sort_equal_runs(base, n, size, key, cmp, swap);
+out:
+	if (swap != local_swap)
+		free(swap);
+}
+
+void sort_by_small_key(void *base, size_t n, size_t size,
+		       uint64_t (*key)(const void *), size_t nkeys,
+		       int (*cmp)(const void *, const void *))
+{
+	size_t *start = NULL, *dest = NULL;
+	_Alignas(max_align_t) char swap[128];
+	char *b = base;
+
+	if (size <= sizeof swap && n <= SIZE_MAX / sizeof *dest &&
+	    nkeys < SIZE_MAX / sizeof *start) {
+		start = calloc(nkeys + 1, sizeof *start);
+		dest = malloc((n ? n : 1) * sizeof *dest);
+	}
+	if (!start || !dest) {
+		free(start);
+		free(dest);
+		sort_by_key(base, n, size, key, cmp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		start[key(b + i * size) + 1]++;
+	for (size_t k = 0; k < nkeys; k++)
+		start[k + 1] += start[k];
+	/* each element's place, in input order within a key: stable */
+	for (size_t i = 0; i < n; i++)
+		dest[i] = start[key(b + i * size)]++;
+	free(start);
+	/* every swap puts the element at I where it belongs */
+	for (size_t i = 0; i < n; i++)
+		while (dest[i] != i) {
+			size_t j = dest[i];
+
+			memcpy(swap, b + j * size, size);
+			memcpy(b + j * size, b + i * size, size);
+			memcpy(b + i * size, swap, size);
+			dest[i] = dest[j];
+			dest[j] = j;
+		}
+	free(dest);
+	sort_equal_runs(base, n, size, key, cmp, swap);
 }
 
 static bool is_unprintable(char c)

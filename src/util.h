@@ -12,16 +12,32 @@
  * NULL when out of memory or past SIZE_MAX, leaving ARRAY as it was. */
 void *array_grow(void *array, size_t *cap, size_t need, size_t elem);
 
+/* Gives back the room past the first N elements of ELEM bytes of ARRAY
+ * (capacity *CAP), once it is complete: array_grow leaves up to half
+ * unused.  Returns the (possibly moved) array; ARRAY as it was when the
+ * system keeps the room. */
+void *array_fit(void *array, size_t *cap, size_t n, size_t elem);
+
 /* Sorts BASE[0..N) of SIZE-byte elements as qsort(BASE, N, SIZE, CMP)
  * does, where CMP orders by KEY first: a radix sort on the bytes of the
  * keys that differ, then CMP within runs of equal keys.  The stages sort
  * hundreds of thousands of symbols, arcs and addresses, whose keys spread
  * over a few bytes; a comparison sort spends most of a large conversion's
- * sorting time on calls to CMP.  Short arrays, and any without memory
- * for the radix sort, are sorted by qsort. */
+ * sorting time on calls to CMP.  Besides the array it needs 32 bytes per
+ * element (keys and places), never a copy of the elements: the largest
+ * arrays are sorted where memory is at its peak.  Short arrays, and any
+ * without memory for the radix sort, are sorted by qsort. */
 void sort_by_key(void *base, size_t n, size_t size,
 		 uint64_t (*key)(const void *),
 		 int (*cmp)(const void *, const void *));
+
+/* sort_by_key for keys below NKEYS (function numbers): a stable counting
+ * sort, which needs one size_t per element and per key beside the array,
+ * a quarter of sort_by_key's, for the positions of a histogram whose
+ * every bin has samples. */
+void sort_by_small_key(void *base, size_t n, size_t size,
+		       uint64_t (*key)(const void *), size_t nkeys,
+		       int (*cmp)(const void *, const void *));
 
 /* The index of the first of N elements of STRIDE bytes at BASE whose
  * uint64_t key (at the start of each element: BASE may point at a later

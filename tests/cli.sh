@@ -23,6 +23,12 @@ grep -q "^Architectures read (libbfd, libopcodes): .*i386:x86-64" "$tmp/out"
 check "--version --stats lists the architectures read"
 expect 2 "missing EXECUTABLE" "$GMON2CG"
 expect 2 "Try 'gmon2cg --help'" "$GMON2CG" --no-such-option "$exe"
+# getopt's long-option errors, said as such (optopt holds an option's
+# code there, not a letter)
+expect 2 "^gmon2cg: option '--stats' takes no argument\$" "$GMON2CG" --stats=3 "$exe" "$gmon"
+expect 2 "^gmon2cg: option '--help' takes no argument\$" "$GMON2CG" --help=x
+expect 2 "^gmon2cg: option '--s' is ambiguous\$" "$GMON2CG" --s "$exe" "$gmon"
+expect 2 "^gmon2cg: unknown option '--bogus'\$" "$GMON2CG" --bogus "$exe" "$gmon"
 expect 1 "^gmon2cg: $tmp/nothing: No such file or directory\$" "$GMON2CG" "$tmp/nothing" "$gmon"
 expect 1 "^gmon2cg: $tmp: is a directory, not an executable\$" "$GMON2CG" "$tmp" "$gmon"
 expect 1 "^gmon2cg: $gmon: a profile, not an executable: the executable comes first" "$GMON2CG" "$gmon" "$exe"
@@ -147,7 +153,8 @@ check "--parts: the missing-sources warning once for three parts"
 
 # A usage error is two lines, what is wrong and where help is, however
 # the option's value is made: control characters print as '?'.
-for opt in --summary=$'3\n' --rate=$'1\n2' --prefix-map=$'a\n' -k $'x\ny' $'--no-such\nthing'; do
+for opt in --summary=$'3\n' --rate=$'1\n2' --prefix-map=$'a\n' -k $'x\ny' $'--no-such\nthing' \
+	--format=kcachegrind; do
 	"$GMON2CG" "$opt" "$exe" "$gmon" >/dev/null 2>"$tmp/usage.err"
 	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 2 ] &&
 		sed -n 2p "$tmp/usage.err" | grep -q "^Try 'gmon2cg --help' for more information.\$"
@@ -164,5 +171,25 @@ grep -q '/usr/include/c++/' "$tmp/cxx.cg" &&
 check "C++: the missing-sources warning despite the system headers"
 (cd "$tmp" && "$GMON2CG" --prefix-map=.="$cxx/.." -o cxx.cg "$cxx/prog" "$cxx/gmon.out") 2>"$tmp/cxx.err"
 [ ! -s "$tmp/cxx.err" ]; check "C++: no warning where the sources are"
+
+# --format=speedscope writes one profile: --parts is refused; the file is
+# JSON in speedscope's format (tests/speedscope.sh checks what speedscope
+# shows of it).
+"$GMON2CG" --format=speedscope --parts -o "$tmp/parts.json" "$exe" "$gmon" 2>"$tmp/usage.err"
+[ $? -eq 2 ] && grep -q -- "--parts is for KCachegrind's Parts view" "$tmp/usage.err" &&
+	[ ! -e "$tmp/parts.json" ]
+check "--format=speedscope --parts: a usage error"
+if [ -n "$PYTHON3" ]; then
+	"$GMON2CG" --format=speedscope -o "$tmp/cycle.json" "$FIXTURES/cycle/prog" "$FIXTURES/cycle/gmon.out" 2>/dev/null &&
+		$PYTHON3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+p = d["profiles"][0]
+assert d["$schema"] == "https://www.speedscope.app/file-format-schema.json"
+assert p["type"] == "sampled" and p["unit"] == "nanoseconds"
+assert len(p["samples"]) == len(p["weights"]) and sum(p["weights"]) == p["endValue"]
+assert all(0 <= i < len(d["shared"]["frames"]) for s in p["samples"] for i in s)' "$tmp/cycle.json"
+	check "--format=speedscope: speedscope's JSON file format"
+else
+	skip_check "--format=speedscope: speedscope's JSON file format" "python3 not found"
+fi
 
 finish

@@ -1,6 +1,7 @@
 #!/bin/bash
 # golden.sh -- every byte gmon2cg writes, pinned: each conversion listed in
-# tests/golden/LIST must give tests/golden/NAME.cg exactly, once the
+# tests/golden/LIST must give tests/golden/NAME.cg (NAME.json with
+# --format=speedscope) exactly, once the
 # executable's absolute path (the only part that depends on where the
 # checkout is) is replaced by @EXE@.  "make golden" rewrites the files
 # (G2C_GOLDEN_UPDATE=1); the diff then shows what a change moved.
@@ -14,6 +15,8 @@ while read -r name fixture args; do
 		not_ok "$name: no fixture $fixture"
 		continue
 	fi
+	ext=cg
+	case " $args " in *" --format=speedscope "*) ext=json ;; esac
 	case $fixture in cross/*) [ "${BFD_MULTIARCH:-no}" = yes ] || {
 		skip_check "$name" "this libbfd reads only the host's targets"; continue; } ;; esac
 	# Relative input paths, so the desc: line is the same in every checkout.
@@ -21,15 +24,15 @@ while read -r name fixture args; do
 	(cd "$FIXTURES/.." && "$GMON2CG" $args -o "$tmp/$name.raw" \
 		"fixtures/$fixture/prog" "fixtures/$fixture/gmon.out") ||
 		{ not_ok "$name: conversion failed"; continue; }
-	sed "s|$fixtures_real/$fixture/prog|@EXE@|g" "$tmp/$name.raw" >"$tmp/$name.cg"
+	sed "s|$fixtures_real/$fixture/prog|@EXE@|g" "$tmp/$name.raw" >"$tmp/$name.$ext"
 	if [ -n "${G2C_GOLDEN_UPDATE:-}" ]; then
-		cp "$tmp/$name.cg" "$golden/$name.cg"
+		cp "$tmp/$name.$ext" "$golden/$name.$ext"
 		ok "$name: written"
-	elif cmp -s "$golden/$name.cg" "$tmp/$name.cg"; then
+	elif cmp -s "$golden/$name.$ext" "$tmp/$name.$ext"; then
 		ok "$name: identical"
 	else
-		not_ok "$name: differs from tests/golden/$name.cg"
-		diff -u "$golden/$name.cg" "$tmp/$name.cg" | head -40 | diag
+		not_ok "$name: differs from tests/golden/$name.$ext"
+		diff -u "$golden/$name.$ext" "$tmp/$name.$ext" | head -40 | diag
 	fi
 done <"$golden/LIST"
 finish

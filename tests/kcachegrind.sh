@@ -7,9 +7,8 @@
 # profiles, stay in tests/screenshots/ of the build tree for people to see.
 . "${srcdir:-.}/tests/test-lib.sh"
 
-for tool in kcachegrind Xvfb dbus-daemon xdotool import; do
-	command -v "$tool" >/dev/null || skip "$tool not installed (Debian: kcachegrind xvfb xdotool imagemagick)"
-done
+missing=$(kcachegrind_missing)
+[ -z "$missing" ] || skip "$missing not installed (Debian: kcachegrind xvfb xdotool imagemagick)"
 shots=$builddir/tests/screenshots
 rm -rf "$shots"
 mkdir -p "$shots"
@@ -17,19 +16,7 @@ mkdir -p "$shots"
 # shot NAME KCG-CHECK-ARGS...: one check that KCachegrind loads the
 # profile(s) with no loader message; the screenshot is $shots/NAME.png.
 shot() {
-	local name=$1 status messages
-	shift
-	"$BASH" "$srcdir/tests/lib/kcg-check" "$@" "$shots/$name.png" >/dev/null 2>"$tmp/kcg-check.err"
-	status=$?
-	messages=$(sed -n 's/^loader_messages=//p' "$shots/$name.facts" 2>/dev/null)
-	if [ "$status" -eq 0 ] && [ "$messages" = 0 ]; then
-		ok "$name: loaded, no loader messages"
-	else
-		not_ok "$name: kcg-check status $status, ${messages:-no} loader messages"
-		diag <"$tmp/kcg-check.err"
-		[ ! -f "$shots/$name.facts" ] || diag <"$shots/$name.facts"
-		[ ! -f "$shots/$name.stderr" ] || tail -n 5 "$shots/$name.stderr" | diag
-	fi
+	kcg_loads "$1" "$shots/$1.png" "${@:2}"
 }
 
 for name in $(all_fixture_names); do

@@ -2,18 +2,21 @@
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
-	tests/unit/test-srcmap tests/unit/test-hashindex
+	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
-	tests/unit/check.h tests/unit/fake.h
+	tests/unit/check.h tests/unit/fake.h tests/unit/worked.h
 tests_unit_test_callgraph_LDADD = libgmon2cg.a
-tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c \
+tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c tests/unit/worked.h \
 	tests/unit/check.h
 tests_unit_test_propagate_LDADD = libgmon2cg.a
 tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
 	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_writer_LDADD = libgmon2cg.a
+tests_unit_test_speedscope_SOURCES = tests/unit/test-speedscope.c \
+	tests/unit/check.h tests/unit/fake.h
+tests_unit_test_speedscope_LDADD = libgmon2cg.a
 tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
 tests_unit_test_decode_LDADD = libgmon2cg.a
 tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h
@@ -30,7 +33,7 @@ tests_unit_test_lines_LDADD = libgmon2cg.a
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh
+SHELL_TESTS = tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/cortex-m.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 # Every test speaks TAP, so each check is a line of test-suite.log; the
@@ -59,7 +62,8 @@ dist-hook:
 	chmod -R u+w $(distdir)/tests/golden
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
-	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check
+	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
+	tests/lib/compare_gprof_pct.py tests/lib/compare_flat.py tests/lib/annotate_gprof.py
 
 # tests/kcachegrind.sh keeps its screenshots here for people to look at.
 clean-local: clean-screenshots
@@ -86,7 +90,12 @@ SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh
 SHELL_TESTS += tests/readme-examples.sh
 SHELL_TESTS += tests/prefix-map.sh
+SHELL_TESTS += tests/bsd.sh
+SHELL_TESTS += tests/memory-bound.sh
+SHELL_TESTS += tests/readme-forms.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
+# tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
+EXTRA_DIST += tests/lib/check_speedscope.py
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
 EXTRA_DIST += tests/fuzz/seeds
 

@@ -153,6 +153,34 @@ all_fixture_names() {
 	done
 }
 
+# KCachegrind's tools, or the first of them that is not installed.
+kcachegrind_missing() {
+	local tool
+	for tool in kcachegrind Xvfb dbus-daemon xdotool import; do
+		command -v "$tool" >/dev/null || { echo "$tool"; return; }
+	done
+}
+
+# kcg_loads NAME PNG KCG-CHECK-ARGS...: one check, named NAME, that the
+# real KCachegrind (tests/lib/kcg-check) loads the profile(s) in
+# KCG-CHECK-ARGS with no loader message; its screenshot is PNG, beside it
+# PNG's .facts and .stderr.
+kcg_loads() {
+	local name=$1 png=$2 status messages facts=${2%.png}.facts
+	shift 2
+	"$BASH" "$srcdir/tests/lib/kcg-check" "$@" "$png" >/dev/null 2>"$tmp/kcg-check.err"
+	status=$?
+	messages=$(sed -n 's/^loader_messages=//p' "$facts" 2>/dev/null)
+	if [ "$status" -eq 0 ] && [ "$messages" = 0 ]; then
+		ok "$name: KCachegrind loads it, no loader messages"
+	else
+		not_ok "$name: KCachegrind: kcg-check status $status, ${messages:-no} loader messages"
+		diag <"$tmp/kcg-check.err"
+		[ ! -f "$facts" ] || diag <"$facts"
+		[ ! -f "${png%.png}.stderr" ] || tail -n 5 "${png%.png}.stderr" | diag
+	fi
+}
+
 # A file name for fixture NAME's output.
 out_name() {
 	echo "$tmp/$(echo "$1" | tr / -).cg"

@@ -137,20 +137,10 @@ annotate() {
 
 # KCachegrind loads the profile without a loader message.
 kcachegrind() {
-	local tool status messages
-	for tool in kcachegrind Xvfb dbus-daemon xdotool import; do
-		command -v "$tool" >/dev/null ||
-			{ skip_check "$name: KCachegrind" "$tool not installed"; return; }
-	done
-	"$BASH" "$lib/kcg-check" "$work/$name.cg" "$work/kcg.png" >/dev/null 2>"$work/kcg.err"
-	status=$?
-	messages=$(sed -n 's/^loader_messages=//p' "$work/kcg.facts" 2>/dev/null)
-	if [ "$status" -eq 0 ] && [ "$messages" = 0 ]; then
-		ok "$name: KCachegrind loads it, no loader messages"
-	else
-		not_ok "$name: KCachegrind: kcg-check status $status, ${messages:-no} loader messages"
-		diag <"$work/kcg.err"
-	fi
+	local missing
+	missing=$(kcachegrind_missing)
+	[ -z "$missing" ] || { skip_check "$name: KCachegrind" "$missing not installed"; return; }
+	kcg_loads "$name" "$work/kcg.png" "$work/$name.cg"
 }
 
 # Checks of a library's LD_PROFILE profile $work/$name.cg.

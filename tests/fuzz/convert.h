@@ -1,5 +1,5 @@
-/* convert.h -- the fuzz harnesses' conversion of one object and one
- * profile, all stages from the call graph to the writer, into /dev/null.
+/* convert.h -- the fuzz harnesses' conversion of objects and their
+ * profiles, all stages from the call graph to the writer, into /dev/null.
  * Failures are the expected end of most inputs; the sanitizers watch
  * the rest. */
 #ifndef GMON2CG_FUZZ_CONVERT_H
@@ -18,35 +18,53 @@
 #include "srcmap.h"
 #include "symtab.h"
 
-static inline void fuzz_convert(struct object *obj, struct symtab *st,
-				struct source_lines *lines,
-				const struct gmon_profile *prof, uint32_t hz)
+#define FUZZ_MAX_OBJECTS 2
+
+/* The objects OBJS[0..N) (each with .obj, .st and .prof set; .code is
+ * opened here), LINES[i] being OBJS[i]'s. */
+static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
+					struct source_lines **lines)
 {
 	static FILE *devnull;
 	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 	struct source_map map = { 0 };
-	struct cg_object cgo;
 	struct callgraph cg;
 	struct outstream os;
-	struct code code;
+	struct code code[FUZZ_MAX_OBJECTS];
 	struct g2c_error err;
+	size_t opened = 0;
 
-	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+	if (n > FUZZ_MAX_OBJECTS ||
+	    (!devnull && !(devnull = fopen("/dev/null", "w"))))
 		return;
-	if (code_open(&code, obj, st, &err) < 0)
-		return;
-	cgo = (struct cg_object){ .obj = obj, .st = st, .code = &code,
-				  .prof = prof, .hz = hz };
-	if (callgraph_build(&cg, &cgo, 1, NULL, &err) == 0) {
-		code_close(&code);
+	for (; opened < n; opened++) {
+		if (code_open(&code[opened], objs[opened].obj, objs[opened].st,
+			      &err) < 0)
+			goto out;
+		objs[opened].code = &code[opened];
+	}
+	if (callgraph_build(&cg, objs, n, NULL, &err) == 0) {
+		for (size_t i = 0; i < n; i++)
+			code_close(&code[i]);
 		outstream_from_file(&os, devnull, "/dev/null");
-		if (source_map_build(&map, &cg, &(struct source_lines *){ lines }, false, true, NULL, 0, &err) == 0 &&
+		if (source_map_build(&map, &cg, lines, false, true, NULL, 0, &err) == 0 &&
 		    callgrind_write(&cg, &map, &info, &os, &err) == 0)
 			outstream_close(&os, &err);
 		source_map_release(&map);
 		callgraph_release(&cg);
 	}
-	code_close(&code);
+out:
+	for (size_t i = 0; i < opened; i++)
+		code_close(&code[i]);
+}
+
+static inline void fuzz_convert(struct object *obj, struct symtab *st,
+				struct source_lines *lines,
+				const struct gmon_profile *prof, uint32_t hz)
+{
+	struct cg_object cgo = { .obj = obj, .st = st, .prof = prof, .hz = hz };
+
+	fuzz_convert_objects(&cgo, 1, &lines);
 }
 
 #endif

@@ -40,21 +40,22 @@ line_seeds() {
 
 # The fuzz-gmon target byte for a seed (0 64-bit little-endian, 1 64-bit
 # big-endian, 2 32-bit little-endian, 3 32-bit big-endian), from "le32"
-# etc. in its seed name DIR-FILE, or DIR "i386".
+# etc. in its seed name DIR-FILE, or DIR "i386" or "*-i386".
 target_byte() {
 	case $1 in
 	*be64*) echo 1 ;;
-	*le32* | i386-*) echo 2 ;;
+	*le32* | i386-* | *-i386-*) echo 2 ;;
 	*be32*) echo 3 ;;
 	*) echo 0 ;;
 	esac
 }
 
-# gmon_seeds HARNESS DIR: the fixtures' gmon.out and LD_PROFILE files, the
-# hand-made seeds and the regressions.
+# gmon_seeds HARNESS DIR: the fixtures' gmon.out, LD_PROFILE and BSD
+# files, the hand-made seeds and the regressions.
 gmon_seeds() {
 	local gmon name
 	for gmon in "$top"/fixtures/*/gmon.out "$top"/fixtures/ldprofile/*/*.profile \
+		"$top"/fixtures/bsd/*/*.gmon "$top"/fixtures/bsd/*/gmon.*.out \
 		"$top"/tests/fuzz/seeds/* "$top"/tests/fuzz/regressions/*; do
 		[ -f "$gmon" ] || continue
 		case $gmon in */regressions/lines-* | */regressions/exe-*) continue ;; esac
@@ -68,6 +69,28 @@ gmon_seeds() {
 	done
 }
 
+# ldprofile_seeds DIR: fixtures/ldprofile's LD_PROFILE files behind
+# fuzz-ldprofile's form byte (0 x86-64, 1 i386), the hand-made
+# little-endian ones and the regressions, and the combined form (2): the
+# length of prog-pg's gmon.out, it, and libmix.so.1's profile.
+ldprofile_seeds() {
+	local dir=$top/fixtures/ldprofile seed len
+	for seed in "$dir"/nopg/*.profile "$dir"/pg/*.profile "$dir"/i386/*.profile \
+		"$top"/tests/fuzz/seeds/ldprofile-le* "$top"/tests/fuzz/regressions/ldprofile-*; do
+		[ -f "$seed" ] || continue
+		case $seed in
+		*/i386/* | *le32*) printf '\1' ;;
+		*) printf '\0' ;;
+		esac >"$1/seed-$(basename "$(dirname "$seed")")-$(basename "$seed")"
+		cat "$seed" >>"$1/seed-$(basename "$(dirname "$seed")")-$(basename "$seed")"
+	done
+	len=$(stat -c %s "$dir/pg/gmon.out")
+	{ printf '\2'
+	  printf "\\$(printf %03o $((len & 255)))\\$(printf %03o $((len >> 8 & 255)))"
+	  printf "\\$(printf %03o $((len >> 16 & 255)))\\$(printf %03o $((len >> 24 & 255)))"
+	  cat "$dir/pg/gmon.out" "$dir/pg/libmix.so.1.profile"; } >"$1/seed-combined"
+}
+
 # exe_seeds DIR: the fixtures' executables and debug files.
 exe_seeds() {
 	local prog
@@ -79,7 +102,7 @@ exe_seeds() {
 	return 0
 }
 
-for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe; do
+for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile; do
 	bin=$build/tests/fuzz/$harness
 	corpus=$build/tests/fuzz/corpus-$harness
 	mkdir -p "$corpus"
@@ -87,6 +110,7 @@ for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe; do
 	case $harness in
 	fuzz-lines) line_seeds "$corpus" ;;
 	fuzz-exe) exe_seeds "$corpus"; max_len=262144 ;;
+	fuzz-ldprofile) ldprofile_seeds "$corpus" ;;
 	*) gmon_seeds "$harness" "$corpus" ;;
 	esac
 	echo "== $harness: $seconds s"

@@ -15,6 +15,12 @@ MODE is one of
   add-samples=ADDR:N
               the file with N more samples in the bin that holds ADDR
               (hexadecimal), as glibc's profil(2) mapping puts them there
+  all-bins[=N]
+              a histogram alone, of the most bins gmon2cg takes (one per 2
+              bytes of EXE's loaded span, as gmon2cg measures it), or of
+              the first N of them, from EXE's lowest address on, each with
+              one sample: the worst case for memory (IN gives the rate and
+              dimension)
 
 The address width and byte order come from EXE's ELF header.  The input
 must hold one histogram record, as glibc writes it.  Used to make fixtures
@@ -61,18 +67,42 @@ def read_tagged(path, psize, bo):
     return data[:20], hists[0], arcs
 
 
+def loaded_span(exe, psize, bo):
+    """The lowest address of EXE's allocated sections, and their span plus
+    the 64 KiB of headers gmon2cg allows for (src/object.c, loaded_span)."""
+    data = open(exe, "rb").read()
+    a = "I" if psize == 4 else "Q"
+    shoff = struct.unpack_from(bo + a, data, 24 + 2 * psize)[0]
+    shentsize, shnum = struct.unpack_from(bo + "HH", data, 24 + 3 * psize + 10)
+    lo, hi = None, 0
+    for i in range(shnum):
+        sh = shoff + i * shentsize
+        flags = struct.unpack_from(bo + a, data, sh + 8)[0]
+        addr, _, size = struct.unpack_from(bo + a + a + a, data, sh + 8 + psize)
+        if flags & 2:  # SHF_ALLOC
+            lo = addr if lo is None else min(lo, addr)
+            hi = max(hi, addr + size)
+    return lo, hi - lo + 65536
+
+
 def tagged_hist(bo, a, low, high, rate, dimen, bins):
     return (b"\0" + struct.pack(bo + a + a + "II", low, high, len(bins), rate) + dimen
             + struct.pack(bo + "%dH" % len(bins), *bins))
 
 
 def main():
-    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only", "add-bb")
+    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only", "add-bb",
+             "all-bins")
     if len(sys.argv) == 5 and sys.argv[1].startswith("add-samples="):
         spec = sys.argv[1].split("=", 1)[1]
         sys.argv[1:2] = ["add-samples"]
         add_addr, add_count = int(spec.split(":")[0], 16), int(spec.split(":")[1])
         modes = modes + ("add-samples",)
+    if len(sys.argv) == 5 and sys.argv[1].startswith("all-bins="):
+        max_bins = int(sys.argv[1].split("=", 1)[1])
+        sys.argv[1] = "all-bins"
+    else:
+        max_bins = None
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit("usage: gmon_rewrite.py {%s} EXE IN OUT" % "|".join(modes))
     mode, exe, src, dst = sys.argv[1:]
@@ -114,6 +144,10 @@ def main():
         out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins) + arc_bytes
                + b"\2" + struct.pack(bo + "I", len(blocks))
                + b"".join(struct.pack(bo + a + a, addr, n) for addr, n in sorted(blocks.items())))
+    elif mode == "all-bins":
+        start, span = loaded_span(exe, psize, bo)
+        nbins = span // 2 if max_bins is None else min(max_bins, span // 2)
+        out = header + tagged_hist(bo, a, start, start + 2 * nbins, rate, dimen, [1] * nbins)
     else:
         out = header + arc_bytes
     open(dst, "wb").write(out)

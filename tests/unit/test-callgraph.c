@@ -13,6 +13,7 @@
 #include "fake.h"
 #include "object.h"
 #include "symtab.h"
+#include "worked.h"
 
 static const struct cg_arc *find_arc(const struct callgraph *cg, size_t from,
 				     size_t to)
@@ -23,73 +24,25 @@ static const struct cg_arc *find_arc(const struct callgraph *cg, size_t from,
 	return NULL;
 }
 
-static uint64_t arc_ns(const struct callgraph *cg, size_t from, size_t to)
-{
-	const struct cg_arc *a = find_arc(cg, from, to);
-
-	return a ? a->ns : UINT64_MAX;
-}
-
-/* Self ticks T: main 0, A 10, B 20, C 50, D 5; arcs main->A 2, A->B 4,
- * B->A 3, A->C 6, B->C 2, main->D 1, D->D 9, D->C 2. */
+/* The worked example (worked.h) as a profile: each function 16 bytes,
+ * its samples in one bin, its calls from one site. */
 static void test_worked_example(void)
 {
-	enum { MAIN, A, B, C, D, N };
-	static const unsigned ticks[N] = { 0, 10, 20, 50, 5 };
-	static const struct { int from, to, count; } arcs[] = {
-		{ MAIN, A, 2 }, { A, B, 4 }, { B, A, 3 }, { A, C, 6 },
-		{ B, C, 2 }, { MAIN, D, 1 }, { D, D, 9 }, { D, C, 2 },
-	};
 	struct symtab st;
 	struct cg_object obj;
 	struct gmon_profile p;
 	struct callgraph cg;
 	struct g2c_error err;
 
-	fake_symtab(&st, N, 0x1000, 16);
-	fake_profile(&p, 0x1000, 0x1000 + N * 16);
-	for (int f = 0; f < N; f++)
-		set_bin(&p, f * 8 + 2, ticks[f]);
-	for (size_t i = 0; i < sizeof arcs / sizeof *arcs; i++)
-		add_arc(&p, 0x1000 + 16 * arcs[i].from + 6,
-			0x1000 + 16 * arcs[i].to + 4, arcs[i].count);
+	fake_symtab(&st, NWORKED, 0x1000, 16);
+	fake_profile(&p, 0x1000, 0x1000 + NWORKED * 16);
+	for (size_t f = 0; f < NWORKED; f++)
+		set_bin(&p, f * 8 + 2, worked_ticks[f]);
+	for (size_t i = 0; i < NWORKED_ARCS; i++)
+		add_arc(&p, 0x1000 + 16 * worked_arcs[i].from + 6,
+			0x1000 + 16 * worked_arcs[i].to + 4, worked_arcs[i].count);
 	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
-
-	CHECK_U64(cg.total_ns, 85 * TICK);
-	CHECK_U64(cg.funcs[A].self_ns, 10 * TICK);
-	CHECK_U64(cg.funcs[C].self_ns, 50 * TICK);
-	/* calls from other functions vs direct recursion */
-	CHECK_U64(cg.funcs[A].ncalls, 5);
-	CHECK_U64(cg.funcs[B].ncalls, 4);
-	CHECK_U64(cg.funcs[C].ncalls, 10);
-	CHECK_U64(cg.funcs[D].ncalls, 1);
-	CHECK_U64(cg.funcs[D].self_calls, 9);
-	/* one cycle {A, B} */
-	CHECK_U64(cg.ncycles, 1);
-	CHECK(cg.funcs[A].cycle != 0 && cg.funcs[A].cycle == cg.funcs[B].cycle);
-	CHECK_U64(cg.funcs[C].cycle, 0);
-	/* gprof: C 50+0, D 5+10, A 10+30, B 20+10, main 0+85 */
-	CHECK_U64(cg.funcs[C].incl_ns, 50 * TICK);
-	CHECK_U64(cg.funcs[D].incl_ns, 15 * TICK);
-	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
-	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
-	CHECK_U64(cg.funcs[MAIN].incl_ns, 85 * TICK);
-	/* arc costs: C's time split 6:2:2; into the cycle the whole cycle */
-	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
-	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
-	CHECK_U64(arc_ns(&cg, D, C), 10 * TICK);
-	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
-	CHECK_U64(arc_ns(&cg, MAIN, D), 15 * TICK);
-	/* inside the cycle the callee's own time (self + calls leaving
-	 * the cycle) by count: B's 30 all from A, A's 40 by 3 of 5 calls */
-	CHECK_U64(arc_ns(&cg, A, B), 30 * TICK);
-	CHECK_U64(arc_ns(&cg, B, A), 24 * TICK);
-	/* direct recursion: only the least cost that keeps it listed */
-	CHECK_U64(arc_ns(&cg, D, D), 1);
-	/* main is the only root */
-	CHECK_U64(cg.nroots, 1);
-	CHECK_U64(cg.roots[0].func, MAIN);
-	CHECK_U64(cg.roots[0].ns, 85 * TICK);
+	check_worked_figures(&cg);
 	callgraph_release(&cg);
 	gmon_profile_release(&p);
 	free(st.funcs);

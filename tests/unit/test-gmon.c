@@ -290,6 +290,100 @@ static void test_bsd(void)
 	}
 }
 
+/* A 4.4BSD image over [0x1000, 0x1040) with SPARE as its three spare
+ * words, NBINS bins of BIN_SIZE bytes holding BINS, and NARCS arcs. */
+static void put_bsd44(struct bytes *b, struct gmon_target t,
+		      const uint32_t spare[3], uint32_t nbins,
+		      unsigned bin_size, const uint64_t *bins, unsigned narcs)
+{
+	unsigned P = t.addr_size;
+
+	memset(b, 0, sizeof *b);
+	b->t = t;
+	put_addr(b, 0x1000);
+	put_addr(b, 0x1040);
+	put(b, 2 * P + 24 + nbins * bin_size, 4);
+	put(b, 0x00051879, 4);
+	put(b, 1000, 4);
+	for (int k = 0; k < 3; k++)
+		put(b, spare[k], 4);
+	for (uint32_t k = 0; k < nbins; k++)
+		put(b, bins[k], bin_size);
+	for (unsigned k = 0; k < narcs; k++) {
+		put_addr(b, 0x1004 + 4 * k);
+		put_addr(b, 0x1030);
+		put(b, 3, P);
+	}
+}
+
+/* FreeBSD's histcounter_type and OpenBSD's totarc, the first spare word. */
+static void test_bsd44_spare(void)
+{
+	static struct bytes b;
+	struct gmon_profile p;
+	struct g2c_error err;
+
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		struct gmon_target t = targets[i];
+		unsigned arc = 3 * t.addr_size;
+
+		for (int bits = 8; bits <= 64; bits *= 2) {
+			for (int sign = 1; sign >= -1; sign -= 2) {
+				uint32_t spare[3] = { (uint32_t)(sign * bits), 0, 0 };
+				uint64_t bins[4], top = (uint64_t)1 << (bits - 1);
+
+				for (int k = 0; k < 4; k++)
+					bins[k] = (uint64_t)(k + 1) << (bits - 8);
+				put_bsd44(&b, t, spare, 4, bits / 8, bins, 1);
+				CHECK(read_one(&b, &p, &err) == 0);
+				CHECK_U64(p.hists[0].nbins, 4);
+				for (int k = 0; k < 4; k++)
+					CHECK_U64(bin_count(&p.hists[0], k), bins[k]);
+				CHECK_U64(p.narcs, 1);
+				gmon_profile_release(&p);
+				/* the sign bit set: a count, or below zero */
+				bins[2] = top | 5;
+				put_bsd44(&b, t, spare, 4, bits / 8, bins, 0);
+				if (sign > 0) {
+					CHECK(read_one(&b, &p, &err) == 0);
+					CHECK_U64(bin_count(&p.hists[0], 2), top | 5);
+				} else {
+					CHECK(read_one(&b, &p, &err) < 0);
+					CHECK_STR_CONTAINS(err.msg, "bin 2 holds a negative count");
+				}
+				gmon_profile_release(&p);
+			}
+		}
+
+		/* OpenBSD: two arcs declared; one, two and three present */
+		for (unsigned narcs = 1; narcs <= 3; narcs++) {
+			uint32_t spare[3] = { 2 * arc, 0, 0 };
+			uint64_t bins[16] = { 7 };
+
+			put_bsd44(&b, t, spare, 16, 2, bins, narcs);
+			CHECK(read_one(&b, &p, &err) == (narcs == 2 ? 0 : -1));
+			if (narcs != 2)
+				CHECK_STR_CONTAINS(err.msg, narcs < 2 ? "truncated call arcs"
+								      : "run past their end");
+			gmon_profile_release(&p);
+		}
+
+		/* a counter type or arc length followed by words that are
+		 * not zero is another writer's garbage: 16-bit bins, arcs to
+		 * the end, as gprof reads them */
+		for (int k = 0; k < 2; k++) {
+			uint32_t spare[3] = { k ? 2 * arc : 64, 0, 0x1234 };
+			uint64_t bins[16] = { 7, 0, 9 };
+
+			put_bsd44(&b, t, spare, 16, 2, bins, 3);
+			CHECK(read_one(&b, &p, &err) == 0);
+			CHECK_U64(bin_count(&p.hists[0], 2), 9);
+			CHECK_U64(p.narcs, 3);
+			gmon_profile_release(&p);
+		}
+	}
+}
+
 /* profil's bin of PC, computed exactly as profil(2) states it. */
 static uint64_t profil_bin(uint64_t pc, uint64_t low, uint32_t scale)
 {
@@ -590,6 +684,52 @@ static void test_ld_profile_mixing(void)
 /* The object's code bounds what one file may hold: bins (one per 2 bytes
  * of it) and records (2^20 plus one per 4 bytes of it); a file within the
  * bound is read whole. */
+/* An LD_PROFILE file of a library with 4.8 MB of code: ld.so's arc table
+ * has 16 slots of room per arc (2.3 million slots, 46 MB) for the 144 000
+ * arcs it can take, more than the file's record bound (2^20 + S/4); the
+ * table's size is ld.so's, so it converts, and one slot more is refused. */
+static void test_ld_profile_large_library(void)
+{
+	static struct bytes head;
+	const uint64_t textsize = 4800000, low = 0x10000;
+	const size_t nbins = textsize / 4, nslots = 16 * (textsize / 100 * 3);
+	struct gmon_target t = { 8, false, textsize };
+	struct gmon_profile p;
+	struct g2c_error err;
+	size_t len;
+	unsigned char *data;
+
+	/* the header and histogram record of one bin, then the real size */
+	memset(&head, 0, sizeof head);
+	head.t = t;
+	put_ld_profile(&head, low, low + 4, 100, NULL, 0, NULL, 0, 0);
+	head.len -= 2 + 8;			/* the bin, the arc table's head */
+	len = head.len + 2 * nbins + 8 + 20 * (nslots + 1);
+	data = calloc(len, 1);
+	CHECK(data != NULL);
+	if (!data)
+		return;
+	memcpy(data, head.data, head.len);
+	head.len = 24 + 8;			/* high_pc, bins */
+	put(&head, low + textsize, 8);
+	put(&head, nbins, 4);
+	memcpy(data + 24 + 8, head.data + 24 + 8, 12);
+	memcpy(data + len - 20 * (nslots + 1) - 8, "\1\0\0\0\1\0\0\0", 8);
+	/* slot 0: one call from offset 0x10 to 0x40 */
+	memcpy(data + len - 20 * (nslots + 1), "\x10\0\0\0\0\0\0\0\x40\0\0\0\0\0\0\0\7\0\0\0", 20);
+
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, data, len - 20, "big", &err) == 0);
+	CHECK_U64(p.narcs, 1);
+	gmon_profile_release(&p);
+	gmon_profile_init(&p);
+	CHECK(gmon_profile_add_buffer(&p, &t, data, len, "big", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "big: LD_PROFILE call-arc table at offset");
+	CHECK_STR_CONTAINS(err.msg, "has more slots than ld.so makes for 0x493e00 bytes of code (2304000)");
+	gmon_profile_release(&p);
+	free(data);
+}
+
 static void test_code_span_bound(void)
 {
 	static struct bytes b;
@@ -726,6 +866,7 @@ int main(void)
 	test_bad_files();
 	test_hist_merging();
 	test_bsd();
+	test_bsd44_spare();
 	test_bin_to_pc();
 	test_ld_profile();
 	test_ld_profile_bytes();
@@ -733,6 +874,7 @@ int main(void)
 	test_ld_profile_hostile();
 	test_ld_profile_mixing();
 	test_code_span_bound();
+	test_ld_profile_large_library();
 	test_arcs_merged();
 	return check_report("test-gmon");
 }

@@ -15,14 +15,9 @@
 #include "check.h"
 #include "diag.h"
 #include "propagate.h"
+#include "worked.h"
 
-#define TICK 10000000ull	/* ns per sample at 100 Hz */
 #define MIN_CALL_NS 1		/* the least a call carries (propagate.c) */
-
-struct arc_spec {
-	size_t from, to;
-	uint64_t count;
-};
 
 static int compare_arc_specs(const void *x, const void *y)
 {
@@ -70,28 +65,9 @@ static int propagate(struct callgraph *cg, const struct cg_selection *sel)
 {
 	static const struct cg_selection none;
 	struct g2c_error err;
-	size_t in_cycle;
 
-	return propagate_graph(cg, sel ? sel : &none, &in_cycle, &err);
+	return propagate_graph(cg, sel ? sel : &none, &err);
 }
-
-static uint64_t arc_ns(const struct callgraph *cg, size_t from, size_t to)
-{
-	for (size_t i = 0; i < cg->narcs; i++)
-		if (cg->arcs[i].caller == from && cg->arcs[i].callee == to)
-			return cg->arcs[i].ns;
-	return UINT64_MAX;
-}
-
-/* gprof's worked example (gmon notes 4.7, doc/internals.md section 4):
- * T main 0, A 10, B 20, C 50, D 5; cycle {A, B}; D recursive. */
-enum { MAIN, A, B, C, D, NWORKED };
-static const unsigned worked_ticks[NWORKED] = { 0, 10, 20, 50, 5 };
-static const struct arc_spec worked_arcs[] = {
-	{ MAIN, A, 2 }, { A, B, 4 }, { B, A, 3 }, { A, C, 6 },
-	{ B, C, 2 }, { MAIN, D, 1 }, { D, D, 9 }, { D, C, 2 },
-};
-#define NWORKED_ARCS (sizeof worked_arcs / sizeof *worked_arcs)
 
 static void test_worked_example(void)
 {
@@ -99,44 +75,7 @@ static void test_worked_example(void)
 
 	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
 	CHECK(propagate(&cg, NULL) == 0);
-	CHECK_U64(cg.total_ns, 85 * TICK);
-	for (size_t f = 0; f < NWORKED; f++)
-		CHECK_U64(cg.funcs[f].self_ns, worked_ticks[f] * TICK);
-	/* raw calls A 5, B 4, C 10, D 10 = 1 + 9 recursive */
-	CHECK_U64(cg.funcs[A].ncalls, 5);
-	CHECK_U64(cg.funcs[B].ncalls, 4);
-	CHECK_U64(cg.funcs[C].ncalls, 10);
-	CHECK_U64(cg.funcs[D].ncalls, 1);
-	CHECK_U64(cg.funcs[D].self_calls, 9);
-	/* cycle 1 = {A, B}; D's recursion is no cycle */
-	CHECK_U64(cg.ncycles, 1);
-	CHECK_U64(cg.funcs[A].cycle, 1);
-	CHECK_U64(cg.funcs[B].cycle, 1);
-	CHECK_U64(cg.funcs[MAIN].cycle, 0);
-	CHECK_U64(cg.funcs[C].cycle, 0);
-	CHECK_U64(cg.funcs[D].cycle, 0);
-	/* self + children: main 0+85, A 10+30, B 20+10, C 50+0, D 5+10 */
-	CHECK_U64(cg.funcs[MAIN].incl_ns, 85 * TICK);
-	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
-	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
-	CHECK_U64(cg.funcs[C].incl_ns, 50 * TICK);
-	CHECK_U64(cg.funcs[D].incl_ns, 15 * TICK);
-	/* C's 50 by calls 6:2:2; into the cycle its 30 + 40 by main->A;
-	 * D's 5 + 10 by main->D */
-	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
-	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
-	CHECK_U64(arc_ns(&cg, D, C), 10 * TICK);
-	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
-	CHECK_U64(arc_ns(&cg, MAIN, D), 15 * TICK);
-	/* within the cycle the callee's own time by its calls: B's 30 all
-	 * from A, A's 40 by B's 3 of 5; recursion the least listed cost */
-	CHECK_U64(arc_ns(&cg, A, B), 30 * TICK);
-	CHECK_U64(arc_ns(&cg, B, A), 24 * TICK);
-	CHECK_U64(arc_ns(&cg, D, D), 1);
-	/* main, without samples, is the only root and carries everything */
-	CHECK_U64(cg.nroots, 1);
-	CHECK_U64(cg.roots[0].func, MAIN);
-	CHECK_U64(cg.roots[0].ns, 85 * TICK);
+	check_worked_figures(&cg);
 	/* each arc's one site carries the arc */
 	CHECK_U64(cg.sites[cg.arcs[0].first_site].ns, cg.arcs[0].ns);
 	callgraph_release(&cg);
@@ -280,18 +219,54 @@ static void test_markers(void)
 	callgraph_release(&cg);
 }
 
-/* Selecting a member of a cycle is refused, naming the member. */
-static void test_selection_in_cycle(void)
+/* The worked example with -E B, a member of cycle {A, B}: as gprof, B's
+ * 20 and its call to C count for nothing, the cycle keeps A's 10 + 30,
+ * all carried by main -> A; C keeps 6/10 + 2/10 of its 50.  The flat
+ * profile's child times are gprof's, unscaled: A's 30, main's 40 + 15. */
+static void test_excluded_member(void)
 {
 	bool excl[NWORKED] = { [B] = true };
-	struct cg_selection sel = { .excl_graph = excl };
+	struct cg_selection sel = { .excl_time = excl, .excl_graph = excl };
 	struct callgraph cg;
-	struct g2c_error err;
-	size_t in_cycle;
 
 	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
-	CHECK(propagate_graph(&cg, &sel, &in_cycle, &err) == -1);
-	CHECK_U64(in_cycle, B);
+	CHECK(propagate(&cg, &sel) == 0);
+	CHECK_NEAR(cg.funcs[B].fract, 0, 0);
+	CHECK_NEAR(cg.funcs[A].fract, 1, 0);
+	CHECK(!cg.funcs[B].shown && cg.funcs[A].shown);
+	CHECK_U64(cg.funcs[B].self_ns, 0);
+	CHECK_U64(cg.funcs[C].self_ns, 40 * TICK);
+	CHECK_U64(arc_ns(&cg, MAIN, A), 40 * TICK);
+	CHECK_U64(cg.funcs[A].incl_ns, 40 * TICK);
+	CHECK_NEAR(cg.funcs[A].flat_child_ns, 30.0 * TICK, 1e-3);
+	CHECK_NEAR(cg.funcs[B].flat_child_ns, 0, 0);
+	CHECK_NEAR(cg.funcs[MAIN].flat_child_ns, 55.0 * TICK, 1e-3);
+	/* A is called with its figure: no root for it */
+	for (size_t i = 0; i < cg.nroots; i++)
+		CHECK(cg.roots[i].func != A);
+	callgraph_release(&cg);
+}
+
+/* The worked example with -f B: B alone of its cycle is shown, called by
+ * nothing shown, so the pseudo caller carries its member figure, 20 +
+ * B -> C's 10, not the cycle's 70. */
+static void test_shown_member(void)
+{
+	bool incl[NWORKED] = { [B] = true };
+	struct cg_selection sel = { .incl_graph = incl };
+	struct callgraph cg;
+	bool rooted = false;
+
+	bare_graph(&cg, NWORKED, worked_ticks, worked_arcs, NWORKED_ARCS);
+	CHECK(propagate(&cg, &sel) == 0);
+	CHECK(cg.funcs[B].shown && !cg.funcs[A].shown && cg.funcs[C].shown);
+	for (size_t i = 0; i < cg.nroots; i++)
+		if (cg.roots[i].func == B) {
+			CHECK_U64(cg.roots[i].ns, 30 * TICK);
+			rooted = true;
+		}
+	CHECK(rooted);
+	CHECK_U64(cg.funcs[B].incl_ns, 30 * TICK);
 	callgraph_release(&cg);
 }
 
@@ -419,7 +394,8 @@ int main(void)
 	test_uncalled_cycle();
 	test_excluded_time();
 	test_markers();
-	test_selection_in_cycle();
+	test_excluded_member();
+	test_shown_member();
 	test_random_graphs();
 	return check_report("test-propagate");
 }

@@ -1,0 +1,112 @@
+#!/bin/bash
+# readme-forms.sh -- every gmon2cg command line the README shows, run on
+# the fixtures as a user would type it (so the sanitizer and valgrind
+# passes of "make check" run every form too): each must succeed and write
+# a callgrind profile.  A command line the README gains without a run here
+# fails the first check.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+# The README's command lines: indented code lines (a Makefile's after its
+# tab, a CMake COMMAND, a shell prompt's after "$ "), comments cut, and
+# commands quoted inline on one line.
+{
+	grep -E '^    (\$ )?gmon2cg |^    	gmon2cg|COMMAND gmon2cg|&& \./gmon2cg' "$srcdir/README" |
+		sed -E 's/^ +//; s/^\t//; s/^\$ //; s/.*COMMAND //; s/.*&& \.\///; s/ +#.*//'
+	grep -oE '`gmon2cg [^`]*`' "$srcdir/README" | tr -d '`'
+} | sort -u >"$tmp/readme-forms"
+
+# README form, then how it runs here (in $work, a copy of a fixture:
+# prog, gmon.out, and runs prof.1 prof.2 and gmon.out.1 gmon.out.2), or
+# "walkthrough" for the LD_PROFILE walk-through that tests/walkthrough.sh
+# runs as the README has it.
+forms=$(cat <<'FORMS'
+gmon2cg --prefix-map=.=$PWD/fixtures fixtures/calltree/prog fixtures/calltree/gmon.out > callgrind.out
+	gmon2cg --prefix-map=.=$PWD/fixtures fixtures/calltree/prog fixtures/calltree/gmon.out > callgrind.out
+gmon2cg prog gmon.out > callgrind.out
+	gmon2cg prog gmon.out > callgrind.out
+gmon2cg --summary=3 -o out.cg fixtures/cycle/prog fixtures/cycle/gmon.out
+	gmon2cg --summary=3 -o out.cg fixtures/cycle/prog fixtures/cycle/gmon.out
+gmon2cg -o $@ prog gmon.out
+	gmon2cg -o out.cg prog gmon.out
+gmon2cg -o prog.cg $<TARGET_FILE:prog> gmon.out
+	gmon2cg -o prog.cg prog gmon.out
+gmon2cg -o prog.cg prog gmon.out; kcachegrind prog.cg
+	gmon2cg -o prog.cg prog gmon.out
+gmon2cg -o tests.cg prog prof.*
+	gmon2cg -o tests.cg prog prof.*
+gmon2cg --parts -o tests.cg prog prof.*
+	gmon2cg --parts -o tests.cg prog prof.*
+gmon2cg prog gmon.out.*
+	gmon2cg prog gmon.out.* > summed.cg
+gmon2cg --prefix-map=/build=$HOME/src/proj -o prog.cg prog gmon.out
+	gmon2cg --prefix-map=/build=$HOME/src/proj -o prog.cg prog gmon.out
+gmon2cg --prefix-map=.=$HOME/src/firmware -o fw.cg fw.elf gmon.out
+	gmon2cg --prefix-map=.=$HOME/src/firmware -o fw.cg fw.elf gmon.out
+gmon2cg -o prog.cg prog.elf gmon.out
+	cd fixtures/cortex-m && gmon2cg -o $work/cortex-m.cg prog.elf gmon.out
+gmon2cg prog nopg/libmix.so.1.profile
+	cd fixtures/ldprofile && gmon2cg prog nopg/libmix.so.1.profile > $work/nopg.cg
+gmon2cg --version --stats
+	gmon2cg --version --stats > version.txt
+gmon2cg -o /tmp/ldp/mix.cg ldprofile/libmix.so.1 /tmp/ldp/libmix.so.1.profile
+	walkthrough
+gmon2cg -o /tmp/ldp/zlib.cg /usr/bin/python3 /tmp/ldp/libz.so.1.profile
+	walkthrough
+gmon2cg -o /tmp/ldp/both.cg ldprofile/prog-pg /tmp/ldp/gmon.* /tmp/ldp/libmix.so.1.profile
+	walkthrough
+gmon2cg [OPTION]... EXECUTABLE [GMON_FILE]...
+	gmon2cg -o callgrind.out prog
+	gmon2cg --gzip -o out.gz.cg prog gmon.out
+	gmon2cg -o out.cg.gz prog gmon.out
+	gmon2cg prog - < gmon.out > stdin.cg
+	gmon2cg --rate=1000 --force --stats -z --no-demangle --no-inline -o options.cg prog gmon.out
+	gmon2cg --no-instr -E main -e main -F compute_row -f compute_row -N main -n main -k main/compute_row -a -o select.cg prog gmon.out
+	gmon2cg --library=fixtures/ldprofile/libmix.so.1 --debug-dir=. -o lib.cg fixtures/ldprofile/prog fixtures/ldprofile/nopg/libmix.so.1.profile
+	gmon2cg --help > help.txt
+FORMS
+)
+missing=$(awk -F '\n' 'NR == FNR { if ($0 !~ /^\t/) known[$0] = 1; next }
+	!($0 in known) { print }' <(printf '%s\n' "$forms") "$tmp/readme-forms")
+[ -z "$missing" ]; check "every README command line has a run here"
+printf '%s\n' "$missing" | diag
+
+# A scratch checkout: the calltree fixture as prog and its runs, all
+# fixtures below fixtures/, gmon2cg on PATH.
+work=$tmp/work
+mkdir -p "$work/fixtures" "$tmp/bin" "$tmp/home/src/proj" "$tmp/home/src/firmware"
+cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m \
+	"$work/fixtures/"
+cp "$FIXTURES/calltree/prog" "$work/prog"
+cp "$FIXTURES/calltree/prog" "$work/fw.elf"
+for f in gmon.out prof.1 prof.2 gmon.out.1 gmon.out.2; do
+	cp "$FIXTURES/calltree/gmon.out" "$work/$f"
+done
+ln -s "$GMON2CG" "$tmp/bin/gmon2cg"
+
+# Each run: exit 0, and every file it wrote is a callgrind profile (gzip
+# compressed where it ends in .gz or was asked for with --gzip), or the
+# text --version and --help print.
+while IFS= read -r line; do
+	case $line in
+	$'\t'walkthrough | '') continue ;;
+	$'\t'*) cmd=${line#$'\t'} ;;
+	*) continue ;;
+	esac
+	rm -f "$work"/*.cg "$work"/*.gz "$work"/*.txt "$work/callgrind.out"
+	(cd "$work" && HOME=$tmp/home PATH=$tmp/bin:$PATH work=$work bash -c "$cmd") \
+		>"$tmp/out" 2>"$tmp/err"
+	st=$? bad=
+	written=$(cd "$work" && ls -- *.cg *.gz *.txt callgrind.out 2>/dev/null)
+	[ -n "$written" ] || bad="no output"
+	for f in $written; do
+		case $f in
+		*.txt) [ -s "$work/$f" ] || bad="$f empty" ;;
+		*.gz | out.gz.cg) gzip -dc "$work/$f" | head -n 1 | grep -qx '# callgrind format' ||
+			bad="$f is not a gzip-compressed profile" ;;
+		*) head -n 1 "$work/$f" | grep -qx '# callgrind format' || bad="$f is not a profile" ;;
+		esac
+	done
+	[ "$st" -eq 0 ] && [ -z "$bad" ]
+	check "$cmd" || diag "exit $st${bad:+, $bad}: $(head -n 3 "$tmp/err")"
+done <<<"$forms"
+finish
