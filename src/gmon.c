@@ -519,8 +519,10 @@ static int read_bsd_arcs(struct gmon_profile *prof, struct reader *r)
 						  r->err);
 		if (count_record(r) < 0)
 			return -1;
-		/* Arc counts are address-sized in the BSD layouts. */
-		if (add_arc(prof, r, decode_arc(r, raw, P)) < 0)
+		/* A BSD arc's count is a C long: address-sized but on LLP64,
+		 * where the record keeps its size and only the low 4 bytes
+		 * count. */
+		if (add_arc(prof, r, decode_arc(r, raw, r->target->llp64 ? 4 : P)) < 0)
 			return -1;
 	}
 }

@@ -40,6 +40,9 @@ struct gmon_target {
 	 * code) and its records (at most 2^20, glibc's most arcs, plus one
 	 * per 4 bytes).  A file beyond that is refused before it is read on. */
 	uint64_t code_span;
+	/* 64-bit Windows (LLP64): a C long is 4 bytes, so a BSD arc's count
+	 * is 4 bytes and 4 of padding that MinGW-w64 leaves uninitialised. */
+	bool llp64;
 };
 
 /* Which header a file carried; the first file's kind is kept for reports. */

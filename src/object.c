@@ -151,6 +151,9 @@ static int read_target(struct object *obj, const char *path,
 	obj->target.addr_size = (unsigned)bits / 8;
 	obj->target.big_endian = bfd_big_endian(obj->abfd);
 	obj->target.code_span = loaded_span(obj->abfd);
+	/* 64-bit COFF is Windows' PE32+, and Windows is LLP64. */
+	obj->target.llp64 = bfd_get_flavour(obj->abfd) == bfd_target_coff_flavour &&
+			    bits == 64;
 	obj->symbol_leading_char = bfd_get_symbol_leading_char(obj->abfd);
 	return 0;
 }

@@ -35,7 +35,8 @@ static bool is_mcount_family(const char *name)
 }
 
 /* Whether RAW names what a -pg prologue calls on one of our targets
- * (ARM's is __gnu_mcount_nc), or the PLT entry for it. */
+ * (ARM's is __gnu_mcount_nc; x86-64 MinGW-w64's gcc calls __fentry__ as
+ * the function's first instruction), or the PLT entry for it. */
 static bool is_mcount_entry(const char *raw)
 {
 	static const char plt[] = "@plt";
@@ -48,7 +49,8 @@ static bool is_mcount_entry(const char *raw)
 		return false;
 	memcpy(name, raw, len);
 	name[len] = '\0';
-	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0;
+	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0 ||
+	       strcmp(name, "__fentry__") == 0;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -190,13 +192,18 @@ static bool room_for_owned(struct symtab *st)
 }
 
 /* The name people read: demangled, unless turned off or not mangled.
+ * A name that is not mangled loses the target's leading character (i386
+ * Windows' "_main" is main), as bfd_demangle and so gprof drop it.
  * Returns NULL only when memory runs out. */
 static const char *display_name(struct symtab *st, const char *raw)
 {
 	char *demangled;
 
-	if (!st->demangle || !may_be_mangled(st->abfd, raw))
+	if (!st->demangle)
 		return raw;
+	if (!may_be_mangled(st->abfd, raw))
+		return st->leading_char && raw[0] == st->leading_char ? raw + 1
+								     : raw;
 	if (!room_for_owned(st))
 		return NULL;
 	bfd_set_error(bfd_error_no_error);
