@@ -50,6 +50,10 @@ gmon2cg --version --stats
 	gmon2cg --version --stats > version.txt
 gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
 	gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
+gmon2cg --summary=2 -o /dev/null fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
+	gmon2cg --summary=2 -o mingw.cg fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
+gmon2cg -o prog.cg prog.exe gmon.out
+	cd fixtures/mingw/x86-64 && gmon2cg -o $work/prog.cg prog.exe gmon.out
 gmon2cg -o prog.cg prog
 	mkdir -p bsd && cp prog bsd/ && cp gmon.out bsd/prog.gmon && cd bsd && gmon2cg -o $work/prog.cg prog
 gmon2cg -o /tmp/ldp/mix.cg ldprofile/libmix.so.1 /tmp/ldp/libmix.so.1.profile
@@ -78,7 +82,7 @@ printf '%s\n' "$missing" | diag
 # fixtures below fixtures/, gmon2cg on PATH.
 work=$tmp/work
 mkdir -p "$work/fixtures" "$tmp/bin" "$tmp/home/src/proj" "$tmp/home/src/firmware"
-cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/interp "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m \
+cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/interp "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m "$FIXTURES"/mingw \
 	"$work/fixtures/"
 cp "$FIXTURES/calltree/prog" "$work/prog"
 cp "$FIXTURES/calltree/prog" "$work/fw.elf"
