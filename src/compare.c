@@ -1,0 +1,523 @@
+/* compare.c -- compare two sets of profiles: what changed beyond noise. */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "diag.h"
+#include "util.h"
+
+const char compare_default_gates[] = "self:+0%,calls:1";
+
+/* The sums of a row, for the tests: samples on each side. */
+struct row_samples {
+	double self[2], incl[2];
+	double calls[2];	/* summed, exact below 2^53 */
+};
+
+static const struct {
+	const char *name;
+	enum compare_measure what;
+} measures[] = {
+	{ "self", MEASURE_SELF }, { "incl", MEASURE_INCL },
+	{ "calls", MEASURE_CALLS }, { "total", MEASURE_TOTAL },
+};
+
+static const struct {
+	const char *suffix;
+	double ns;
+} time_units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+#define NO_UNIT SIZE_MAX
+
+/* Which of time_units S[0..LEN) is; NO_UNIT if none. */
+static size_t time_unit(const char *s, size_t len)
+{
+	for (size_t k = 0; k < sizeof time_units / sizeof *time_units; k++)
+		if (strlen(time_units[k].suffix) == len &&
+		    memcmp(s, time_units[k].suffix, len) == 0)
+			return k;
+	return NO_UNIT;
+}
+
+int compare_parse_time(const char *s, double *ns)
+{
+	char *end;
+	size_t unit;
+
+	*ns = strtod(s, &end);
+	if (end == s || !(*s >= '0' && *s <= '9') || !isfinite(*ns) ||
+	    (unit = time_unit(end, strlen(end))) == NO_UNIT)
+		return -1;
+	*ns *= time_units[unit].ns;
+	return 0;
+}
+
+/* One threshold, SPEC[0..LEN), into G. */
+static int parse_gate(const char *spec, size_t len, struct compare_gate *g,
+		      struct g2c_error *err)
+{
+	const char *colon = memchr(spec, ':', len), *p;
+	char *end;
+	size_t k, nmeasures = sizeof measures / sizeof *measures;
+
+	memset(g, 0, sizeof *g);
+	snprintf(g->text, sizeof g->text, "%.*s", (int)len, spec);
+	for (k = 0; colon && k < nmeasures; k++)
+		if (strlen(measures[k].name) == (size_t)(colon - spec) &&
+		    memcmp(measures[k].name, spec, (size_t)(colon - spec)) == 0)
+			break;
+	if (!colon || k == nmeasures)
+		return g2c_error_set(err, "invalid --fail-on '%s': WHAT:CHANGE is needed, WHAT one of self, incl, calls, total",
+				     g->text);
+	g->what = measures[k].what;
+	p = colon + 1;
+	g->direction = *p == '+' ? 1 : *p == '-' ? -1 : 0;
+	p += g->direction != 0;
+	g->amount = strtod(p, &end);
+	if (end == p || !(*p >= '0' && *p <= '9') || !isfinite(g->amount))
+		return g2c_error_set(err, "invalid --fail-on '%s': the change needs a number", g->text);
+	if ((size_t)(end - spec) < len && *end == '%') {
+		g->relative = true;
+		end++;
+	} else if (g->what != MEASURE_CALLS) {
+		size_t unit = time_unit(end, len - (size_t)(end - spec));
+
+		if (unit == NO_UNIT)
+			return g2c_error_set(err, "invalid --fail-on '%s': a time needs %% or a unit (ns, us, ms, s)",
+					     g->text);
+		g->amount *= time_units[unit].ns;
+		end += strlen(time_units[unit].suffix);
+	}
+	if ((size_t)(end - spec) != len)
+		return g2c_error_set(err, "invalid --fail-on '%s': unexpected '%.*s'", g->text,
+				     (int)(len - (size_t)(end - spec)), end);
+	return 0;
+}
+
+int compare_parse_gates(const char *spec, struct compare_gate **gates,
+			size_t *n, struct g2c_error *err)
+{
+	for (const char *s = spec;; s++) {
+		size_t len = strcspn(s, ",");
+		size_t cap = *n;
+		struct compare_gate *g = array_grow(*gates, &cap, *n + 1, sizeof *g);
+
+		if (!g)
+			return g2c_error_set(err, "out of memory");
+		*gates = g;
+		if (parse_gate(s, len, &g[*n], err) < 0)
+			return -1;
+		(*n)++;
+		s += len;
+		if (!*s)
+			return 0;
+	}
+}
+
+/* -- Matching ----------------------------------------------------------- */
+
+struct matcher {
+	struct compare_row *rows;
+	struct row_samples *samples;
+	size_t nrows, cap;
+	size_t *slot;		/* open addressing; SIZE_MAX: free */
+	size_t nslots;
+};
+
+static uint64_t hash_string(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+	return h;
+}
+
+static uint64_t identity_hash(const struct cgread_fn *fn)
+{
+	uint64_t h = hash_string(fn->name, 0xcbf29ce484222325u);
+
+	h = hash_string(fn->file, h * 31);
+	return hash_string(fn->object, h * 31);
+}
+
+static bool same_function(const struct compare_row *r, const struct cgread_fn *fn)
+{
+	return strcmp(r->name, fn->name) == 0 && strcmp(r->file, fn->file) == 0 &&
+	       strcmp(r->object, fn->object) == 0;
+}
+
+static int grow_matcher(struct matcher *m)
+{
+	size_t nslots = m->nslots ? m->nslots * 2 : 1024;
+	size_t *slot = malloc(nslots * sizeof *slot);
+	struct compare_row *rows = realloc(m->rows, nslots / 2 * sizeof *rows);
+	struct row_samples *samples;
+
+	if (rows)
+		m->rows = rows;
+	samples = rows ? realloc(m->samples, nslots / 2 * sizeof *samples) : NULL;
+	if (samples)
+		m->samples = samples;
+	if (!slot || !samples) {
+		free(slot);
+		return -1;
+	}
+	memset(slot, 0xff, nslots * sizeof *slot);
+	for (size_t r = 0; r < m->nrows; r++) {
+		const struct compare_row *row = &m->rows[r];
+		struct cgread_fn id = { .object = row->object, .file = row->file,
+					.name = row->name };
+		size_t s = identity_hash(&id) & (nslots - 1);
+
+		while (slot[s] != SIZE_MAX)
+			s = (s + 1) & (nslots - 1);
+		slot[s] = r;
+	}
+	free(m->slot);
+	m->slot = slot;
+	m->nslots = nslots;
+	return 0;
+}
+
+/* Adds FN of a profile of side SIDE to its row. */
+static int add_function(struct matcher *m, const struct cgread_fn *fn,
+			int side)
+{
+	size_t s;
+	struct row_samples *rs;
+	struct compare_row *row;
+
+	if ((m->nrows + 1) * 2 > m->nslots && grow_matcher(m) < 0)
+		return -1;
+	s = identity_hash(fn) & (m->nslots - 1);
+	while (m->slot[s] != SIZE_MAX && !same_function(&m->rows[m->slot[s]], fn))
+		s = (s + 1) & (m->nslots - 1);
+	if (m->slot[s] == SIZE_MAX) {
+		m->slot[s] = m->nrows;
+		m->rows[m->nrows] = (struct compare_row){ .object = fn->object,
+							  .file = fn->file,
+							  .name = fn->name };
+		m->samples[m->nrows++] = (struct row_samples){ 0 };
+	}
+	row = &m->rows[m->slot[s]];
+	rs = &m->samples[m->slot[s]];
+	row->present[side] = true;
+	row->self[side] += (double)fn->self_ns;
+	row->incl[side] += (double)fn->incl_ns;
+	rs->self[side] += fn->self_samples;
+	rs->incl[side] += fn->incl_samples;
+	rs->calls[side] += (double)fn->calls;
+	return 0;
+}
+
+/* -- Tests -------------------------------------------------------------- */
+
+/* X ln(X / E), 0 for X = 0. */
+static double xlogx(double x, double e)
+{
+	return x > 0 && e > 0 ? x * log(x / e) : 0;
+}
+
+/* The p-value of a G statistic with one degree of freedom. */
+static double p_of_g(double g)
+{
+	return g > 0 ? erfc(sqrt(g / 2)) : 1;
+}
+
+/* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
+ * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
+ * The likelihood-ratio test's p-value. */
+static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+{
+	double n = x_old + x_new, p0 = k_new / (k_old + k_new);
+
+	return p_of_g(2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0))));
+}
+
+/* A function's X_OLD of T_OLD samples and X_NEW of T_NEW: the same share
+ * of the whole?  The G test of the 2 x 2 table (function, rest) x (old,
+ * new): given the totals, the conditional binomial of the issue's
+ * two-proportion question. */
+static double p_same_share(double x_old, double t_old, double x_new, double t_new)
+{
+	double r_old = t_old > x_old ? t_old - x_old : 0;
+	double r_new = t_new > x_new ? t_new - x_new : 0;
+	double n = x_old + r_old + x_new + r_new;
+	double x = x_old + x_new, r = r_old + r_new;
+	double old = x_old + r_old, new = x_new + r_new;
+
+	if (n <= 0)
+		return 1;
+	return p_of_g(2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
+			   xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n)));
+}
+
+static int sign(double v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* A function's time, X of T samples on each side of K profiles: changed
+ * when both its time per run and its share changed, the same way (one
+ * alone is a longer or shorter run, or the rest of the program moving).
+ * The larger p-value is the test's (an intersection-union test). */
+static double p_time(const double x[2], const double t[2], const unsigned k[2])
+{
+	double p_rate = p_same_rate(x[0], x[1], k[0], k[1]);
+	double p_share = p_same_share(x[0], t[0], x[1], t[1]);
+	int rate_dir = sign(x[1] * k[0] - x[0] * k[1]);
+	int share_dir = sign(x[1] * t[0] - x[0] * t[1]);
+
+	if (rate_dir != share_dir)
+		return 1;
+	return p_rate > p_share ? p_rate : p_share;
+}
+
+static int by_p(const void *a, const void *b)
+{
+	double pa = **(double *const *)a, pb = **(double *const *)b;
+
+	return (pa > pb) - (pa < pb);
+}
+
+/* Holm's step-down correction of P[0..N) in place: the family-wise error
+ * stays under the level whatever the tests' dependence. */
+static void holm(double **p, size_t n)
+{
+	double running = 0;
+
+	qsort(p, n, sizeof *p, by_p);
+	for (size_t i = 0; i < n; i++) {
+		double adj = *p[i] * (double)(n - i);
+
+		running = adj > running ? adj : running;
+		*p[i] = running < 1 ? running : 1;
+	}
+}
+
+/* Whether a time of MEANS[0..2) ns is large enough to be judged. */
+static bool judged(const double means[2], const double samples[2], double min_ns)
+{
+	return (samples[0] > 0 || samples[1] > 0) &&
+	       (means[0] >= min_ns || means[1] >= min_ns);
+}
+
+/* Runs every test, corrects them together and marks the changes. */
+static int judge(struct compare_result *r, const struct row_samples *rs,
+		 const double total[2], const struct compare_options *o)
+{
+	double **p = malloc((2 * r->nrows + 1) * sizeof *p);
+	size_t n = 0;
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		row->p_self = row->p_incl = 1;
+		if (judged(row->self, rs[i].self, o->min_time_ns)) {
+			row->p_self = p_time(rs[i].self, total, r->nprofiles);
+			p[n++] = &row->p_self;
+		}
+		if (judged(row->incl, rs[i].incl, o->min_time_ns)) {
+			row->p_incl = p_time(rs[i].incl, total, r->nprofiles);
+			p[n++] = &row->p_incl;
+		}
+		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
+				     rs[i].calls[1] * r->nprofiles[0];
+	}
+	holm(p, n);
+	r->ntests = n;
+	free(p);
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		row->self_changed = row->p_self < o->alpha;
+		row->incl_changed = row->p_incl < o->alpha;
+		r->nchanged += row->self_changed || row->incl_changed || row->calls_changed;
+	}
+	/* The total alone: beyond its Poisson noise (a loaded machine moves it
+	 * further; it is reported, not counted among the changes). */
+	r->total.p_self = r->total.p_incl =
+		p_same_rate(total[0], total[1], r->nprofiles[0], r->nprofiles[1]);
+	r->total.self_changed = r->total.incl_changed = r->total.p_self < o->alpha;
+	return 0;
+}
+
+/* -- Gates -------------------------------------------------------------- */
+
+/* Whether the change from OLD to NEW crosses G. */
+static bool crosses(const struct compare_gate *g, double old, double new,
+		    bool changed)
+{
+	double d = new - old;
+
+	if (!changed || d == 0 || g->direction * d < 0)
+		return false;
+	if (g->relative)
+		return old == 0 || fabs(d) / old * 100 >= g->amount;
+	return fabs(d) >= g->amount;
+}
+
+static const struct compare_gate *first_crossed(const struct compare_row *row,
+						const struct compare_gate *gates,
+						size_t n, bool total)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct compare_gate *g = &gates[i];
+		bool hit;
+
+		if ((g->what == MEASURE_TOTAL) != total)
+			continue;
+		if (g->what == MEASURE_CALLS)
+			hit = crosses(g, row->calls[0], row->calls[1], row->calls_changed);
+		else if (g->what == MEASURE_INCL)
+			hit = crosses(g, row->incl[0], row->incl[1], row->incl_changed);
+		else
+			hit = crosses(g, row->self[0], row->self[1], row->self_changed);
+		if (hit)
+			return g;
+	}
+	return NULL;
+}
+
+static void check_gates(struct compare_result *r, const struct compare_gate *gates,
+			size_t n)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if ((r->rows[i].failed = first_crossed(&r->rows[i], gates, n, false)))
+			r->nfailed++;
+	if ((r->total.failed = first_crossed(&r->total, gates, n, true)))
+		r->nfailed++;
+}
+
+/* -- Order -------------------------------------------------------------- */
+
+static double largest_change(const struct compare_row *row)
+{
+	double self = fabs(row->self[1] - row->self[0]);
+	double incl = fabs(row->incl[1] - row->incl[0]);
+
+	return self > incl ? self : incl;
+}
+
+/* Changes first; then the largest change of time, of calls, by name. */
+static int by_change(const void *a, const void *b)
+{
+	const struct compare_row *x = a, *y = b;
+	bool cx = x->self_changed || x->incl_changed || x->calls_changed;
+	bool cy = y->self_changed || y->incl_changed || y->calls_changed;
+	double tx = largest_change(x), ty = largest_change(y);
+	double kx = fabs(x->calls[1] - x->calls[0]), ky = fabs(y->calls[1] - y->calls[0]);
+	int c;
+
+	if (cx != cy)
+		return cx ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	if ((c = strcmp(x->file, y->file)) != 0)
+		return c;
+	return strcmp(x->object, y->object);
+}
+
+/* -- The comparison ----------------------------------------------------- */
+
+/* Reads side SIDE's profiles into R->profiles from FIRST on, adding their
+ * functions to M; their sample totals to *TOTAL. */
+static int read_side(struct compare_result *r, struct matcher *m,
+		     const struct compare_options *o, int side, size_t first,
+		     double *total, struct g2c_error *err)
+{
+	for (size_t i = 0; i < o->nfiles[side]; i++) {
+		struct cgread_profile *p = &r->profiles[first + i];
+
+		if (cgread_file(p, o->files[side][i], err) < 0)
+			return -1;
+		if (!r->hz)
+			r->hz = p->hz;
+		for (size_t f = 0; f < p->nfns; f++)
+			if (add_function(m, &p->fns[f], side) < 0)
+				return g2c_error_set(err, "out of memory");
+		r->total.self[side] += (double)p->total_ns;
+		*total += p->total_samples;
+	}
+	r->nprofiles[side] = (unsigned)o->nfiles[side];
+	return 0;
+}
+
+/* Sums to means per profile. */
+static void to_means(struct compare_row *row, const unsigned k[2])
+{
+	for (int s = 0; s < 2; s++) {
+		row->self[s] /= k[s];
+		row->incl[s] /= k[s];
+	}
+}
+
+int compare_profiles(struct compare_result *r, const struct compare_options *o,
+		     struct g2c_error *err)
+{
+	struct matcher m = { 0 };
+	double total[2] = { 0, 0 };
+	struct compare_gate *defaults = NULL;
+	size_t ndefaults = 0;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	r->nfiles = o->nfiles[0] + o->nfiles[1];
+	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
+	if (!r->profiles)
+		return g2c_error_set(err, "out of memory");
+	if (read_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
+	    read_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
+		goto out;
+	r->rows = m.rows;
+	r->nrows = m.nrows;
+	m.rows = NULL;
+	for (size_t i = 0; i < r->nrows; i++) {
+		r->rows[i].calls[0] = m.samples[i].calls[0] / r->nprofiles[0];
+		r->rows[i].calls[1] = m.samples[i].calls[1] / r->nprofiles[1];
+		to_means(&r->rows[i], r->nprofiles);
+	}
+	r->total.incl[0] = r->total.self[0];
+	r->total.incl[1] = r->total.self[1];
+	r->total.present[0] = r->total.present[1] = true;
+	r->total.object = r->total.file = "";
+	to_means(&r->total, r->nprofiles);
+	if (judge(r, m.samples, total, o) < 0 ||
+	    (o->ngates == 0 && compare_parse_gates(compare_default_gates, &defaults,
+						   &ndefaults, err) < 0)) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
+	if (o->ngates)
+		check_gates(r, o->gates, o->ngates);
+	else
+		check_gates(r, defaults, ndefaults);
+	/* (the rows keep pointers to the gates they crossed) */
+	qsort(r->rows, r->nrows, sizeof *r->rows, by_change);
+	rc = 0;
+out:
+	free(m.rows);
+	free(m.samples);
+	free(m.slot);
+	r->defaults = defaults;
+	return rc;
+}
+
+void compare_release(struct compare_result *r)
+{
+	for (size_t i = 0; r->profiles && i < r->nfiles; i++)
+		cgread_release(&r->profiles[i]);
+	free(r->profiles);
+	free(r->rows);
+	free(r->defaults);
+	memset(r, 0, sizeof *r);
+}
