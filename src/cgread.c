@@ -16,8 +16,6 @@
 
 #define SPONTANEOUS "<spontaneous>"
 #define UNKNOWN_FILE "???"
-/* More name numbers than this are not a file we wrote. */
-#define MAX_NAME_ID (1u << 28)
 #define READ_CHUNK (1 << 16)
 
 /* Each distinct string once, so that names compare by address. */
@@ -82,6 +80,7 @@ struct name_entry {
 struct name_table {
 	struct name_entry *e;
 	size_t cap;
+	size_t max;		/* the largest number defined */
 };
 
 /* The lines of the file, one at a time. */
@@ -337,7 +336,7 @@ static int parse_name(struct parser *ps, const char *s, int kind, size_t *id)
 
 	if (s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
 		s++;
-		if (!parse_number(&s, &n) || *s++ != ')' || n == 0 || n > MAX_NAME_ID)
+		if (!parse_number(&s, &n) || *s++ != ')' || n == 0)
 			return fail(ps, "bad name number");
 		if (*s == ' ')
 			name = s + 1;
@@ -347,6 +346,10 @@ static int parse_name(struct parser *ps, const char *s, int kind, size_t *id)
 		n = 0;	/* an uncompressed name: the slot of number 0 */
 		name = s;
 	}
+	/* the writer numbers names in the order it defines them */
+	if (n > t->max + (name != NULL))
+		return fail(ps, name ? "name number (%" PRIu64 ") out of order"
+			    : "name number (%" PRIu64 ") used before it is defined", n);
 	if (n >= t->cap) {
 		size_t old = t->cap;
 		struct name_entry *e = array_grow(t->e, &t->cap, n + 1, sizeof *e);
@@ -362,6 +365,7 @@ static int parse_name(struct parser *ps, const char *s, int kind, size_t *id)
 		if (!(name = intern(ps->p->strings, name, strlen(name))))
 			return out_of_memory(ps);
 		t->e[n] = (struct name_entry){ name, NULL, NULL, SIZE_MAX };
+		t->max = n > t->max ? n : t->max;
 	} else if (!t->e[n].name) {
 		return fail(ps, "name number (%" PRIu64 ") used before it is defined", n);
 	}

@@ -106,7 +106,8 @@ static void write_name(FILE *fp, const struct compare_row *row)
 	fprintf(fp, "%c %s", row->failed ? '!' : changed ? '*' : ' ',
 		name ? name : row->name ? row->name : "(total)");
 	if (row->name)
-		fprintf(fp, "  %s%s%s", row->file, *row->object ? " in " : "", row->object);
+		fprintf(fp, "  %s%s%s%s", row->file, *row->object ? " in " : "", row->object,
+			!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "");
 	if (row->failed)
 		fprintf(fp, "  [fails %s]", row->failed->text);
 	fputc('\n', fp);
@@ -136,8 +137,6 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 void compare_write_text(FILE *fp, const struct compare_result *r,
 			const struct compare_options *o)
 {
-	size_t nchanged = 0;
-
 	write_sides(fp, o, r);
 	fprintf(fp, "  %-23s  %-23s  %s\n", "        self time", "     inclusive time",
 		"          calls");
@@ -146,14 +145,11 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 	write_name(fp, &r->total);
 	write_numbers(fp, &r->total);
 	for (size_t i = 0; i < r->nrows; i++) {
-		const struct compare_row *row = &r->rows[i];
-
-		nchanged += row->self_changed || row->incl_changed || row->calls_changed;
-		write_name(fp, row);
-		write_numbers(fp, row);
+		write_name(fp, &r->rows[i]);
+		write_numbers(fp, &r->rows[i]);
 	}
 	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate.\n",
-		nchanged, r->nrows, r->nfailed);
+		r->nchanged, r->nrows, r->nfailed);
 }
 
 /* -- JUnit XML ---------------------------------------------------------- */
