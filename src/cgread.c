@@ -384,60 +384,67 @@ static const char *object_key(struct parser *ps, const char *path)
 	return intern(ps->p->strings, base_name(path), strlen(base_name(path)));
 }
 
+/* The position lines: what each sets, and its kind of name. */
+enum spec { SPEC_OB, SPEC_FL, SPEC_FI_FE, SPEC_FN, SPEC_COB, SPEC_CFI, SPEC_CFN };
+
+static const struct {
+	const char *key;
+	enum spec spec;
+	int kind;
+} specs[] = {
+	{ "ob", SPEC_OB, KIND_OB }, { "fl", SPEC_FL, KIND_FILE },
+	{ "fi", SPEC_FI_FE, KIND_FILE }, { "fe", SPEC_FI_FE, KIND_FILE },
+	{ "fn", SPEC_FN, KIND_FN }, { "cob", SPEC_COB, KIND_OB },
+	{ "cfi", SPEC_CFI, KIND_FILE }, { "cfl", SPEC_CFI, KIND_FILE },
+	{ "cfn", SPEC_CFN, KIND_FN },
+};
+
 /* "KEY=..." in a part's body. */
 static int position_spec(struct parser *ps, const char *key, size_t klen,
 			 const char *value)
 {
-	static const struct { const char *key; int kind; } keys[] = {
-		{ "ob", KIND_OB }, { "fl", KIND_FILE }, { "fi", KIND_FILE },
-		{ "fe", KIND_FILE }, { "fn", KIND_FN }, { "cob", KIND_OB },
-		{ "cfi", KIND_FILE }, { "cfl", KIND_FILE }, { "cfn", KIND_FN },
-	};
-	size_t id = 0, k;
+	size_t id = 0, k, n = sizeof specs / sizeof *specs;
 	const char *name;
 
-	for (k = 0; k < sizeof keys / sizeof *keys; k++)
-		if (strlen(keys[k].key) == klen && memcmp(keys[k].key, key, klen) == 0)
+	for (k = 0; k < n; k++)
+		if (strlen(specs[k].key) == klen && memcmp(specs[k].key, key, klen) == 0)
 			break;
-	if (k == sizeof keys / sizeof *keys)
+	if (k == n)
 		return fail(ps, "unknown line '%.*s='", (int)klen, key);
-	if (parse_name(ps, value, keys[k].kind, &id) < 0)
+	if (parse_name(ps, value, specs[k].kind, &id) < 0)
 		return -1;
-	name = ps->names[keys[k].kind].e[id].name;
-	switch (k) {
-	case 0:
-		if (!(ps->ob = object_key(ps, name)))
+	name = ps->names[specs[k].kind].e[id].name;
+	if ((specs[k].spec == SPEC_FN || specs[k].spec == SPEC_CFN) && (!ps->ob || !ps->fl))
+		return fail(ps, "%s= before ob= and fl=", specs[k].key);
+	switch (specs[k].spec) {
+	case SPEC_OB:
+	case SPEC_COB:
+		name = object_key(ps, name);
+		if (!name)
 			return out_of_memory(ps);
+		*(specs[k].spec == SPEC_OB ? &ps->ob : &ps->cob) = name;
 		break;
-	case 1:
+	case SPEC_FL:
 		ps->fl = name;
 		break;
-	case 4:
-		if (!ps->ob || !ps->fl)
-			return fail(ps, "fn= before ob= and fl=");
+	case SPEC_FI_FE:	/* where the next costs are; not who owns them */
+		break;
+	case SPEC_FN:
 		ps->spontaneous = strcmp(name, SPONTANEOUS) == 0 &&
 				  strcmp(ps->fl, UNKNOWN_FILE) == 0;
 		if (!ps->spontaneous &&
 		    (ps->fn = function_named(ps, id, ps->ob, ps->fl)) == SIZE_MAX)
 			return -1;
 		break;
-	case 5:
-		if (!(ps->cob = object_key(ps, name)))
-			return out_of_memory(ps);
-		break;
-	case 6: case 7:
+	case SPEC_CFI:
 		ps->cfi = name;
 		break;
-	case 8:
+	case SPEC_CFN:
 		ps->cfn = name;
-		if (!ps->ob || !ps->fl)
-			return fail(ps, "cfn= before ob= and fl=");
 		ps->callee = function_named(ps, id, ps->cob ? ps->cob : ps->ob,
 					    ps->cfi ? ps->cfi : ps->fl);
 		if (ps->callee == SIZE_MAX)
 			return -1;
-		break;
-	default:	/* fi=, fe=: where the next costs are; not who owns them */
 		break;
 	}
 	return 0;

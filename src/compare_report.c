@@ -236,22 +236,13 @@ static uint64_t rounded(double ns)
 	return ns > 0 ? (uint64_t)llround(ns) : 0;
 }
 
-void compare_write_callgrind(struct outstream *os,
-			     const struct compare_result *r,
-			     const struct compare_options *o)
+/* The header, with the events' totals SUM. */
+static void write_callgrind_header(struct outstream *os,
+				   const struct compare_options *o,
+				   const uint64_t sum[4])
 {
 	static const char *const side[2] = { "Old", "New" };
-	uint64_t sum[4] = { 0 };
-	const char *object = NULL, *file = NULL;
 
-	for (size_t i = 0; i < r->nrows; i++) {
-		uint64_t old = rounded(r->rows[i].self[0]), new = rounded(r->rows[i].self[1]);
-
-		sum[0] += old;
-		sum[1] += new;
-		sum[2] += new > old ? new - old : 0;
-		sum[3] += old > new ? old - new : 0;
-	}
 	outstream_printf(os, "# callgrind format\nversion: 1\ncreator: %s %s\ncmd: %s --compare\n",
 			 PACKAGE_NAME, PACKAGE_VERSION, PACKAGE_NAME);
 	for (int s = 0; s < 2; s++) {
@@ -269,6 +260,24 @@ void compare_write_callgrind(struct outstream *os,
 		       "events: Old New Slower Faster\n");
 	outstream_printf(os, "summary: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n\n",
 			 sum[0], sum[1], sum[2], sum[3]);
+}
+
+void compare_write_callgrind(struct outstream *os,
+			     const struct compare_result *r,
+			     const struct compare_options *o)
+{
+	uint64_t sum[4] = { 0 };
+	const char *object = NULL, *file = NULL;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		uint64_t old = rounded(r->rows[i].self[0]), new = rounded(r->rows[i].self[1]);
+
+		sum[0] += old;
+		sum[1] += new;
+		sum[2] += new > old ? new - old : 0;
+		sum[3] += old > new ? old - new : 0;
+	}
+	write_callgrind_header(os, o, sum);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		uint64_t old = rounded(row->self[0]), new = rounded(row->self[1]);
