@@ -17,6 +17,7 @@
 #define SPONTANEOUS "<spontaneous>"
 #define UNKNOWN_FILE "???"
 #define READ_CHUNK (1 << 16)
+#define NOT_CALLGRIND "not a callgrind file (no '# callgrind format' line)"
 
 /* Each distinct string once, so that names compare by address. */
 struct cgread_strings {
@@ -151,14 +152,15 @@ static int next_line(struct parser *ps, char **line)
 			lr->start = (size_t)(nl - lr->buf) + 1;
 			ps->lineno++;
 			if (memchr(*line, '\0', (size_t)(nl - *line)))
-				return fail(ps, "not a callgrind file (a NUL byte)");
+				return fail(ps, NOT_CALLGRIND);
 			return 1;
 		}
 		if (lr->eof) {
 			if (lr->start == lr->end)
 				return 0;
 			ps->lineno++;
-			return fail(ps, "truncated: the last line has no end");
+			return fail(ps, ps->lineno == 1 ? NOT_CALLGRIND :
+				    "truncated: the last line has no end");
 		}
 		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
 		lr->end -= lr->start;
@@ -675,7 +677,7 @@ static int parse_file(struct parser *ps)
 	if ((rc = next_line(ps, &line)) <= 0)
 		return rc < 0 ? -1 : fail(ps, "empty file: not a callgrind file");
 	if (strcmp(line, "# callgrind format") != 0)
-		return fail(ps, "not a callgrind file (no '# callgrind format' line)");
+		return fail(ps, NOT_CALLGRIND);
 	start_part(ps);
 	while ((rc = next_line(ps, &line)) > 0)
 		if (parse_line(ps, line) < 0)

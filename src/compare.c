@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,43 +238,118 @@ static double p_same_rate(double x_old, double x_new, double k_old, double k_new
 	return p_of_g(2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0))));
 }
 
-/* A function's X_OLD of T_OLD samples and X_NEW of T_NEW: the same share
- * of the whole?  The G test of the 2 x 2 table (function, rest) x (old,
- * new): given the totals, the conditional binomial of the issue's
- * two-proportion question. */
-static double p_same_share(double x_old, double t_old, double x_new, double t_new)
+/* X_OLD and X_NEW samples of a function, against R_OLD and R_NEW of a
+ * reference: did the function move as the reference did?  The G test of
+ * the 2 x 2 table (function, reference) x (old, new), which given the
+ * sums is the conditional binomial of the function's share. */
+static double p_same_share(double x_old, double r_old, double x_new, double r_new)
 {
-	double r_old = t_old > x_old ? t_old - x_old : 0;
-	double r_new = t_new > x_new ? t_new - x_new : 0;
 	double n = x_old + r_old + x_new + r_new;
 	double x = x_old + x_new, r = r_old + r_new;
 	double old = x_old + r_old, new = x_new + r_new;
 
-	if (n <= 0)
+	if (n <= 0 || x <= 0 || r <= 0)
 		return 1;
 	return p_of_g(2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
 			   xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n)));
 }
 
-static int sign(double v)
+/* What a function's time is judged against: the self samples of the
+ * functions that moved with the program as a whole.  A loaded machine
+ * makes every function slower alike (by 15 % on a shared build machine,
+ * far beyond Poisson noise), a slower function makes every other one's
+ * share smaller; so the program's common factor is the median, weighted
+ * by samples, of the functions' new/old ratios, and the reference is the
+ * functions whose ratio agrees with it within 3 standard errors (Poisson).
+ * A program whose time is all in one function has nothing to tell its
+ * change from the machine's: its reference is itself, and only the total
+ * shows the change. */
+struct reference {
+	double samples[2];
+	bool *member;		/* per row */
+};
+
+struct ratio {
+	double log_ratio, weight;
+};
+
+static int by_ratio(const void *a, const void *b)
 {
-	return (v > 0) - (v < 0);
+	double x = ((const struct ratio *)a)->log_ratio;
+	double y = ((const struct ratio *)b)->log_ratio;
+
+	return (x > y) - (x < y);
 }
 
-/* A function's time, X of T samples on each side of K profiles: changed
- * when both its time per run and its share changed, the same way (one
- * alone is a longer or shorter run, or the rest of the program moving).
- * The larger p-value is the test's (an intersection-union test). */
-static double p_time(const double x[2], const double t[2], const unsigned k[2])
+/* The weighted median of the log ratios of the N rows in RS with self
+ * samples on both sides, scaled to runs K; -1 when out of memory. */
+static int common_factor(const struct row_samples *rs, size_t n,
+			 const unsigned k[2], double *log_factor)
 {
-	double p_rate = p_same_rate(x[0], x[1], k[0], k[1]);
-	double p_share = p_same_share(x[0], t[0], x[1], t[1]);
-	int rate_dir = sign(x[1] * k[0] - x[0] * k[1]);
-	int share_dir = sign(x[1] * t[0] - x[0] * t[1]);
+	struct ratio *ratios = malloc((n ? n : 1) * sizeof *ratios);
+	size_t m = 0;
+	double total = 0, sum = 0;
 
-	if (rate_dir != share_dir)
-		return 1;
-	return p_rate > p_share ? p_rate : p_share;
+	if (!ratios)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+			ratios[m++] = (struct ratio){
+				log(rs[i].self[1] / k[1]) - log(rs[i].self[0] / k[0]),
+				rs[i].self[0] + rs[i].self[1] };
+			total += ratios[m - 1].weight;
+		}
+	qsort(ratios, m, sizeof *ratios, by_ratio);
+	*log_factor = 0;	/* no function has samples on both sides */
+	for (size_t j = 0; j < m; j++) {
+		sum += ratios[j].weight;
+		if (sum * 2 >= total) {
+			*log_factor = ratios[j].log_ratio;
+			break;
+		}
+	}
+	free(ratios);
+	return 0;
+}
+
+static int build_reference(struct reference *ref, const struct row_samples *rs,
+			   size_t n, const unsigned k[2])
+{
+	double log_factor;
+
+	ref->samples[0] = ref->samples[1] = 0;
+	ref->member = calloc(n ? n : 1, sizeof *ref->member);
+	if (!ref->member || common_factor(rs, n, k, &log_factor) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const double *x = rs[i].self;
+		double log_ratio, se;
+
+		if (x[0] <= 0 || x[1] <= 0)
+			continue;
+		log_ratio = log(x[1] / k[1]) - log(x[0] / k[0]);
+		se = sqrt(1 / x[0] + 1 / x[1]);
+		if (fabs(log_ratio - log_factor) > 3 * se)
+			continue;
+		ref->member[i] = true;
+		ref->samples[0] += x[0];
+		ref->samples[1] += x[1];
+	}
+	return 0;
+}
+
+/* The p-value of row I's time X (self or inclusive samples) against the
+ * reference without the row's own self samples. */
+static double p_time(const double x[2], const struct reference *ref,
+		     const struct row_samples *rs, size_t i)
+{
+	double r_old = ref->samples[0], r_new = ref->samples[1];
+
+	if (ref->member[i]) {
+		r_old -= rs[i].self[0];
+		r_new -= rs[i].self[1];
+	}
+	return p_same_share(x[0], r_old, x[1], r_new);
 }
 
 static int by_p(const void *a, const void *b)
@@ -310,20 +386,24 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 		 const double total[2], const struct compare_options *o)
 {
 	double **p = malloc((2 * r->nrows + 1) * sizeof *p);
+	struct reference ref = { 0 };
 	size_t n = 0;
 
-	if (!p)
+	if (!p || build_reference(&ref, rs, r->nrows, r->nprofiles) < 0) {
+		free(p);
+		free(ref.member);
 		return -1;
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
 		row->p_self = row->p_incl = 1;
 		if (judged(row->self, rs[i].self, o->min_time_ns)) {
-			row->p_self = p_time(rs[i].self, total, r->nprofiles);
+			row->p_self = p_time(rs[i].self, &ref, rs, i);
 			p[n++] = &row->p_self;
 		}
 		if (judged(row->incl, rs[i].incl, o->min_time_ns)) {
-			row->p_incl = p_time(rs[i].incl, total, r->nprofiles);
+			row->p_incl = p_time(rs[i].incl, &ref, rs, i);
 			p[n++] = &row->p_incl;
 		}
 		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
@@ -332,12 +412,13 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 	holm(p, n);
 	r->ntests = n;
 	free(p);
+	free(ref.member);
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
 		row->self_changed = row->p_self < o->alpha;
 		row->incl_changed = row->p_incl < o->alpha;
-		r->nchanged += row->self_changed || row->incl_changed || row->calls_changed;
+		r->nchanged += row->self_changed || row->calls_changed;
 	}
 	/* The total alone: beyond its Poisson noise (a loaded machine moves it
 	 * further; it is reported, not counted among the changes). */
@@ -394,6 +475,11 @@ static void check_gates(struct compare_result *r, const struct compare_gate *gat
 		r->nfailed++;
 }
 
+bool compare_row_changed(const struct compare_row *row)
+{
+	return row->self_changed || row->calls_changed;
+}
+
 /* -- Order -------------------------------------------------------------- */
 
 static double largest_change(const struct compare_row *row)
@@ -404,12 +490,14 @@ static double largest_change(const struct compare_row *row)
 	return self > incl ? self : incl;
 }
 
-/* Changes first; then the largest change of time, of calls, by name. */
+/* Changes first; then the largest change of time, of calls, by name.
+ * (Rows are sorted through pointers: qsort would move the rows' bytes
+ * at every step.) */
 static int by_change(const void *a, const void *b)
 {
-	const struct compare_row *x = a, *y = b;
-	bool cx = x->self_changed || x->incl_changed || x->calls_changed;
-	bool cy = y->self_changed || y->incl_changed || y->calls_changed;
+	const struct compare_row *x = *(const struct compare_row *const *)a;
+	const struct compare_row *y = *(const struct compare_row *const *)b;
+	bool cx = compare_row_changed(x), cy = compare_row_changed(y);
 	double tx = largest_change(x), ty = largest_change(y);
 	double kx = fabs(x->calls[1] - x->calls[0]), ky = fabs(y->calls[1] - y->calls[0]);
 	int c;
@@ -427,19 +515,89 @@ static int by_change(const void *a, const void *b)
 	return strcmp(x->object, y->object);
 }
 
+static int sort_rows(struct compare_result *r)
+{
+	struct compare_row **order = malloc((r->nrows ? r->nrows : 1) * sizeof *order);
+	struct compare_row *rows = malloc((r->nrows ? r->nrows : 1) * sizeof *rows);
+
+	if (!order || !rows) {
+		free(order);
+		free(rows);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		order[i] = &r->rows[i];
+	qsort(order, r->nrows, sizeof *order, by_change);
+	for (size_t i = 0; i < r->nrows; i++)
+		rows[i] = *order[i];
+	free(order);
+	free(r->rows);
+	r->rows = rows;
+	return 0;
+}
+
 /* -- The comparison ----------------------------------------------------- */
 
-/* Reads side SIDE's profiles into R->profiles from FIRST on, adding their
- * functions to M; their sample totals to *TOTAL. */
-static int read_side(struct compare_result *r, struct matcher *m,
-		     const struct compare_options *o, int side, size_t first,
-		     double *total, struct g2c_error *err)
+/* One profile read on a thread of its own. */
+struct read_job {
+	struct cgread_profile *p;
+	const char *path;
+	struct g2c_error err;
+	int rc;
+};
+
+static void *read_profile(void *arg)
+{
+	struct read_job *job = arg;
+
+	job->rc = cgread_file(job->p, job->path, &job->err);
+	return NULL;
+}
+
+/* Reads every profile of O into R->profiles, two at a time (the second
+ * on a thread: reading is most of a comparison's time).  The first error
+ * in the files' order is the one reported. */
+static int read_profiles(struct compare_result *r, const struct compare_options *o,
+			 struct g2c_error *err)
+{
+	for (size_t i = 0; i < r->nfiles; i += 2) {
+		struct read_job job[2];
+		pthread_t thread;
+		bool threaded = false;
+
+		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++) {
+			size_t f = i + j;
+			int side = f >= o->nfiles[0];
+
+			job[j] = (struct read_job){
+				.p = &r->profiles[f],
+				.path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
+		}
+		if (i + 1 < r->nfiles)
+			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
+		read_profile(&job[0]);
+		if (threaded)
+			pthread_join(thread, NULL);
+		else if (i + 1 < r->nfiles)
+			read_profile(&job[1]);
+		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++)
+			if (job[j].rc < 0) {
+				*err = job[j].err;
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Adds side SIDE's profiles, R->profiles from FIRST on, to M; their
+ * sample totals to *TOTAL. */
+static int add_side(struct compare_result *r, struct matcher *m,
+		    const struct compare_options *o, int side, size_t first,
+		    double *total, struct g2c_error *err)
 {
 	for (size_t i = 0; i < o->nfiles[side]; i++) {
-		struct cgread_profile *p = &r->profiles[first + i];
+		const struct cgread_profile *p = &r->profiles[first + i];
 
-		if (cgread_file(p, o->files[side][i], err) < 0)
-			return -1;
 		if (!r->hz)
 			r->hz = p->hz;
 		for (size_t f = 0; f < p->nfns; f++)
@@ -475,8 +633,9 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
 	if (!r->profiles)
 		return g2c_error_set(err, "out of memory");
-	if (read_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
-	    read_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
+	if (read_profiles(r, o, err) < 0 ||
+	    add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
+	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
 		goto out;
 	r->rows = m.rows;
 	r->nrows = m.nrows;
@@ -502,8 +661,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	else
 		check_gates(r, defaults, ndefaults);
 	/* (the rows keep pointers to the gates they crossed) */
-	qsort(r->rows, r->nrows, sizeof *r->rows, by_change);
-	rc = 0;
+	rc = sort_rows(r) < 0 ? g2c_error_set(err, "out of memory") : 0;
 out:
 	free(m.rows);
 	free(m.samples);

@@ -4,10 +4,10 @@
  * of each side (repeated runs), matches functions by object, source file
  * and name, and judges each change.  Call counts are exact: any change is
  * one.  Times are sample counts, Poisson under the model (README: "Change
- * or noise"): a function's self or inclusive time has changed when both
- * its time per run and its share of the program's time differ beyond
- * their sampling error (likelihood-ratio tests, Holm's correction over
- * every test made).  Then the gates (--fail-on) are checked.  Writes
+ * or noise"): a function's self or inclusive time has changed when it
+ * moved against the functions that moved with the program as a whole
+ * beyond its sampling error (likelihood-ratio tests, Holm's correction
+ * over every test made).  Then the gates (--fail-on) are checked.  Writes
  * nothing: compare_report.c does.
  */
 #ifndef GMON2CG_COMPARE_H
@@ -63,12 +63,17 @@ struct compare_row {
 	const struct compare_gate *failed;	/* the first gate crossed */
 };
 
+/* Whether the function itself changed: its self time or its calls.  An
+ * inclusive time alone changes with any callee's self time, in every
+ * caller up to main: it is a change of its column, not of the function. */
+bool compare_row_changed(const struct compare_row *row);
+
 struct compare_result {
 	struct compare_row *rows;	/* changed first, largest change first */
 	size_t nrows;
 	struct compare_row total;
 	size_t ntests;		/* the p-values corrected for */
-	size_t nchanged;	/* rows with a change */
+	size_t nchanged;	/* rows compare_row_changed() */
 	size_t nfailed;		/* rows (and total) past a gate */
 	unsigned nprofiles[2];
 	uint32_t hz;		/* the first profile's rate; 0: none */

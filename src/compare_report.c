@@ -98,7 +98,7 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 /* A function's name line: "!" past a gate, "*" changed. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
-	bool changed = row->self_changed || row->incl_changed || row->calls_changed;
+	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
 	char *name = row->name ? strdup(row->name) : NULL;
 
 	if (name)
@@ -130,7 +130,8 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 		fprintf(fp, ", sampled at %" PRIu32 " Hz", r->hz);
 	fprintf(fp, ".  * marks a change: beyond\n"
 		"sampling noise for times (p < %g, Holm's correction over %zu tests),\n"
-		"any for calls.  ! marks a change past a gate (--fail-on).\n\n",
+		"any for calls; by a function's name, of its self time or calls.\n"
+		"! marks a change past a gate (--fail-on).\n\n",
 		o->alpha, r->ntests);
 }
 
