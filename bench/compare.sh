@@ -67,11 +67,11 @@ mkdir -p "$bench/results"
 	echo "gmon2cg --compare benchmark, $(date '+%Y-%m-%d %H:%M:%S %z')"
 	echo "gmon2cg: $g2c"
 	echo "f$size: $(du -h "$dir/compare-a.cg" | cut -f1) callgrind file, $runs runs each (medians)"
-	printf '  %-40s %8s %12s\n' command "wall s" "peak RSS MB"
+	printf '  %-46s %8s %12s\n' command "wall s" "peak RSS MB"
 	for key in convert compare; do
 		label="gmon2cg prog gmon.out"
 		[ "$key" = convert ] || label="gmon2cg --compare compare-a.cg compare-b.cg"
-		printf '  %-40s %8.3f %12.1f\n' "$label" "$(median "$key" 1)" \
+		printf '  %-46s %8.3f %12.1f\n' "$label" "$(median "$key" 1)" \
 			"$(awk -v k="$(median "$key" 2)" 'BEGIN { print k / 1024 }')"
 	done
 	awk -v a="$(median compare 1)" -v b="$(median convert 1)" 'BEGIN {
