@@ -14,10 +14,11 @@
 #include "util.h"
 
 /* mcount is called from the prologue, so the callee address of an arc
- * (mcount's return address) lies within a few instructions of the entry:
- * 5 to 30 bytes on the targets we have seen.  Far beyond that, the arc
- * was recorded for another executable. */
-#define MCOUNT_MAX_OFFSET 64
+ * (mcount's return address) is where that call returns, found by
+ * decoding the prologue.  Where the code cannot be decoded, it is taken
+ * to be within this many bytes of the entry (5 to 30 with gcc on the
+ * targets we have seen; clang saves argument registers first). */
+#define UNDECODED_MCOUNT_MAX_OFFSET 64
 
 struct build {
 	struct callgraph *cg;
@@ -26,6 +27,12 @@ struct build {
 	size_t costs_cap;
 	struct g2c_error *err;
 };
+
+/* The number of the object being read. */
+static size_t obj_number(const struct build *b)
+{
+	return (size_t)(b->obj - b->cg->objs);
+}
 
 /* The number of function F of the object being read. */
 static size_t func_number(const struct build *b, size_t f)
@@ -77,74 +84,100 @@ static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 			    pc, 0);
 }
 
-/* Credits TICKS taken in [LO, HI) of symbol range F to the instructions
- * there, in proportion to their bytes in the range, so that every cost
- * sits at an instruction start (at LO where F's code cannot be decoded);
- * the cost belongs to the function owning F. */
-static int credit_instructions(struct build *b, size_t f, uint64_t lo,
-			       uint64_t hi, double ticks)
+/* Where the body of symbol range F overlaps [LO, HI): [*A, *E), empty
+ * when it does not. */
+static void body_overlap(const struct symtab_func *fn, uint64_t lo,
+			 uint64_t hi, uint64_t *a, uint64_t *e)
 {
-	size_t n = 0, k = 0, first, last;
-	size_t owner = func_number(b, b->st->funcs[f].owner);
-	const struct insn *insns = NULL;
-
-	if (b->obj->code &&
-	    code_instructions(b->obj->code, f, &insns, &n, b->err) < 0)
-		return -1;
-	if (!insns)
-		return add_cost(b, owner, lo, ticks);
-	/* first instruction ending after LO */
-	for (first = 0, last = n; first < last;) {
-		size_t mid = first + (last - first) / 2;
-
-		if (insns[mid].pc + insns[mid].len <= lo)
-			first = mid + 1;
-		else
-			last = mid;
-	}
-	for (k = first; k < n && insns[k].pc < hi; k++) {
-		uint64_t a = insns[k].pc > lo ? insns[k].pc : lo;
-		uint64_t e = insns[k].pc + insns[k].len < hi ?
-			     insns[k].pc + insns[k].len : hi;
-
-		if (e > a && add_cost(b, owner, insns[k].pc,
-				      ticks * ((double)(e - a) / (double)(hi - lo))) < 0)
-			return -1;
-	}
-	return k == first ? add_cost(b, owner, lo, ticks) : 0;
+	*a = fn->addr > lo ? fn->addr : lo;
+	*e = fn->body_end < hi ? fn->body_end : hi;
+	if (*e < *a)
+		*e = *a;
 }
 
-/* Credits COUNT samples taken in [LO, HI) to the functions overlapping it,
- * in proportion to the bytes of overlap; the bytes in no function go to the
- * pseudo function, the mcount family's share is dropped as gprof drops it. */
+/* Credits TICKS at PC to the function owning symbol range F; the mcount
+ * family's share is dropped, as gprof drops it. */
+static int credit(struct build *b, size_t f, uint64_t pc, double ticks)
+{
+	if (b->st->funcs[f].excluded) {
+		b->cg->stats.excluded_ticks += ticks;
+		return 0;
+	}
+	return add_cost(b, func_number(b, b->st->funcs[f].owner), pc, ticks);
+}
+
+/* The decoded instructions of symbol range F (NULL where they cannot be
+ * decoded), and [*FIRST, *LAST): those starting in [A, E). */
+static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
+		     const struct insn **insns, size_t *first, size_t *last)
+{
+	size_t n = 0;
+
+	*insns = NULL;
+	*first = *last = 0;
+	if (b->obj->code &&
+	    code_instructions(b->obj->code, f, insns, &n, b->err) < 0)
+		return -1;
+	if (!*insns)
+		return 0;
+	*first = insn_first_ending_after(*insns, n, a);
+	if (*first < n && (*insns)[*first].pc < a)
+		(*first)++;
+	for (*last = *first; *last < n && (*insns)[*last].pc < e; (*last)++)
+		;
+	return 0;
+}
+
+/* Credits COUNT samples taken in [LO, HI).  A sampled pc is the start of
+ * an instruction that runs: the count is split evenly over the
+ * instructions that start in [LO, HI) within functions' bodies (never on
+ * the padding past a symbol's size).  Where a body's code cannot be
+ * decoded, or no instruction starts there, the bodies share the count by
+ * their bytes in the bin, at the instruction covering each share's first
+ * byte.  A bin in no body goes to the pseudo function. */
 static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			 uint64_t count)
 {
 	const struct symtab *st = b->st;
-	struct cg_stats *stats = &b->cg->stats;
-	double width = (double)(hi - lo);
-	uint64_t covered = 0;
+	uint64_t bytes = 0, a, e;
+	size_t nstarts = 0, first, last, f0 = first_func_ending_after(st, lo);
+	bool by_bytes = false;
+	const struct insn *insns;
 
-	for (size_t f = first_func_ending_after(st, lo);
-	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
-		uint64_t a = st->funcs[f].addr > lo ? st->funcs[f].addr : lo;
-		uint64_t e = st->funcs[f].end < hi ? st->funcs[f].end : hi;
-		double credit;
-
-		if (e <= a)
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		if (e == a)
 			continue;
-		covered += e - a;
-		credit = (double)count * ((double)(e - a) / width);
-		if (st->funcs[f].excluded)
-			stats->excluded_ticks += credit;
-		else if (credit_instructions(b, f, a, e, credit) < 0)
+		bytes += e - a;
+		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
 			return -1;
+		by_bytes = by_bytes || !insns;
+		nstarts += last - first;
 	}
-	if (covered < hi - lo) {
-		double credit = (double)count * ((double)(hi - lo - covered) / width);
+	if (bytes == 0) {
+		b->cg->stats.unattributed_ticks += (double)count;
+		return add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo, (double)count);
+	}
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		if (e == a)
+			continue;
+		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
+			return -1;
+		if (!by_bytes && nstarts > 0) {
+			for (size_t k = first; k < last; k++)
+				if (credit(b, f, insns[k].pc,
+					   (double)count / (double)nstarts) < 0)
+					return -1;
+		} else {
+			/* the instruction covering A, which starts before it */
+			bool covered = insns && first > 0 &&
+				       insns[first - 1].pc + insns[first - 1].len > a;
 
-		stats->unattributed_ticks += credit;
-		return add_cost(b, callgraph_no_symbol(b->cg), lo, credit);
+			if (credit(b, f, covered ? insns[first - 1].pc : a,
+				   (double)count * ((double)(e - a) / (double)bytes)) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -199,31 +232,63 @@ static int compare_raw_calls(const void *x, const void *y)
 	return 0;
 }
 
+/* Checks the callee end of ARC, in symbol range CALLEE: sets *FAR when
+ * self_pc lies past the callee's prologue (for LD_PROFILE, which records
+ * the entry: when it is not the entry), and *AT_SELF to whether self_pc
+ * is where the prologue's mcount call returns.  Returns 0, or -1 with
+ * b->err set. */
+static int check_callee(struct build *b, const struct gmon_arc *arc,
+			size_t callee, bool ld_profile, bool *far,
+			enum code_check *at_self)
+{
+	uint64_t entry = b->st->funcs[callee].addr, ret;
+	int decoded;
+
+	*at_self = CODE_UNKNOWN;
+	if (ld_profile) {
+		*far = arc->self_pc != entry;
+		*at_self = CODE_AFTER_CALL;
+		return 0;
+	}
+	*far = arc->self_pc - entry > UNDECODED_MCOUNT_MAX_OFFSET;
+	if (!b->obj->code)
+		return 0;
+	decoded = code_mcount_return(b->obj->code, callee, &ret, b->err);
+	if (decoded < 0)
+		return -1;
+	if (decoded) {
+		*far = ret == 0 || arc->self_pc > ret;
+		*at_self = arc->self_pc == ret ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		return 0;
+	}
+	if (*far) {
+		*at_self = CODE_NOT_AFTER_CALL;
+		return 0;
+	}
+	return code_call_ends_at(b->obj->code, callee, arc->self_pc, at_self,
+				 b->err);
+}
+
 /* Finds the call site of ARC, whose callee is symbol range CALLEE, into
  * *SITE, and checks that the profile fits the code: self_pc must be the
- * return address of the mcount call in the callee's prologue, and a call
- * must return into from_pc's bucket.  A program rebuilt after profiling
- * fails both.  LD_PROFILE records a return address in from_pc (BUCKET
- * 1) and the callee's entry in self_pc.  Returns 0, or -1 with b->err
- * set. */
+ * return address of the mcount call in the callee's prologue (*FAR when
+ * it is past the prologue), and a call must return into from_pc's
+ * bucket.  A program rebuilt after profiling fails both.  LD_PROFILE
+ * records a return address in from_pc (BUCKET 1) and the callee's entry
+ * in self_pc.  Returns 0, or -1 with b->err set. */
 static int check_arc(struct build *b, const struct gmon_arc *arc,
 		     size_t callee, uint64_t bucket, bool ld_profile,
-		     uint64_t *site)
+		     uint64_t *site, bool *far)
 {
 	struct cg_stats *stats = &b->cg->stats;
-	enum code_check at_site, at_self = CODE_AFTER_CALL;
+	enum code_check at_site = CODE_UNKNOWN, at_self;
 
-	if (code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
+	*site = arc->from_pc;
+	if (check_callee(b, arc, callee, ld_profile, far, &at_self) < 0)
 		return -1;
-	/* ld.so records the callee's entry, not a return address in it;
-	 * mcount's return address is in the prologue, nowhere else (which
-	 * also bounds the code decoded for the check). */
-	if (!ld_profile && arc->self_pc - b->st->funcs[callee].addr > MCOUNT_MAX_OFFSET)
-		at_self = CODE_NOT_AFTER_CALL;
-	else if (!ld_profile &&
-		 code_check_return(b->obj->code, callee, arc->self_pc, &at_self,
-				   b->err) < 0)
+	if (b->obj->code &&
+	    code_call_site(b->obj->code, arc->from_pc, bucket,
+			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
 		return -1;
 	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
 		return 0;
@@ -236,10 +301,19 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 /* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
-	for (size_t i = 0; i < sel->nexcl_arcs; i++)
-		if (sel->excl_arcs[i].from[from] && sel->excl_arcs[i].to[to])
-			return true;
-	return false;
+	size_t lo = 0, hi = sel->nexcl_arcs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cg_func_pair *p = &sel->excl_arcs[mid];
+
+		if (p->from < from || (p->from == from && p->to < to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sel->nexcl_arcs && sel->excl_arcs[lo].from == from &&
+	       sel->excl_arcs[lo].to == to;
 }
 
 /* Resolves each arc of the object being read as gprof does, appending
@@ -255,15 +329,13 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	/* glibc records a call by the hash bucket of its return address:
 	 * HASHFRACTION (2) times the size of a long. */
 	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
-	/* ld.so records a callee by its entry point, mcount by a return
-	 * address in the prologue. */
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
-	uint64_t max_offset = ld_profile ? 0 : MCOUNT_MAX_OFFSET;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t caller, callee;
-		uint64_t site;
+		uint64_t site = arc->from_pc;
+		bool far = false;
 
 		if (i + PREFETCH_AHEAD < prof->narcs) {
 			uint64_t ahead = prof->arcs[i + PREFETCH_AHEAD].self_pc;
@@ -285,22 +357,21 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			if (arc->self_pc != b->st->funcs[callee].addr)
 				stats->arcs_far_from_entry++;
 			calls[n++] = (struct raw_call){
-				callgraph_outside(b->cg, (size_t)(b->obj - b->cg->objs)),
+				callgraph_outside(b->cg, obj_number(b)),
 				func_number(b, b->st->funcs[callee].owner), 0,
 				arc->count };
 			continue;
 		}
-		site = arc->from_pc;
-		if (callee != SYMTAB_NONE && b->obj->code &&
+		if (callee != SYMTAB_NONE &&
 		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
-			      &site) < 0)
+			      &site, &far) < 0)
 			return -1;
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
 			continue;
 		}
-		if (arc->self_pc - b->st->funcs[callee].addr > max_offset)
+		if (far)
 			stats->arcs_far_from_entry++;
 		caller = b->st->funcs[caller].owner;
 		callee = b->st->funcs[callee].owner;
@@ -408,7 +479,7 @@ static int credit_samples(struct build *b)
 }
 
 /* One sample of each object's profile in ns, for its functions and its
- * pseudo caller; "<no symbol>" counts as object 0's. */
+ * pseudo functions. */
 static void set_ns_per_tick(struct callgraph *cg)
 {
 	for (size_t o = 0; o < cg->nobjs; o++) {
@@ -419,8 +490,7 @@ static void set_ns_per_tick(struct callgraph *cg)
 		for (size_t f = 0; f < obj->st->nfuncs; f++)
 			cg->funcs[obj->first_func + f].ns_per_tick = ns_per_tick;
 		cg->funcs[callgraph_outside(cg, o)].ns_per_tick = ns_per_tick;
-		if (o == 0)
-			cg->funcs[callgraph_no_symbol(cg)].ns_per_tick = ns_per_tick;
+		cg->funcs[callgraph_no_symbol(cg, o)].ns_per_tick = ns_per_tick;
 	}
 }
 

@@ -23,18 +23,20 @@ size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first)
 		next += own;
 	}
 	first[n] = next;
-	/* then "<no symbol>", then one pseudo caller per object */
-	return next + 1 + n;
+	/* then object 0's "<no symbol>", one pseudo caller per object, the
+	 * other objects' "<no symbol>" */
+	return next + 1 + n + (n ? n - 1 : 0);
 }
 
 size_t callgraph_object_of(const struct callgraph *cg, size_t f)
 {
 	size_t o = cg->nobjs;
 
-	if (f > callgraph_no_symbol(cg))
-		return f - callgraph_outside(cg, 0);
-	if (f == callgraph_no_symbol(cg))
-		return 0;
+	if (callgraph_is_pseudo(cg, f)) {
+		size_t k = f - cg->first_pseudo;
+
+		return k == 0 ? 0 : k <= cg->nobjs ? k - 1 : k - cg->nobjs;
+	}
 	while (o > 1 && f < cg->objs[o - 1].first_func)
 		o--;
 	return o - 1;

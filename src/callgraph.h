@@ -8,9 +8,10 @@
  * over the bare graph as gprof does.  This file owns the graph's arrays
  * and the numbering of functions: they are numbered across the objects,
  * object 0's functions first, then object 1's, and so on, then the pseudo
- * functions: one for samples that fall outside every function, then per
- * object one for the callers outside it that an LD_PROFILE profile
- * records.
+ * functions: object 0's "<no symbol>" (its samples outside every
+ * function), per object one for the callers outside it that an LD_PROFILE
+ * profile records, then the other objects' "<no symbol>" (each valued at
+ * its own profile's rate and written under its own object).
  */
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
@@ -37,10 +38,11 @@ struct cg_object {
 				   callgraph_build) */
 };
 
-/* gprof's selections (-E, -F, -e, -f, -k), as sets of function numbers:
- * arrays of nfuncs flags, or NULL for the empty set. */
-struct cg_arc_filter {
-	const bool *from, *to;
+/* gprof's selections (-E, -F, -e, -f), as sets of function numbers:
+ * arrays of nfuncs flags, or NULL for the empty set; and -k's arcs, as
+ * the pairs of function numbers it leaves out. */
+struct cg_func_pair {
+	size_t from, to;
 };
 
 struct cg_selection {
@@ -48,7 +50,7 @@ struct cg_selection {
 	const bool *incl_time;	/* -F: only its time and its callees' is */
 	const bool *excl_graph;	/* -e, -E: not shown */
 	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
-	const struct cg_arc_filter *excl_arcs;	/* -k: arcs left out */
+	const struct cg_func_pair *excl_arcs;	/* -k: arcs left out, sorted */
 	size_t nexcl_arcs;
 	bool show_unused;	/* -z: functions never called or sampled too */
 };
@@ -86,7 +88,11 @@ struct cg_func {
 	double ns_per_tick;	/* one sample of its object's profile; 0:
 				   that profile has no histogram */
 	double self_ticks;
-	uint64_t self_ns;
+	uint64_t self_ns;	/* its positions' costs */
+	uint64_t marker_ns;	/* own cost written at its entry besides
+				   self_ns (in incl_ns and the total), so
+				   that its calls in carry what it costs, at
+				   least 1 ns each: a function never sampled */
 	/* Inclusive cost as gprof reports "self + children"; for a member of
 	 * a cycle: its self cost plus its calls that leave the cycle. */
 	uint64_t incl_ns;
@@ -145,10 +151,11 @@ struct callgraph {
 	struct cg_stats stats;
 };
 
-/* The pseudo function that holds samples outside every function. */
-static inline size_t callgraph_no_symbol(const struct callgraph *cg)
+/* The pseudo function that holds object O's samples outside every
+ * function. */
+static inline size_t callgraph_no_symbol(const struct callgraph *cg, size_t o)
 {
-	return cg->first_pseudo;
+	return o == 0 ? cg->first_pseudo : cg->first_pseudo + cg->nobjs + o;
 }
 
 /* The pseudo function that stands for every caller outside object O. */
@@ -169,14 +176,21 @@ static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
 				      size_t *first, size_t *end)
 {
 	const struct cg_func *fn = &cg->funcs[f];
-	const struct cg_arc *last = &cg->arcs[fn->first_arc + fn->narcs - 1];
+	const struct cg_arc *last;
 
 	if (fn->narcs == 0) {
 		*first = *end = 0;
 		return;
 	}
+	last = &cg->arcs[fn->first_arc + fn->narcs - 1];
 	*first = cg->arcs[fn->first_arc].first_site;
 	*end = last->first_site + last->nsites;
+}
+
+/* Whether F is one of the objects' "<no symbol>". */
+static inline bool callgraph_is_no_symbol(const struct callgraph *cg, size_t f)
+{
+	return f == cg->first_pseudo || f > cg->first_pseudo + cg->nobjs;
 }
 
 /* The numbering of functions: for N objects of NFUNCS[0..N) functions,
@@ -186,8 +200,8 @@ static inline void callgraph_sites_of(const struct callgraph *cg, size_t f,
  * itself. */
 size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first);
 
-/* The object function F is in (for "<no symbol>": object 0), and its
- * symbol (NULL for a pseudo function). */
+/* The object function F is in (for a pseudo function: the object it
+ * stands for), and its symbol (NULL for a pseudo function). */
 size_t callgraph_object_of(const struct callgraph *cg, size_t f);
 const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
 

@@ -9,6 +9,7 @@
 
 #include "callgrind.h"
 #include "diag.h"
+#include "hashindex.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"
@@ -22,9 +23,9 @@
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
-	const char **names;	/* open addressing by string hash */
-	size_t *ids;
-	size_t cap, count;
+	const char **names;	/* by id - 1 */
+	size_t names_cap;
+	struct hash_index index;	/* of names, by hash_string */
 	/* the ids of strings recently asked for, by their address: the
 	 * positions name their files with shared strings, so most look-ups
 	 * end here without hashing a path */
@@ -49,58 +50,47 @@ static uint64_t hash_string(const char *s)
 	return h ^ (h >> 29);
 }
 
+static bool same_name(const void *names, size_t pos, const void *s)
+{
+	return strcmp(((const char *const *)names)[pos], s) == 0;
+}
+
 /* Returns the id of S, 0 with *IS_NEW if it gets a new one, or -1 when out
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t slot, recent = ((uintptr_t)s >> 3) % RECENT_IDS;
+	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS, count = ids->index.count;
+	struct hash_slot *slot;
+	uint64_t hash;
 
 	if (ids->recent[recent] == s) {
 		*is_new = false;
 		return (long long)ids->recent_id[recent];
 	}
-	if ((ids->count + 1) * 2 > ids->cap) {
-		size_t cap = ids->cap ? ids->cap * 2 : 64;
-		const char **names = calloc(cap, sizeof *names);
-		size_t *nums = calloc(cap, sizeof *nums);
-
-		if (!names || !nums) {
-			free(names);
-			free(nums);
-			return -1;
-		}
-		for (size_t i = 0; i < ids->cap; i++) {
-			if (!ids->names[i])
-				continue;
-			slot = hash_string(ids->names[i]) & (cap - 1);
-			while (names[slot])
-				slot = (slot + 1) & (cap - 1);
-			names[slot] = ids->names[i];
-			nums[slot] = ids->ids[i];
-		}
-		free(ids->names);
-		free(ids->ids);
-		ids->names = names;
-		ids->ids = nums;
-		ids->cap = cap;
-	}
-	slot = hash_string(s) & (ids->cap - 1);
-	while (ids->names[slot] && strcmp(ids->names[slot], s) != 0)
-		slot = (slot + 1) & (ids->cap - 1);
-	*is_new = !ids->names[slot];
+	if (!hash_index_reserve(&ids->index, count + 1))
+		return -1;
+	hash = hash_string(s);
+	slot = hash_index_find(&ids->index, hash, same_name, ids->names, s);
+	*is_new = hash_slot_is_free(slot);
 	if (*is_new) {
-		ids->names[slot] = s;
-		ids->ids[slot] = ++ids->count;
+		const char **names = array_grow(ids->names, &ids->names_cap,
+						count + 1, sizeof *names);
+
+		if (!names)
+			return -1;
+		ids->names = names;
+		names[count] = s;
+		hash_index_add(&ids->index, slot, hash, count);
 	}
 	ids->recent[recent] = s;
-	ids->recent_id[recent] = ids->ids[slot];
-	return (long long)ids->ids[slot];
+	ids->recent_id[recent] = hash_slot_entry(slot) + 1;
+	return (long long)ids->recent_id[recent];
 }
 
 static void name_ids_release(struct name_ids *ids)
 {
 	free(ids->names);
-	free(ids->ids);
+	hash_index_release(&ids->index);
 }
 
 /* A function as the calls to it name it, gathered in one pass before
@@ -140,7 +130,7 @@ static const char *func_name(const struct writer *w, size_t f)
 {
 	if (w->label[f])
 		return w->label[f];
-	if (f == callgraph_no_symbol(w->cg))
+	if (callgraph_is_no_symbol(w->cg, f))
 		return NO_SYMBOL;
 	return callgraph_symbol(w->cg, f)->name;
 }
@@ -381,10 +371,12 @@ static void write_function(struct writer *w, size_t f)
 	}
 	/* callgrind_annotate --inclusive=yes annotates the file of every
 	 * costly function and warns when that file has no cost line at all:
-	 * a function without self cost gets a cost of 0 at its entry. */
-	if (!wrote_cost && !callgraph_is_pseudo(w->cg, f)) {
+	 * a function without self cost gets a cost of 0 at its entry (or
+	 * its marker cost, see propagate.c). */
+	if ((!wrote_cost || fn->marker_ns) && !callgraph_is_pseudo(w->cg, f)) {
+		switch_file(w, f, home_file(w, f));
 		write_cost_line(w, callgraph_symbol(w->cg, f)->addr,
-				w->map->home[f].line, &(uint64_t){ 0 }, 1);
+				w->map->home[f].line, &fn->marker_ns, 1);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -517,16 +509,13 @@ static size_t split_point(const struct callgraph *cg, uint64_t *after)
 
 static bool name_ids_copy(struct name_ids *to, const struct name_ids *from)
 {
+	size_t cap = from->names_cap ? from->names_cap : 1;
+
 	*to = *from;
-	to->names = malloc((from->cap ? from->cap : 1) * sizeof *to->names);
-	to->ids = malloc((from->cap ? from->cap : 1) * sizeof *to->ids);
-	if (!to->names || !to->ids)
-		return false;
-	if (from->cap) {
-		memcpy(to->names, from->names, from->cap * sizeof *to->names);
-		memcpy(to->ids, from->ids, from->cap * sizeof *to->ids);
-	}
-	return true;
+	to->names = malloc(cap * sizeof *to->names);
+	if (to->names)
+		memcpy(to->names, from->names, from->index.count * sizeof *to->names);
+	return hash_index_copy(&to->index, &from->index) && to->names;
 }
 
 static void *write_second_half(void *arg)
@@ -603,7 +592,6 @@ static void finish_second_half(struct second_half *h, struct writer *w)
 /* KCachegrind's identity of a function: its name and the base names of
  * its file and object. */
 struct identity {
-	uint64_t hash;		/* of the three strings: most compares end here */
 	const char *name, *file, *object;
 	size_t func;
 };
@@ -622,23 +610,25 @@ static uint64_t hash_shared(struct last_hash *last, const char *s)
 	return last->hash;
 }
 
-static bool same_identity(const struct identity *a, const struct identity *b)
+static bool same_identity(const void *ids, size_t pos, const void *key)
 {
-	return a->hash == b->hash && strcmp(a->name, b->name) == 0 &&
-	       strcmp(a->file, b->file) == 0 && strcmp(a->object, b->object) == 0;
+	const struct identity *a = &((const struct identity *)ids)[pos], *b = key;
+
+	return strcmp(a->name, b->name) == 0 && strcmp(a->file, b->file) == 0 &&
+	       strcmp(a->object, b->object) == 0;
 }
 
 /* Labels function F, one of a group of functions that share an identity
- * (IDS[FIRST], IDS[NEXT[FIRST]], ... up to index N): with its source file
+ * (IDS[FIRST], IDS[NEXT[FIRST]], ... up to SIZE_MAX): with its source file
  * where that is its own, else with its address. */
 static int label_clash(struct writer *w, const struct identity *ids,
-		       const size_t *next, size_t first, size_t n, size_t f)
+		       const size_t *next, size_t first, size_t f)
 {
 	const char *name = func_name(w, f), *file = home_file(w, f);
 	bool file_unique = true;
 	char *label;
 
-	for (size_t k = first; k < n; k = next[k])
+	for (size_t k = first; k != SIZE_MAX; k = next[k])
 		if (ids[k].func != f && strcmp(home_file(w, ids[k].func), file) == 0)
 			file_unique = false;
 	label = malloc(strlen(name) + strlen(file) + 32);
@@ -656,18 +646,20 @@ static int label_clash(struct writer *w, const struct identity *ids,
 /* KCachegrind would merge functions whose identities agree (two static
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
  * in its name, or its address where even the file is shared.  The groups
- * are found through a hash table of identities (few functions share one),
+ * are found through a hash index of identities (few functions share one),
  * each a list from the first function of the group met. */
 static int label_clashing_names(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
+	size_t *next = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *next);
 	struct last_hash file_hash = { 0 }, object_hash = { 0 };
-	size_t n = 0, cap = 1, *slot = NULL, *next = NULL;
+	struct hash_index index = { 0 };	/* of each group's first */
+	size_t n = 0;
 	int rc = -1;
 
-	if (!ids)
-		return -1;
+	if (!ids || !next || !hash_index_reserve(&index, cg->nfuncs))
+		goto out;
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
 			const char *name = func_name(w, f);
@@ -676,42 +668,35 @@ static int label_clashing_names(struct writer *w)
 			uint64_t hash = hash_string(name) ^
 					hash_shared(&file_hash, file) * 31 ^
 					hash_shared(&object_hash, object) * 961;
+			struct hash_slot *slot;
 
-			ids[n++] = (struct identity){ hash, name, file, object, f };
-		}
-	while (cap < 2 * n)
-		cap *= 2;
-	slot = calloc(cap, sizeof *slot);	/* a group's first + 1; 0: free */
-	next = malloc((n ? n : 1) * sizeof *next);	/* n: the list's end */
-	if (!slot || !next)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		size_t s = ids[i].hash & (cap - 1), first;
+			ids[n] = (struct identity){ name, file, object, f };
+			slot = hash_index_find(&index, hash, same_identity, ids, &ids[n]);
+			if (hash_slot_is_free(slot)) {
+				hash_index_add(&index, slot, hash, n);
+				next[n] = SIZE_MAX;
+			} else {	/* n joins the list after its first */
+				size_t first = hash_slot_entry(slot);
 
-		while (slot[s] && !same_identity(&ids[slot[s] - 1], &ids[i]))
-			s = (s + 1) & (cap - 1);
-		if (!slot[s]) {
-			slot[s] = i + 1;
-			next[i] = n;
-			continue;
+				next[n] = next[first];
+				next[first] = n;
+			}
+			n++;
 		}
-		first = slot[s] - 1;	/* i joins the list after it */
-		next[i] = next[first];
-		next[first] = i;
-	}
 	rc = 0;
-	for (size_t s = 0; s < cap && rc == 0; s++) {
-		size_t first = slot[s] - 1;
+	for (size_t s = 0; s < index.cap && rc == 0; s++) {
+		const struct hash_slot *slot = &index.slots[s];
+		size_t first = hash_slot_entry(slot);
 
-		if (!slot[s] || next[first] == n)
+		if (hash_slot_is_free(slot) || next[first] == SIZE_MAX)
 			continue;	/* no function, or one alone */
-		for (size_t j = first; j < n && rc == 0; j = next[j])
-			rc = label_clash(w, ids, next, first, n, ids[j].func);
+		for (size_t j = first; j != SIZE_MAX && rc == 0; j = next[j])
+			rc = label_clash(w, ids, next, first, ids[j].func);
 	}
 out:
 	free(ids);
-	free(slot);
 	free(next);
+	hash_index_release(&index);
 	return rc;
 }
 
@@ -816,7 +801,7 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct symtab_func *sym = callgraph_symbol(cg, f);
 		/* (a pseudo function that is never written has no name) */
-		bool named = sym || w.label[f] || f == callgraph_no_symbol(cg);
+		bool named = sym || w.label[f] || callgraph_is_no_symbol(cg, f);
 
 		ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
 					  home_file(&w, f),

@@ -15,6 +15,8 @@ struct func_code {
 	struct insn *insns;	/* NULL: not decodable here */
 	size_t count;
 	bool decoded;
+	uint64_t mcount_return;	/* 0: no mcount call */
+	bool mcount_searched, mcount_decoded;
 };
 
 int code_open(struct code *c, struct object *obj, const struct symtab *st,
@@ -100,21 +102,42 @@ void code_prefetch(struct code *c, uint64_t pc)
 		prefetch(bytes.data + (pc - bytes.vma) - 8);
 }
 
-/* The first of INSNS[0..N) (in address order) that ends at or after
- * PC. */
-static size_t first_ending_at(const struct insn *insns, size_t n, uint64_t pc)
+/* Whether function F's code jumps to CALLEE: a tail call, which makes a
+ * call to F a call of CALLEE to mcount. */
+static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
+		    struct g2c_error *err)
 {
-	size_t lo = 0, hi = n;
+	const struct insn *insns;
+	size_t n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	*found = false;
+	if (code_instructions(c, f, &insns, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !*found; i++)
+		*found = !insns[i].is_call && insns[i].target == callee;
+	return 0;
+}
 
-		if (insns[mid].pc + insns[mid].len < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* The call mcount recorded for CALLEE among CALLS[0..N), calls to other
+ * targets that return into the bucket: the first whose target reaches
+ * CALLEE by a jump (a tail call), else the first.  Returns its address. */
+static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
+			  uint64_t callee, uint64_t *site, struct g2c_error *err)
+{
+	*site = calls[0].pc;
+	for (size_t i = 0; i < n; i++) {
+		size_t f = calls[i].target ? symtab_lookup(c->st, calls[i].target)
+					   : SYMTAB_NONE;
+		bool found = false;
+
+		if (f != SYMTAB_NONE && jumps_to(c, f, callee, &found, err) < 0)
+			return -1;
+		if (found) {
+			*site = calls[i].pc;
+			break;
+		}
 	}
-	return lo;
+	return 0;
 }
 
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
@@ -122,8 +145,9 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
-	size_t ncalls = 0;
-	uint64_t direct = 0, indirect = 0;
+	size_t ncalls = 0, nothers = 0, callee_f = symtab_lookup(c->st, callee);
+	uint64_t direct = 0, indirect = 0, first_call = 0, covering = 0;
+	struct insn others[16];	/* calls to other targets; a bucket holds few */
 	bool decoded = false;
 	struct code_bytes bytes;
 	int found;
@@ -145,67 +169,113 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	 * function starts inside the bucket, in the next ones. */
 	for (; f < c->st->nfuncs && c->st->funcs[f].addr < bucket + size; f++) {
 		const struct insn *insns;
-		size_t n;
+		size_t n, i;
 
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
+		/* (a call ending at the bucket's start returns into it) */
+		i = bucket ? insn_first_ending_after(insns, n, bucket - 1) : 0;
+		if (insns && !decoded && i < n)
+			covering = insns[i].pc;
 		decoded = decoded || insns;
-		for (size_t i = first_ending_at(insns, n, bucket);
-		     i < n && insns[i].pc < bucket + size; i++) {
+		for (; i < n && insns[i].pc < bucket + size; i++) {
 			uint64_t ret = insns[i].pc + insns[i].len;
 
 			if (!insns[i].is_call || ret >= bucket + size)
 				continue;
-			ncalls++;
-			if (insns[i].target == callee) {
+			if (ncalls++ == 0)
+				first_call = insns[i].pc;
+			if (insns[i].target == callee ||
+			    (callee_f != SYMTAB_NONE && insns[i].target &&
+			     symtab_is_plt_stub_of(c->st, insns[i].target, callee_f))) {
 				if (ndirect++ == 0)
 					direct = insns[i].pc;
 			} else if (insns[i].target == 0 && nindirect++ == 0) {
 				indirect = insns[i].pc;
+			} else if (insns[i].target != 0 &&
+				   nothers < sizeof others / sizeof *others) {
+				others[nothers++] = insns[i];
 			}
 		}
 	}
 	/* Calls whose target is known and another function cannot have
-	 * made it; an indirect call can, when it is the only one.  A call
-	 * to another target returning there still makes the record
-	 * plausible (a call through a PLT stub). */
+	 * made it; an indirect call can (the first, when there are
+	 * several).  A call to another target returning there still makes
+	 * the record plausible: the callee is reached from it by a tail
+	 * call (or through a PLT stub).  With no call there, the site is
+	 * the instruction the bucket starts in: every site is an
+	 * instruction start. */
 	if (ndirect > 0)
 		*site = direct;
-	else if (nindirect == 1)
+	else if (nindirect > 0)
 		*site = indirect;
+	else if (size == 1 && ncalls == 1)
+		*site = first_call;	/* the exact return address of a tail
+					   call through a PLT (LD_PROFILE) */
+	else if (nothers > 0 &&
+		 tail_call_site(c, others, nothers, callee, site, err) < 0)
+		return -1;
+	else if (ncalls == 0 && decoded && covering)
+		*site = covering;
 	if (decoded)
 		*check = ncalls > 0 ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
 	return 0;
 }
 
-int code_check_return(struct code *c, size_t f, uint64_t ret,
+/* Whether a call to TARGET can be a -pg prologue's call of mcount: a
+ * call through the GOT (gcc's PIE code) or a register, or to an mcount
+ * entry point or its PLT entry.  i386's PIC prologue calls
+ * __x86.get_pc_thunk first, PowerPC's may "bcl" to the next instruction:
+ * calls to other functions are not it. */
+static bool can_call_mcount(const struct code *c, uint64_t target)
+{
+	size_t f;
+
+	if (target == 0)
+		return true;
+	f = symtab_lookup(c->st, target);
+	return f == SYMTAB_NONE || c->st->funcs[f].is_mcount;
+}
+
+int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
+		       struct g2c_error *err)
+{
+	struct func_code *fc = &c->funcs[f];
+	const struct symtab_func *fn = &c->st->funcs[f];
+
+	if (!fc->mcount_searched) {
+		struct code_bytes bytes;
+		struct decoder *d = NULL;
+		struct insn call;
+		int found = object_code_at(c->obj, fn->addr, &bytes, err);
+
+		if (found < 0 || (found && get_decoder(c, &d, err) < 0))
+			return -1;
+		fc->mcount_searched = true;
+		fc->mcount_decoded = d != NULL;
+		/* The prologue, however long (clang saves argument registers
+		 * before the call), up to the first call that can be mcount's. */
+		for (uint64_t pc = fn->addr;
+		     d && decode_first_call(d, &bytes, pc, fn->end, &call);
+		     pc = call.pc + call.len) {
+			if (can_call_mcount(c, call.target)) {
+				fc->mcount_return = call.pc + call.len;
+				break;
+			}
+		}
+	}
+	*ret = fc->mcount_return;
+	return fc->mcount_decoded;
+}
+
+int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err)
 {
-	const struct symtab_func *fn = &c->st->funcs[f];
 	struct code_bytes bytes;
-	struct decoder *d;
-	struct insn *insns = NULL;
-	size_t n = 0;
-	int found, quick;
+	int found = object_code_at(c->obj, c->st->funcs[f].addr, &bytes, err);
+	int quick = found > 0 ? decode_call_ends_at(&c->target, &bytes, ret) : -1;
 
-	*check = CODE_UNKNOWN;
-	found = object_code_at(c->obj, fn->addr, &bytes, err);
-	if (found <= 0)
-		return found;
-	quick = decode_call_ends_at(&c->target, &bytes, ret);
-	if (quick >= 0) {
-		*check = quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
-		return 0;
-	}
-	/* Decode the prologue only: from the entry up to RET. */
-	if (get_decoder(c, &d, err) < 0)
-		return -1;
-	if (!d || ret <= fn->addr)
-		return 0;
-	if (decode_range(d, &bytes, fn->addr, ret, &insns, &n, err) < 0)
-		return -1;
-	*check = n > 0 && insns[n - 1].pc + insns[n - 1].len == ret &&
-		 insns[n - 1].is_call ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
-	free(insns);
-	return 0;
+	*check = quick < 0 ? CODE_UNKNOWN :
+		 quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+	return found < 0 ? -1 : 0;
 }

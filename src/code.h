@@ -57,16 +57,25 @@ enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
 
 /* glibc's mcount records a call by the hash bucket of its return address,
  * [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
- * it: a call to CALLEE returning there, else the only indirect call
- * returning there, else BUCKET itself; *CHECK says whether any call
+ * it: a call to CALLEE (or to its PLT entry) returning there, else the
+ * only indirect call returning there, else (SIZE 1: an exact return
+ * address) the call returning there, else BUCKET itself; *CHECK says whether any call
  * returns there.  Returns 0, or -1 with ERR set. */
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err);
 
-/* Sets *CHECK to whether RET, in function F, is the return address of a
- * call in F (mcount's, in F's prologue).  Returns 0, or -1 with ERR set. */
-int code_check_return(struct code *c, size_t f, uint64_t ret,
+/* Sets *RET to the return address of function F's call of mcount (0 if
+ * F has none), found once by decoding F from its entry to its first call
+ * that can be mcount's.  Returns 1, or 0 where F cannot be decoded here,
+ * or -1 with ERR set. */
+int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
+		       struct g2c_error *err);
+
+/* Without decoding: sets *CHECK to whether the instruction that ends at
+ * RET, in function F, is a call, as far as its bytes tell
+ * (decode_call_ends_at).  Returns 0, or -1 with ERR set. */
+int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err);
 
 #endif

@@ -262,14 +262,12 @@ static bool arm_is_thumb(const struct decoder *d, uint64_t pc)
 	return after > 0 && d->arm_modes[after - 1].thumb;
 }
 
-int decode_range(struct decoder *d, const struct code_bytes *code,
-		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
-		 struct g2c_error *err)
+/* Points D at CODE, in the mode (ARM or Thumb) of the code at LO, for
+ * decoding from LO on. */
+static void decode_from(struct decoder *d, const struct code_bytes *code,
+			uint64_t lo)
 {
 	struct disassemble_info *info = &d->info;
-	struct insn *out = NULL;
-	size_t cap = 0, n = 0;
-	uint64_t end = code->vma + code->size;
 
 	info->buffer = (bfd_byte *)code->data;
 	info->buffer_vma = code->vma;
@@ -278,37 +276,90 @@ int decode_range(struct decoder *d, const struct code_bytes *code,
 	if (info->arch == bfd_arch_arm)
 		info->disassembler_options = arm_is_thumb(d, lo) ?
 					     "force-thumb" : "no-force-thumb";
-	if (hi < end)
-		end = hi;
-	for (uint64_t pc = lo < code->vma ? code->vma : lo; pc < end;) {
-		struct insn *grown;
-		int len;
+}
 
-		d->text.len = 0;
-		d->text.words = 0;
-		d->text.text[0] = '\0';
-		d->text.has_target = false;
-		info->insn_info_valid = 0;
-		len = d->decode(pc, info);
-		if (len <= 0)
-			len = 1;	/* undecodable: one byte at a time */
-		grown = array_grow(out, &cap, n + 1, sizeof *out);
+/* The one instruction at PC, of the code decode_from pointed D at. */
+static struct insn decode_at(struct decoder *d, uint64_t pc)
+{
+	struct disassemble_info *info = &d->info;
+	struct insn out = { .pc = pc };
+	int len;
+
+	d->text.len = 0;
+	d->text.words = 0;
+	d->text.text[0] = '\0';
+	d->text.has_target = false;
+	info->insn_info_valid = 0;
+	len = d->decode(pc, info);
+	out.len = len > 0 ? (uint32_t)len : 1;	/* undecodable: one byte at a time */
+	out.is_call = (info->insn_info_valid && info->insn_type == dis_jsr) ||
+		      text_is_call(info->arch, d->text.text);
+	out.target = d->text.has_target ? d->text.target : 0;
+	return out;
+}
+
+/* The end of the instructions to decode from LO below HI in CODE. */
+static uint64_t decode_end(const struct code_bytes *code, uint64_t hi)
+{
+	uint64_t end = code->vma + code->size;
+
+	return hi < end ? hi : end;
+}
+
+int decode_range(struct decoder *d, const struct code_bytes *code,
+		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
+		 struct g2c_error *err)
+{
+	struct insn *out = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t end = decode_end(code, hi);
+
+	decode_from(d, code, lo);
+	for (uint64_t pc = lo < code->vma ? code->vma : lo; pc < end;
+	     pc += out[n - 1].len) {
+		struct insn *grown = array_grow(out, &cap, n + 1, sizeof *out);
+
 		if (!grown) {
 			free(out);
 			return g2c_error_set(err, "out of memory for decoded instructions");
 		}
 		out = grown;
-		out[n].pc = pc;
-		out[n].len = (uint32_t)len;
-		out[n].is_call = (info->insn_info_valid && info->insn_type == dis_jsr) ||
-				 text_is_call(info->arch, d->text.text);
-		out[n].target = out[n].is_call && d->text.has_target ? d->text.target : 0;
-		n++;
-		pc += (uint64_t)len;
+		out[n++] = decode_at(d, pc);
 	}
 	*insns = out;
 	*count = n;
 	return 0;
+}
+
+bool decode_first_call(struct decoder *d, const struct code_bytes *code,
+		       uint64_t lo, uint64_t hi, struct insn *call)
+{
+	uint64_t end = decode_end(code, hi);
+
+	decode_from(d, code, lo);
+	for (uint64_t pc = lo < code->vma ? code->vma : lo; pc < end;
+	     pc += call->len) {
+		*call = decode_at(d, pc);
+		if (call->is_call)
+			return true;
+	}
+	return false;
+}
+
+size_t insn_first_ending_after(const struct insn *insns, size_t n,
+			       uint64_t pc)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (insns[mid].pc + insns[mid].len <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* A 32-bit little-endian word of CODE ending at offset AT. */

@@ -28,7 +28,8 @@ struct insn {
 	uint64_t pc;
 	uint32_t len;
 	bool is_call;
-	uint64_t target;	/* a direct call's target, else 0 */
+	uint64_t target;	/* the address it names (a direct call's or
+				   jump's target), else 0 */
 };
 
 struct decoder;
@@ -63,6 +64,17 @@ void decoder_close(struct decoder *d);
 int decode_range(struct decoder *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err);
+
+/* The first of INSNS[0..N) (in address order) that ends after PC: the
+ * one covering PC, or else the first after it; N if none.  The one copy
+ * of that rule for attribution and call sites. */
+size_t insn_first_ending_after(const struct insn *insns, size_t n,
+			       uint64_t pc);
+
+/* The first call instruction of CODE that starts in [LO, HI), decoded
+ * from LO on, into *CALL.  Returns whether there is one. */
+bool decode_first_call(struct decoder *d, const struct code_bytes *code,
+		       uint64_t lo, uint64_t hi, struct insn *call);
 
 /* Without libopcodes: the direct call to CALLEE that returns into
  * [RET_LO, RET_HI) of CODE, on targets whose call instruction is simple

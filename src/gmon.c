@@ -14,18 +14,28 @@
 #include "instream.h"
 #include "util.h"
 
-/* The fewest arcs ld.so's table has room for, for TEXTSIZE bytes of code
- * (the least MAXARCS any glibc had).  The table's slots are more than
- * that, so a file with fewer slots than this and than its count of slots
- * taken has been cut short. */
-static uint64_t ld_profile_min_arcs(uint64_t textsize)
+/* The arcs ld.so's table has room for, for TEXTSIZE bytes of code, with
+ * glibc's limit MAX_ARCS (fromlimit in elf/dl-profile.c). */
+static uint64_t ld_profile_arc_limit(uint64_t textsize, uint64_t max_arcs)
 {
 	uint64_t limit = textsize / 100 * LD_PROFILE_ARC_DENSITY +
 			 textsize % 100 * LD_PROFILE_ARC_DENSITY / 100;
 
-	if (limit > LD_PROFILE_OLD_MAX_ARCS)
-		limit = LD_PROFILE_OLD_MAX_ARCS;
+	if (limit > max_arcs)
+		limit = max_arcs;
 	return limit < LD_PROFILE_MIN_ARCS ? LD_PROFILE_MIN_ARCS : limit;
+}
+
+/* Whether NSLOTS slots are the whole arc table ld.so writes for TEXTSIZE
+ * bytes of code in a process with ADDR_SIZE-byte pointers: room for
+ * fromlimit arcs times the size of its own per-arc record (a pointer and
+ * a 16-bit link, padded: two pointers' size), of which only the first
+ * fromlimit slots are ever taken.  MAXARCS was 65534 in older glibc. */
+static bool ld_profile_table_is_whole(uint64_t textsize, unsigned addr_size,
+				      uint64_t nslots)
+{
+	return nslots == 2 * addr_size * ld_profile_arc_limit(textsize, LD_PROFILE_OLD_MAX_ARCS) ||
+	       nslots == 2 * addr_size * ld_profile_arc_limit(textsize, GLIBC_MAX_ARCS);
 }
 
 /* One file's bytes, decoded in the target's byte order. */
@@ -408,7 +418,11 @@ static int read_ld_arc_table(struct gmon_profile *prof, struct reader *r,
 			return -1;
 		counted++;
 	}
-	if (narcs > nslots && nslots < ld_profile_min_arcs(textsize))
+	/* More slots taken than present: the table was full (the count
+	 * goes on growing by one per call not counted), and then it is all
+	 * there, or the file was cut short of the slots in use. */
+	if (narcs > nslots &&
+	    !ld_profile_table_is_whole(textsize, r->target->addr_size, nslots))
 		return g2c_error_set(r->err,
 				     "%s: truncated LD_PROFILE call-arc table at offset %llu (%u slots taken, %llu present)",
 				     r->name, (unsigned long long)start, narcs,
@@ -611,20 +625,39 @@ bool gmon_is_ld_profile(const unsigned char *data, size_t len)
 		tagged_version(data, true) == LD_PROFILE_VERSION);
 }
 
-int gmon_file_is_ld_profile(const char *path, bool *yes,
-			    struct g2c_error *err)
+/* The first bytes of PATH, plain or gzip-compressed, into HEAD. */
+static int read_head(const char *path, unsigned char *head, size_t size,
+		     size_t *got, struct g2c_error *err)
 {
 	struct instream in;
-	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
-	size_t got;
 	int rc;
 
 	if (instream_open(&in, path, err) < 0)
 		return -1;
-	rc = instream_read(&in, head, sizeof head, &got, err);
+	rc = instream_read(&in, head, size, got, err);
 	instream_close(&in);
+	return rc;
+}
+
+int gmon_file_is_ld_profile(const char *path, bool *yes,
+			    struct g2c_error *err)
+{
+	unsigned char head[GMON_MAGIC_SIZE + GMON_VERSION_SIZE];
+	size_t got;
+	int rc = read_head(path, head, sizeof head, &got, err);
+
 	*yes = rc == 0 && gmon_is_ld_profile(head, got);
 	return rc;
+}
+
+bool gmon_file_has_cookie(const char *path)
+{
+	unsigned char head[GMON_MAGIC_SIZE];
+	struct g2c_error ignored;
+	size_t got;
+
+	return read_head(path, head, sizeof head, &got, &ignored) == 0 &&
+	       got == sizeof head && memcmp(head, "gmon", sizeof head) == 0;
 }
 
 int gmon_profile_add_file(struct gmon_profile *prof,

@@ -131,6 +131,10 @@ int gmon_profile_add_buffer(struct gmon_profile *prof,
  * it knows that library's address size and byte order. */
 bool gmon_is_ld_profile(const unsigned char *data, size_t len);
 
+/* Whether PATH (plain or gzip-compressed) starts with the "gmon" cookie
+ * of glibc's profiles, gmon.out and LD_PROFILE files alike. */
+bool gmon_file_has_cookie(const char *path);
+
 /* Sets *YES to whether PATH (plain or gzip-compressed) is an LD_PROFILE
  * file.  Returns 0, or -1 with ERR set when PATH cannot be read. */
 int gmon_file_is_ld_profile(const char *path, bool *yes,

@@ -57,9 +57,10 @@ enum { GMON_TAG_TIME_HIST = 0, GMON_TAG_CG_ARC = 1, GMON_TAG_BB_COUNT = 2 };
 #define LD_PROFILE_BYTES_PER_BIN 4
 #define LD_PROFILE_ARC_TABLE_HEADER_SIZE 8
 #define LD_PROFILE_ARC_SIZE(P) (2 * (P) + 4)
-/* The arc table's size for TEXTSIZE bytes of code: ARCDENSITY percent of
- * them, at least MINARCS, at most MAXARCS (65534 in older glibc, 1 << 20
- * now). */
+/* The arcs the table has room for, for TEXTSIZE bytes of code:
+ * ARCDENSITY percent of them, at least MINARCS, at most MAXARCS (65534 in
+ * older glibc, 1 << 20 now); the file has two pointers' size times as
+ * many slots. */
 #define LD_PROFILE_ARC_DENSITY 3
 #define LD_PROFILE_MIN_ARCS 50
 #define LD_PROFILE_OLD_MAX_ARCS 65534

@@ -1,77 +1,178 @@
 /* libfind.c -- the shared library the dynamic loader would load. */
 #include <config.h>
 
+#include <bfd.h>
+#include <ctype.h>
 #include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "libfind.h"
 
-/* What a search needs: the library, and where it is loaded from. */
+/* What a search needs: the library, where it is loaded from, and what
+ * decides whether a file found is it. */
 struct search {
 	struct object *lib, *exe;
 	const char *soname, *debug_dir, *origin;
+	const char *lib_dir, *platform;	/* $LIB and $PLATFORM */
+	libfind_accept accept;
+	void *arg;
 	struct g2c_error *err;
 };
 
 /* Tries PATH.  Returns 1 when it is the library (opened in s->lib), 0
- * when not, -1 with s->err set when memory runs out. */
+ * when not, -1 with s->err set. */
 static int try_path(struct search *s, const char *path)
 {
 	struct g2c_error ignored;
+	struct stat sb;
+	int rc;
 
-	if (access(path, R_OK) != 0)
+	if (access(path, R_OK) != 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;
 	if (object_open(s->lib, path, s->debug_dir, &ignored) < 0) {
 		if (strstr(ignored.msg, "out of memory"))
 			return g2c_error_set(s->err, "%s", ignored.msg);
 		return 0;
 	}
-	if (object_same_machine(s->lib, s->exe))
-		return 1;
-	object_close(s->lib);
-	return 0;
+	rc = object_same_machine(s->lib, s->exe) ? s->accept(s->lib, s->arg, s->err) : 0;
+	if (rc != 1)
+		object_close(s->lib);
+	return rc;
 }
 
-/* Tries DIR/soname, with $ORIGIN in DIR[0..LEN) expanded. */
+#if defined(__x86_64__)
+/* The x86-64 micro-architecture level (0 to 4) of this CPU, by the
+ * features of each level that both gcc and clang can test (clang 14
+ * knows no "x86-64-vN" names); the few it cannot test (cx16, lahf,
+ * f16c, lzcnt, movbe) come with these on every CPU that has them. */
+static int x86_64_level(void)
+{
+	__builtin_cpu_init();
+	if (!(__builtin_cpu_supports("sse3") && __builtin_cpu_supports("ssse3") &&
+	      __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+	      __builtin_cpu_supports("popcnt")))
+		return 1;
+	if (!(__builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+	      __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+	      __builtin_cpu_supports("fma")))
+		return 2;
+	if (!(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	      __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+	      __builtin_cpu_supports("avx512vl")))
+		return 3;
+	return 4;
+}
+#endif
+
+/* The glibc-hwcaps subdirectories ld.so searches before each directory,
+ * best first: on x86-64, the x86-64 levels this CPU supports. */
+static size_t hwcaps_subdirs(const struct search *s, const char **subdirs)
+{
+	size_t n = 0;
+
+#if defined(__x86_64__)
+	if (bfd_get_arch(s->exe->abfd) == bfd_arch_i386 &&
+	    s->exe->target.addr_size == 8) {
+		static const char *const levels[] = {
+			"glibc-hwcaps/x86-64-v4/", "glibc-hwcaps/x86-64-v3/",
+			"glibc-hwcaps/x86-64-v2/",
+		};
+		for (int level = x86_64_level(); level >= 2; level--)
+			subdirs[n++] = levels[4 - level];
+	}
+#else
+	(void)s;
+#endif
+	subdirs[n++] = "";
+	return n;
+}
+
+/* The value of the dynamic string token at DIR (without its '$'), and
+ * its length with braces, in *LEN; NULL when there is none. */
+static const char *token_value(const struct search *s, const char *dir,
+			       size_t avail, size_t *len)
+{
+	static const char *const names[] = { "ORIGIN", "LIB", "PLATFORM" };
+	const char *values[] = { s->origin, s->lib_dir, s->platform };
+
+	for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+		size_t n = strlen(names[t]);
+
+		if (avail >= n + 2 && dir[0] == '{' &&
+		    strncmp(dir + 1, names[t], n) == 0 && dir[n + 1] == '}') {
+			*len = n + 2;
+			return values[t];
+		}
+		/* unbraced, a name ends where a name's characters do */
+		if (avail >= n && strncmp(dir, names[t], n) == 0 &&
+		    (avail == n || !(dir[n] == '_' || isalnum((unsigned char)dir[n])))) {
+			*len = n;
+			return values[t];
+		}
+	}
+	return NULL;
+}
+
+/* Tries DIR[0..LEN) (the current directory when empty, as for ld.so),
+ * with $ORIGIN, $LIB and $PLATFORM expanded, after its glibc-hwcaps
+ * subdirectories. */
 static int try_dir(struct search *s, const char *dir, size_t len)
 {
+	const char *subdirs[4];
+	size_t nsubdirs = hwcaps_subdirs(s, subdirs);
 	char path[4096];
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 
+	if (len == 0) {
+		dir = ".";
+		len = 1;
+	}
 	for (size_t i = 0; i < len && n < sizeof path; ) {
-		if (strncmp(dir + i, "$ORIGIN", 7) == 0 || strncmp(dir + i, "${ORIGIN}", 9) == 0) {
-			n += (size_t)snprintf(path + n, sizeof path - n, "%s", s->origin);
-			i += dir[i + 1] == '{' ? 9 : 7;
+		const char *value;
+		size_t tlen;
+
+		if (dir[i] == '$' &&
+		    (value = token_value(s, dir + i + 1, len - i - 1, &tlen))) {
+			n += (size_t)snprintf(path + n, sizeof path - n, "%s", value);
+			i += 1 + tlen;
 		} else {
 			path[n++] = dir[i++];
 		}
 	}
 	if (n >= sizeof path - 1)
 		return 0;
-	rc = snprintf(path + n, sizeof path - n, "%s%s", n && path[n - 1] == '/' ? "" : "/",
-		      s->soname);
-	if (rc < 0 || (size_t)rc >= sizeof path - n)
-		return 0;
-	return try_path(s, path);
+	for (size_t k = 0; k < nsubdirs && rc == 0; k++) {
+		int w = snprintf(path + n, sizeof path - n, "%s%s%s",
+				 n && path[n - 1] == '/' ? "" : "/", subdirs[k],
+				 s->soname);
+
+		if (w >= 0 && (size_t)w < sizeof path - n)
+			rc = try_path(s, path);
+	}
+	return rc;
 }
 
-/* Tries every directory of the ':'-separated LIST. */
-static int try_list(struct search *s, const char *list)
+/* Tries every directory of LIST, separated by any of SEPARATORS; an empty
+ * one is the current directory (an empty LIST, none). */
+static int try_list(struct search *s, const char *list, const char *separators)
 {
-	while (list && *list) {
-		const char *end = strchr(list, ':');
-		size_t len = end ? (size_t)(end - list) : strlen(list);
-		int rc = len ? try_dir(s, list, len) : 0;
+	if (!list || !*list)
+		return 0;
+	while (list) {
+		size_t len = strcspn(list, separators);
+		int rc = try_dir(s, list, len);
 
 		if (rc)
 			return rc;
-		list = end ? end + 1 : NULL;
+		list = list[len] ? list + len + 1 : NULL;
 	}
 	return 0;
 }
@@ -142,11 +243,37 @@ static int try_defaults(struct search *s)
 	return rc;
 }
 
+/* $LIB as ld.so expands it for EXE: the multiarch directory where the
+ * system has one (Debian: lib/x86_64-linux-gnu), else lib64 or lib. */
+static const char *lib_dir(const struct object *exe)
+{
+	static const struct { int arch; unsigned addr_size; const char *dir; } multiarch[] = {
+		{ bfd_arch_i386, 8, "lib/x86_64-linux-gnu" },
+		{ bfd_arch_i386, 4, "lib/i386-linux-gnu" },
+		{ bfd_arch_aarch64, 8, "lib/aarch64-linux-gnu" },
+	};
+	struct stat sb;
+	char path[64];
+
+	for (size_t i = 0; i < sizeof multiarch / sizeof *multiarch; i++) {
+		if ((int)bfd_get_arch(exe->abfd) != multiarch[i].arch ||
+		    exe->target.addr_size != multiarch[i].addr_size)
+			continue;
+		snprintf(path, sizeof path, "/%s", multiarch[i].dir);
+		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return multiarch[i].dir;
+	}
+	return exe->target.addr_size == 8 ? "lib64" : "lib";
+}
+
 int libfind_open(struct object *lib, struct object *exe, const char *soname,
-		 const char *debug_dir, struct g2c_error *err)
+		 const char *debug_dir, libfind_accept accept, void *arg,
+		 struct g2c_error *err)
 {
 	struct object_dynamic dyn;
-	struct search s = { lib, exe, soname, debug_dir, NULL, err };
+	const char *platform = (const char *)getauxval(AT_PLATFORM);
+	struct search s = { lib, exe, soname, debug_dir, NULL, lib_dir(exe),
+			    platform ? platform : "", accept, arg, err };
 	char *origin = strdup(exe->path), *slash;
 	int rc;
 
@@ -160,11 +287,11 @@ int libfind_open(struct object *lib, struct object *exe, const char *soname,
 		rc = try_path(&s, soname);
 	} else if ((rc = object_read_dynamic(exe, &dyn, err)) == 0) {
 		if (!dyn.runpath)
-			rc = try_list(&s, dyn.rpath);
+			rc = try_list(&s, dyn.rpath, ":");
 		if (rc == 0)
-			rc = try_list(&s, getenv("LD_LIBRARY_PATH"));
+			rc = try_list(&s, getenv("LD_LIBRARY_PATH"), ":;");
 		if (rc == 0)
-			rc = try_list(&s, dyn.runpath);
+			rc = try_list(&s, dyn.runpath, ":");
 		if (rc == 0)
 			rc = try_cache(&s, "/etc/ld.so.cache");
 		if (rc == 0)

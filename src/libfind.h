@@ -3,9 +3,13 @@
  * An LD_PROFILE profile names its library only by the soname it was
  * given (LD_PROFILE=libz.so.1 writes libz.so.1.profile).  This module
  * finds that library for a program as ld.so does: the program's DT_RPATH
- * (when it has no DT_RUNPATH), LD_LIBRARY_PATH, its DT_RUNPATH ($ORIGIN
- * expanded), /etc/ld.so.cache, then the default directories.  A file
- * counts only when it is an object of the program's machine.
+ * (when it has no DT_RUNPATH), LD_LIBRARY_PATH, its DT_RUNPATH,
+ * /etc/ld.so.cache, then the default directories; $ORIGIN, $LIB and
+ * $PLATFORM expanded, an empty entry the current directory, and in each
+ * directory its glibc-hwcaps subdirectories for the levels this CPU
+ * supports first.  A file counts only when it is an object of the
+ * program's machine and the caller accepts it (its code fits the
+ * profile); the search goes on past one that does not.
  */
 #ifndef GMON2CG_LIBFIND_H
 #define GMON2CG_LIBFIND_H
@@ -14,10 +18,17 @@
 
 struct g2c_error;
 
+/* Whether LIB, opened, is the library wanted: 1 yes, 0 no, -1 with ERR
+ * set. */
+typedef int (*libfind_accept)(struct object *lib, void *arg,
+			      struct g2c_error *err);
+
 /* Opens into LIB the library SONAME as EXE would load it, looking for
- * separate debug files below DEBUG_DIR (NULL: the default).  Returns 1,
- * 0 when no such library is found, or -1 with ERR set. */
+ * separate debug files below DEBUG_DIR (NULL: the default), the first
+ * that ACCEPT(LIB, ARG) accepts.  Returns 1, 0 when no such library is
+ * found, or -1 with ERR set. */
 int libfind_open(struct object *lib, struct object *exe, const char *soname,
-		 const char *debug_dir, struct g2c_error *err);
+		 const char *debug_dir, libfind_accept accept, void *arg,
+		 struct g2c_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "hashindex.h"
 #include "lines.h"
 #include "util.h"
 
@@ -1074,62 +1075,48 @@ int line_table_read(struct line_table *lt, struct object *obj,
 /* Joined paths, one per distinct (head, middle, name) triple of string
  * pointers, so that many entries naming one string share one copy. */
 struct path_intern {
-	struct line_file *slots;	/* path NULL: free */
-	size_t cap, count;
+	struct line_file *files;	/* each triple once, with its path */
+	size_t files_cap;
+	struct hash_index index;	/* of files, by hash_parts */
 };
 
-static size_t hash_parts(const struct line_file *f)
+static uint64_t hash_parts(const struct line_file *f)
 {
 	uint64_t h = (uintptr_t)f->head * 0x9e3779b97f4a7c15u;
 
 	h = (h ^ (uintptr_t)f->middle) * 0x9e3779b97f4a7c15u;
 	h = (h ^ (uintptr_t)f->name) * 0x9e3779b97f4a7c15u;
-	return (size_t)(h ^ (h >> 29));
+	return h ^ (h >> 29);
 }
 
-static struct line_file *intern_slot(struct path_intern *pi,
-				     const struct line_file *f)
+static bool same_parts(const void *files, size_t pos, const void *key)
 {
-	size_t i = hash_parts(f) & (pi->cap - 1);
+	const struct line_file *a = &((const struct line_file *)files)[pos], *b = key;
 
-	while (pi->slots[i].path && (pi->slots[i].head != f->head ||
-				     pi->slots[i].middle != f->middle ||
-				     pi->slots[i].name != f->name))
-		i = (i + 1) & (pi->cap - 1);
-	return &pi->slots[i];
-}
-
-static bool intern_grow(struct path_intern *pi)
-{
-	struct path_intern bigger = { NULL, pi->cap ? 2 * pi->cap : 64, pi->count };
-
-	if (bigger.cap > SIZE_MAX / 2 / sizeof *bigger.slots)
-		return false;
-	bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
-	if (!bigger.slots)
-		return false;
-	for (size_t i = 0; i < pi->cap; i++)
-		if (pi->slots[i].path)
-			*intern_slot(&bigger, &pi->slots[i]) = pi->slots[i];
-	free(pi->slots);
-	*pi = bigger;
-	return true;
+	return a->head == b->head && a->middle == b->middle && a->name == b->name;
 }
 
 static const char *join(struct line_table *lt, struct line_file *f)
 {
 	struct path_intern *pi = lt->paths;
-	struct line_file *slot;
-	size_t len;
+	struct line_file *files;
+	struct hash_slot *slot;
+	uint64_t hash = hash_parts(f);
+	size_t len, count;
 	char *path;
 
 	if (!pi && !(pi = lt->paths = calloc(1, sizeof *pi)))
 		return NULL;
-	if (2 * (pi->count + 1) > pi->cap && !intern_grow(pi))
+	count = pi->index.count;
+	if (!hash_index_reserve(&pi->index, count + 1))
 		return NULL;
-	slot = intern_slot(pi, f);
-	if (slot->path)
-		return slot->path;
+	slot = hash_index_find(&pi->index, hash, same_parts, pi->files, f);
+	if (!hash_slot_is_free(slot))
+		return pi->files[hash_slot_entry(slot)].path;
+	files = array_grow(pi->files, &pi->files_cap, count + 1, sizeof *files);
+	if (!files)
+		return NULL;
+	pi->files = files;
 	len = strlen(f->name) + 1;
 	if (f->head)
 		len += strlen(f->head) + 1;
@@ -1140,9 +1127,9 @@ static const char *join(struct line_table *lt, struct line_file *f)
 	snprintf(path, len, "%s%s%s%s%s", f->head ? f->head : "",
 		 f->head ? "/" : "", f->middle ? f->middle : "",
 		 f->middle ? "/" : "", f->name);
-	*slot = *f;
-	slot->path = path;
-	pi->count++;
+	files[count] = *f;
+	files[count].path = path;
+	hash_index_add(&pi->index, slot, hash, count);
 	return path;
 }
 
@@ -1176,9 +1163,10 @@ void line_table_forget_rows(struct line_table *lt)
 void line_table_release(struct line_table *lt)
 {
 	if (lt->paths) {
-		for (size_t i = 0; i < lt->paths->cap; i++)
-			free((char *)lt->paths->slots[i].path);
-		free(lt->paths->slots);
+		for (size_t i = 0; i < lt->paths->index.count; i++)
+			free((char *)lt->paths->files[i].path);
+		free(lt->paths->files);
+		hash_index_release(&lt->paths->index);
 		free(lt->paths);
 	}
 	for (size_t i = 0; i < sizeof lt->owned / sizeof *lt->owned; i++)

@@ -180,6 +180,8 @@ static int convert(const struct options *o, struct program *prog,
 		lines[i] = &prog->objs[i]->lines;
 	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
 		goto out;
+	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
+		report_calls_only(w, prog->objs[i], &c.profs[i]);
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_build(&cg, c.cgo, prog->nobjs, sel, err);
 	/* Neither the raw profiles nor decoded code are needed for writing:
@@ -195,8 +197,8 @@ static int convert(const struct options *o, struct program *prog,
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)
 			goto release;
-		fflush(stdout);
-		report_stats(stderr, &cg, prog, c.profs, part ? files : NULL, n);
+		report_stats(report_stream(w), &cg, prog, c.profs,
+			     part ? files : NULL, n);
 	}
 	if (report_check_belongs(w, &cg, info.source, info.nsources > 1, o->exe,
 				 o->force, err) == 0 &&
@@ -205,10 +207,8 @@ static int convert(const struct options *o, struct program *prog,
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
 	    names_in_place(prog, err) == 0) {
 		rc = callgrind_write(&cg, &map, &info, os, err);
-		if (rc == 0 && o->summary) {
-			fflush(stdout);
-			report_summary(stderr, &cg, o->summary);
-		}
+		if (rc == 0 && o->summary)
+			report_summary(report_stream(w), &cg, o->summary);
 	}
 release:
 	source_map_release(&map);
@@ -345,10 +345,12 @@ static int answer(enum options_action action, const struct options *o)
 		options_write_help(stdout);
 		return EXIT_SUCCESS;
 	case OPTIONS_VERSION:
-		options_write_version(stdout);
+		options_write_version(stdout, o);
 		return EXIT_SUCCESS;
 	case OPTIONS_USAGE_ERROR:
 		fflush(stdout);
+		/* an option's value, echoed, cannot break the line */
+		copy_printable(o->usage_error, o->usage_error, strlen(o->usage_error));
 		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
 			PACKAGE_NAME, o->usage_error, PACKAGE_NAME);
 		return EXIT_USAGE;

@@ -122,6 +122,22 @@ static uint64_t loaded_span(struct bfd *abfd)
 	return hi > lo ? hi - lo + 65536 : 0;
 }
 
+bool object_code_extent(const struct object *obj, uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (struct bfd_section *sec = obj->abfd->sections; sec; sec = sec->next) {
+		if ((bfd_section_flags(sec) & (SEC_CODE | SEC_ALLOC)) !=
+		    (SEC_CODE | SEC_ALLOC) || bfd_section_size(sec) == 0)
+			continue;
+		if (bfd_section_vma(sec) < *lo)
+			*lo = bfd_section_vma(sec);
+		if (section_end(sec) > *hi)
+			*hi = section_end(sec);
+	}
+	return *hi > *lo;
+}
+
 static int read_target(struct object *obj, const char *path,
 		       struct g2c_error *err)
 {
@@ -478,10 +494,28 @@ static char *dynamic_string(const bfd_byte *strtab, bfd_size_type size,
 	return s;
 }
 
+/* Appends NAME (taken; NULL: none) to DYN's DT_NEEDED list. */
+static void add_needed(struct object_dynamic *dyn, char *name, bool *oom)
+{
+	char **needed;
+
+	if (!name)
+		return;
+	needed = realloc(dyn->needed, (dyn->nneeded + 1) * sizeof *needed);
+	if (!needed) {
+		free(name);
+		*oom = true;
+		return;
+	}
+	dyn->needed = needed;
+	needed[dyn->nneeded++] = name;
+}
+
 int object_read_dynamic(struct object *obj, struct object_dynamic *dyn,
 			struct g2c_error *err)
 {
-	enum { DT_NULL = 0, DT_SONAME = 14, DT_RPATH = 15, DT_RUNPATH = 29 };
+	enum { DT_NULL = 0, DT_NEEDED = 1, DT_SONAME = 14, DT_RPATH = 15,
+	       DT_RUNPATH = 29 };
 	asection *dynamic = bfd_get_section_by_name(obj->abfd, ".dynamic");
 	asection *dynstr = bfd_get_section_by_name(obj->abfd, ".dynstr");
 	bfd_byte *d = NULL, *str = NULL;
@@ -511,7 +545,10 @@ int object_read_dynamic(struct object *obj, struct object_dynamic *dyn,
 
 		if (tag == DT_NULL)
 			break;
-		if (slot && !*slot)
+		if (tag == DT_NEEDED)
+			add_needed(dyn, dynamic_string(str, bfd_section_size(dynstr),
+						       val, &oom), &oom);
+		else if (slot && !*slot)
 			*slot = dynamic_string(str, bfd_section_size(dynstr), val, &oom);
 	}
 	free(d);
@@ -528,6 +565,9 @@ void object_dynamic_release(struct object_dynamic *dyn)
 	free(dyn->soname);
 	free(dyn->rpath);
 	free(dyn->runpath);
+	for (size_t i = 0; i < dyn->nneeded; i++)
+		free(dyn->needed[i]);
+	free(dyn->needed);
 	memset(dyn, 0, sizeof *dyn);
 }
 

@@ -80,6 +80,10 @@ void object_close(struct object *obj);
 /* The address just past section SEC. */
 uint64_t section_end(const struct bfd_section *sec);
 
+/* Sets *LO and *HI to the lowest and the end of the highest address of
+ * OBJ's code sections; false when it has none. */
+bool object_code_extent(const struct object *obj, uint64_t *lo, uint64_t *hi);
+
 /* The code section of ABFD (the object or its debug file) holding PC,
  * or NULL; *CACHE, the last one found, is tried first. */
 struct bfd_section *object_find_code_section(struct bfd *abfd,
@@ -109,6 +113,8 @@ struct object_dynamic {
 	char *soname;		/* DT_SONAME */
 	char *rpath;		/* DT_RPATH */
 	char *runpath;		/* DT_RUNPATH */
+	char **needed;		/* DT_NEEDED, in order */
+	size_t nneeded;
 };
 
 /* Reads OBJ's dynamic section into *DYN (strings to free with

@@ -80,7 +80,8 @@ void options_write_help(FILE *fp)
 "                      most self time (default 10) on stderr\n"
 "\n"
 "  -h, --help          show this help and exit\n"
-"  -V, -v, --version   show version information and exit\n"
+"  -V, -v, --version   show version information and exit (with --stats,\n"
+"                      the architectures this build reads too)\n"
 "\n"
 "gprof's report options (-b, -p, -P, -l, -A, -C, -I, -s, -T, ...) have no\n"
 "meaning for a callgrind file; each is refused with a word on what to use.\n"
@@ -114,19 +115,22 @@ void options_write_help(FILE *fp)
 		PACKAGE_BUGREPORT);
 }
 
-void options_write_version(FILE *fp)
+void options_write_version(FILE *fp, const struct options *o)
 {
-	char *archs = decode_known_architectures();
-
 	fprintf(fp, "%s %s\n"
 		"Copyright (C) 2026 the gmon2cg authors.\n"
 		"License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
 		"This is free software: you are free to change and redistribute it.\n"
 		"There is NO WARRANTY, to the extent permitted by law.\n",
 		PACKAGE_NAME, PACKAGE_VERSION);
-	fprintf(fp, "Architectures read (libbfd, libopcodes): %s\n",
-		archs ? archs : "(out of memory)");
-	free(archs);
+	/* (the list is some 170 names: asked for, not shown by default) */
+	if (o->stats) {
+		char *archs = decode_known_architectures();
+
+		fprintf(fp, "Architectures read (libbfd, libopcodes): %s\n",
+			archs ? archs : "(out of memory)");
+		free(archs);
+	}
 }
 
 
@@ -138,7 +142,7 @@ static const struct refused {
 	int has_arg;
 	const char *instead;
 } refused[] = {
-	{ 'b', "brief", no_argument, "gmon2cg writes no report text to shorten" },
+	{ 'b', "brief", no_argument, "gmon2cg writes no report text to shorten (--summary prints gprof's flat profile)" },
 	{ 'p', "flat-profile", optional_argument,
 	  "--summary prints gprof's flat profile on stderr; KCachegrind's Flat Profile shows every function" },
 	{ 'P', "no-flat-profile", optional_argument,
@@ -414,10 +418,12 @@ static enum options_action take_help(struct options *o, const struct given *g)
 	return OPTIONS_HELP;
 }
 
+/* --version is answered once every option is read: --stats adds to it. */
 static enum options_action take_version(struct options *o, const struct given *g)
 {
-	(void)o, (void)g;
-	return OPTIONS_VERSION;
+	(void)g;
+	o->version = true;
+	return OPTIONS_CONVERT;
 }
 
 #define FIELD(member) offsetof(struct options, member)
@@ -590,6 +596,8 @@ static enum options_action compare_operands(struct options *o, int n,
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
 	static char *default_gmon[] = { "gmon.out" };
+	/* a profile "-" is read from standard input */
+	static char standard_input[] = "/dev/stdin";
 	enum options_action action = OPTIONS_CONVERT;
 	int c;
 
@@ -612,6 +620,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	}
 	if (action != OPTIONS_CONVERT)
 		return action;
+	if (o->version)
+		return OPTIONS_VERSION;
 	if (o->compare)
 		return compare_operands(o, argc - optind, &argv[optind]);
 	if (o->compare_only)
@@ -619,6 +629,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	if (optind >= argc)
 		return usage_error(o, "missing EXECUTABLE operand");
 	o->exe = argv[optind++];
+	for (int i = optind; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0)
+			argv[i] = standard_input;
 	o->gmon_files = optind < argc ? &argv[optind] : default_gmon;
 	o->ngmon = optind < argc ? argc - optind : 1;
 	if (o->output && ends_with(o->output, ".gz"))

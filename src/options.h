@@ -42,6 +42,7 @@ struct options {
 	bool force;
 	bool parts;
 	bool stats;
+	bool version;		/* --version: with stats, the architectures too */
 	bool show_unused;	/* gprof -z */
 	unsigned summary;	/* rows of the flat profile on stderr; 0: none */
 	uint32_t rate;		/* 0: from the profile */
@@ -81,7 +82,7 @@ enum options_action {
 enum options_action options_parse(int argc, char **argv, struct options *o);
 
 void options_write_help(FILE *fp);
-void options_write_version(FILE *fp);
+void options_write_version(FILE *fp, const struct options *o);
 
 void options_release(struct options *o);
 

@@ -163,12 +163,19 @@ static int prepare_object(struct program_object *po,
 	return 0;
 }
 
-static void close_object(struct program_object *po)
+/* Frees what prepare_object derived. */
+static void release_derived(struct program_object *po)
 {
 	source_lines_close(&po->lines);
 	symtab_release(&po->st);
-	object_close(&po->obj);
 	free(po->soname);
+	po->soname = NULL;
+}
+
+static void close_object(struct program_object *po)
+{
+	release_derived(po);
+	object_close(&po->obj);
 	free(po->files);
 }
 
@@ -179,8 +186,9 @@ static bool is_library(const struct program_object *po, const char *soname)
 	       strcmp(base_name(po->obj.path), soname) == 0;
 }
 
-/* The soname an LD_PROFILE file was written for: ld.so names the file
- * SONAME.profile. */
+/* The soname an LD_PROFILE file was probably written for: ld.so names the
+ * file SONAME.profile (a hint only: files are renamed to keep runs
+ * apart). */
 static char *profile_soname(const char *file)
 {
 	const char *base = base_name(file);
@@ -193,39 +201,167 @@ static char *profile_soname(const char *file)
 	return strndup(base, len);
 }
 
-/* Opens the library SONAME of FILE as object *PO of PROG.  Returns 0, or
- * -1 with ERR set. */
+/* The largest page ld.so rounds the profiled range to (64 KiB pages). */
+#define MAX_PAGE_SIZE 65536
+
+/* Whether the code range of the LD_PROFILE profile PROF fits OBJ: ld.so's
+ * low and high pc are the page-rounded bounds of the library's executable
+ * segment, so they hold its code and span little more than the object. */
+static bool range_fits(const struct object *obj, const struct gmon_profile *prof)
+{
+	uint64_t lo, hi;
+
+	return prof->nhists == 1 && object_code_extent(obj, &lo, &hi) &&
+	       prof->hists[0].low_pc <= lo && hi <= prof->hists[0].high_pc &&
+	       prof->hists[0].high_pc - prof->hists[0].low_pc <=
+		       obj->target.code_span + MAX_PAGE_SIZE;
+}
+
+/* Whether PROF fits PO: its range, and its callees, which ld.so records
+ * by the entry of the function called: most must be function entries. */
+static bool profile_fits(const struct program_object *po,
+			 const struct gmon_profile *prof)
+{
+	size_t entries = 0;
+
+	if (!range_fits(&po->obj, prof))
+		return false;
+	for (size_t i = 0; i < prof->narcs; i++) {
+		size_t f = symtab_lookup(&po->st, prof->arcs[i].self_pc);
+
+		entries += f != SYMTAB_NONE && po->st.funcs[f].addr == prof->arcs[i].self_pc;
+	}
+	return entries * 2 >= prof->narcs;
+}
+
+/* The sonames of libraries to look at, in the order ld.so loads them,
+ * each once. */
+struct soname_queue {
+	char **names;
+	size_t n;
+};
+
+static int queue_add(struct soname_queue *q, const char *name,
+		     struct g2c_error *err)
+{
+	char **names;
+
+	for (size_t i = 0; i < q->n; i++)
+		if (strcmp(q->names[i], name) == 0)
+			return 0;
+	names = realloc(q->names, (q->n + 1) * sizeof *names);
+	if (!names || !(names[q->n] = strdup(name))) {
+		if (names)
+			q->names = names;
+		return g2c_error_set(err, "out of memory");
+	}
+	q->names = names;
+	q->n++;
+	return 0;
+}
+
+/* Adds the DT_NEEDED libraries of OBJ to Q. */
+static int queue_needed(struct soname_queue *q, struct object *obj,
+			struct g2c_error *err)
+{
+	struct object_dynamic dyn;
+	int rc;
+
+	if (object_read_dynamic(obj, &dyn, err) < 0)
+		return -1;
+	rc = 0;
+	for (size_t i = 0; rc == 0 && i < dyn.nneeded; i++)
+		rc = queue_add(q, dyn.needed[i], err);
+	object_dynamic_release(&dyn);
+	return rc;
+}
+
+static void queue_release(struct soname_queue *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		free(q->names[i]);
+	free(q->names);
+}
+
+/* A library being looked for: the object it is opened in, the profile
+ * it must fit, and the libraries still to look at. */
+struct wanted {
+	struct program_object *po;
+	const struct gmon_profile *prof;
+	const struct program_options *opts;
+	struct soname_queue queue;
+};
+
+/* libfind's test of a library found: the profile fits it (prepared).
+ * The libraries it needs are looked at later. */
+static int accept_library(struct object *lib, void *arg, struct g2c_error *err)
+{
+	struct wanted *w = arg;
+	struct g2c_error no_symbols = { "" };
+
+	if (queue_needed(&w->queue, lib, err) < 0)
+		return -1;
+	if (!range_fits(lib, w->prof))
+		return 0;
+	if (prepare_object(w->po, w->opts, &no_symbols) == 0 &&
+	    profile_fits(w->po, w->prof))
+		return 1;
+	release_derived(w->po);
+	if (strstr(no_symbols.msg, "out of memory"))
+		return g2c_error_set(err, "%s", no_symbols.msg);
+	return 0;
+}
+
+/* Opens PATH, a --library, as *W's object; with FIT, only if the profile
+ * fits it.  Returns 1, 0 (closed), or -1 with ERR set. */
+static int open_named_library(struct wanted *w, const char *path, bool fit,
+			      struct g2c_error *err)
+{
+	int rc;
+
+	if (object_open(&w->po->obj, path, w->opts->debug_dir, err) < 0)
+		return -1;
+	rc = fit ? accept_library(&w->po->obj, w, err)
+		 : prepare_object(w->po, w->opts, err) < 0 ? -1 : 1;
+	if (rc != 1) {
+		release_derived(w->po);
+		object_close(&w->po->obj);
+	}
+	return rc;
+}
+
+/* Opens as *PO the library the LD_PROFILE profile PROF is of, the one
+ * its code fits: among the --library paths, then as the dynamic loader
+ * finds them for the executable, the library SONAME (the file's name)
+ * and the libraries the executable needs, directly or through the
+ * others; failing that, a --library (the one called SONAME first),
+ * whose misfit the call graph then reports.  Returns 1, 0 when there is
+ * none, or -1 with ERR set. */
 static int open_library(struct program *prog, struct program_object *po,
-			const char *soname, const char *file,
+			const char *soname, const struct gmon_profile *prof,
 			const struct program_options *opts,
 			struct g2c_error *err)
 {
+	struct object *exe = &prog->objs[0]->obj;
+	struct wanted w = { po, prof, opts, { NULL, 0 } };
 	int found = 0;
 
 	memset(po, 0, sizeof *po);
-	for (size_t i = 0; i < opts->nlibraries && !found; i++) {
-		if (object_open(&po->obj, opts->libraries[i], opts->debug_dir, err) < 0)
-			return -1;
-		if (prepare_object(po, opts, err) < 0)
-			return -1;
-		found = is_library(po, soname);
-		if (!found) {
-			close_object(po);
-			memset(po, 0, sizeof *po);
-		}
-	}
-	if (!found) {
-		found = libfind_open(&po->obj, &prog->objs[0]->obj, soname,
-				     opts->debug_dir, err);
-		if (found < 0)
-			return -1;
-		if (found && prepare_object(po, opts, err) < 0)
-			return -1;
-	}
-	if (!found)
-		return g2c_error_set(err, "%s: a profile of %s, which %s does not load from where the dynamic loader looks (name it with --library=PATH)",
-				     file, soname, prog->objs[0]->obj.path);
-	return 0;
+	for (size_t i = 0; i < opts->nlibraries && !found; i++)
+		found = open_named_library(&w, opts->libraries[i], true, err);
+	if (!found && (queue_add(&w.queue, soname, err) < 0 ||
+		       queue_needed(&w.queue, exe, err) < 0))
+		found = -1;
+	for (size_t i = 0; i < w.queue.n && !found; i++)
+		found = libfind_open(&po->obj, exe, w.queue.names[i],
+				     opts->debug_dir, accept_library, &w, err);
+	for (int pass = 0; pass < 2 && found == 0; pass++)
+		for (size_t i = 0; i < opts->nlibraries && !found; i++)
+			if (pass == 1 || strcmp(base_name(opts->libraries[i]), soname) == 0)
+				found = open_named_library(&w, opts->libraries[i],
+							   false, err);
+	queue_release(&w.queue);
+	return found;
 }
 
 /* Adds FILE to the files of PO. */
@@ -245,39 +381,75 @@ static int add_file(struct program_object *po, const char *file, bool ld_profile
 	return 0;
 }
 
-/* Sends the LD_PROFILE file FILE to its object, opening it if needed. */
+/* The object already open that the LD_PROFILE profile PROF is of: a
+ * library opened for another file, or the executable when it is a
+ * library, that PROF fits; failing that, the one called SONAME.  Returns
+ * its index, or prog->nobjs. */
+static size_t find_open_library(const struct program *prog,
+				const struct gmon_profile *prof,
+				const char *soname)
+{
+	size_t o;
+
+	for (o = 0; o < prog->nobjs; o++) {
+		const struct program_object *po = prog->objs[o];
+
+		if (o == 0 && !po->soname && !is_library(po, soname))
+			continue;	/* a program, not a library */
+		if (profile_fits(po, prof))
+			return o;
+	}
+	for (o = 0; o < prog->nobjs && !is_library(prog->objs[o], soname); o++)
+		;
+	return o;
+}
+
+/* Sends the LD_PROFILE file FILE to its object, opening it if needed:
+ * FILE is read (as the executable's machine writes it) to tell which. */
 static int add_ld_profile(struct program *prog, const char *file,
 			  const struct program_options *opts,
 			  struct g2c_error *err)
 {
 	char *soname = profile_soname(file);
-	struct program_object **objs, *lib;
+	struct gmon_profile prof;
+	struct program_object **objs, *lib = NULL;
 	size_t o;
+	int found = -1;
 
-	if (!soname)
-		return g2c_error_set(err, "out of memory");
-	for (o = 0; o < prog->nobjs && !is_library(prog->objs[o], soname); o++)
-		;
+	gmon_profile_init(&prof);
+	if (!soname) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
+	if (gmon_profile_add_file(&prof, &prog->objs[0]->obj.target, file, err) < 0)
+		goto out;
+	o = find_open_library(prog, &prof, soname);
 	if (o == prog->nobjs) {
 		objs = realloc(prog->objs, (prog->nobjs + 1) * sizeof *objs);
 		lib = calloc(1, sizeof *lib);
 		if (objs)
 			prog->objs = objs;
 		if (!objs || !lib) {
-			free(lib);
-			free(soname);
-			return g2c_error_set(err, "out of memory");
+			g2c_error_set(err, "out of memory");
+			goto out;
 		}
-		if (open_library(prog, lib, soname, file, opts, err) < 0) {
-			close_object(lib);
-			free(lib);
-			free(soname);
-			return -1;
+		found = open_library(prog, lib, soname, &prof, opts, err);
+		if (found == 0)
+			g2c_error_set(err, "%s: a profile of a library that %s does not load from where the dynamic loader looks (neither %s nor another library it needs has the profile's code; name it with --library=PATH)",
+				      file, prog->objs[0]->obj.path, soname);
+		if (found != 1) {
+			found = -1;
+			goto out;
 		}
 		prog->objs[prog->nobjs++] = lib;
+		lib = NULL;
 	}
+	found = add_file(prog->objs[o], file, true, err);
+out:
+	free(lib);
 	free(soname);
-	return add_file(prog->objs[o], file, true, err);
+	gmon_profile_release(&prof);
+	return found < 0 ? -1 : 0;
 }
 
 int program_open(struct program *prog, const char *exe, char **files,
@@ -291,8 +463,14 @@ int program_open(struct program *prog, const char *exe, char **files,
 		return g2c_error_set(err, "out of memory");
 	}
 	prog->nobjs = 1;
-	if (object_open_file(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0)
+	if (object_open_file(&prog->objs[0]->obj, exe, opts->debug_dir, err) < 0) {
+		/* (gmon2cg gmon.out prog: the operands swapped) */
+		if (gmon_file_has_cookie(exe))
+			g2c_error_set(err, "%s: a profile, not an executable: the"
+				      " executable comes first (gmon2cg EXECUTABLE"
+				      " [GMON_FILE]...)", exe);
 		goto fail;
+	}
 	if (opts->read_ahead && n > 0)
 		start_reading_ahead(prog, files, n);
 	if (object_read_symbols(&prog->objs[0]->obj, exe, err) < 0 ||

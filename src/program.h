@@ -2,10 +2,12 @@
  * files belong to which.
  *
  * The executable is object 0 and takes the gmon.out files.  Each
- * LD_PROFILE file (glibc's profile of one shared library, named after the
- * soname it was given) goes to its library: the executable itself when
- * that is the library, a library named with --library, or the one the
- * dynamic loader would load for the executable (libfind.h).  Owns every
+ * LD_PROFILE file (glibc's profile of one shared library) goes to the
+ * library whose code it fits (its code range and callees): the executable
+ * itself when that is a library, a library named with --library, or one
+ * the dynamic loader would load for the executable (libfind.h): the one
+ * the file's name (SONAME.profile, a hint only) names, or one it needs
+ * (DT_NEEDED), directly or through another library.  Owns every
  * object and what is derived from it: symbols, code, source lines; reads
  * the objects' profiles (the executable's may be read on a thread while
  * its symbols are: they need only its address size and byte order).

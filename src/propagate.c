@@ -451,6 +451,73 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 	}
 }
 
+/* KCachegrind lists a call only when its cost is above zero, and most
+ * calls get no time from gprof: calls into code that was never sampled,
+ * and direct recursion.  Such a call site carries this much, far below
+ * one sample, so that every call gprof counts is shown. */
+#define MIN_CALL_NS 1
+
+/* Splits NS over ARC's sites in proportion to their counts, a site
+ * left with nothing getting FLOOR; the arc's cost is then the sum of its
+ * sites'.  Returns how many sites got the floor (or nothing). */
+static size_t split_over_sites(struct callgraph *cg, struct cg_arc *arc,
+			       uint64_t floor, uint64_t ns)
+{
+	struct splitter split = { .total = ns, .sum = (double)arc->count };
+	size_t last = arc->first_site + arc->nsites, empty = 0;
+
+	arc->ns = 0;
+	for (size_t s = arc->first_site; s < last; s++) {
+		uint64_t share = split_next(&split, (double)cg->sites[s].count,
+					    s + 1 == last);
+
+		empty += share == 0;
+		cg->sites[s].ns = share ? share : floor;
+		arc->ns = add_saturating(arc->ns, cg->sites[s].ns);
+	}
+	return empty;
+}
+
+/* Splits INCL, component C's inclusive cost, over the sites of the calls
+ * entering it: each call's share is its weight (its caller's share of
+ * the calls), the sum of weights SUM, each site's part of it its part of
+ * the call's count.  With FLOORS (into a shown component), a site of a
+ * shown caller (a call written) left with nothing gets MIN_CALL_NS, taken
+ * from the others: the split is redone on INCL less those markers until
+ * it leaves as many sites empty as were set aside.  INCL is at least
+ * MIN_CALL_NS per written site.  Returns what the calls carry. */
+static uint64_t split_entering(struct callgraph *cg,
+			       const struct components *comps, size_t c,
+			       uint64_t incl, double sum, bool whole, bool floors)
+{
+	const struct entering *last =
+		&comps->entering[comps->entering_first[c + 1]] - 1;
+	uint64_t given = 0, reserve = 0;
+
+	for (int pass = 0; pass < 8; pass++) {
+		struct splitter split = { .total = incl - reserve, .sum = sum };
+		uint64_t empty = 0;
+
+		given = 0;
+		for_each_entering_arc(comps, c, e) {
+			struct cg_arc *arc = &cg->arcs[e->arc];
+			uint64_t share = split_next(&split, sum == 0 ? 0 : e->weight,
+						    e == last && whole);
+			bool written = floors && cg->funcs[e->caller].shown;
+			size_t none = split_over_sites(cg, arc,
+						       written ? MIN_CALL_NS : 0,
+						       share);
+
+			empty += written ? none * MIN_CALL_NS : 0;
+			given = add_saturating(given, arc->ns);
+		}
+		if (empty == reserve || given <= incl)
+			break;
+		reserve = empty;
+	}
+	return given;
+}
+
 /* gprof's propagate_time, bottom-up, in integer ns: a component's
  * inclusive cost (its self cost plus the calls leaving it) goes to the
  * calls entering it in proportion to their counts, each scaled by its
@@ -467,10 +534,8 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 		size_t k = comps->first[c + 1] - comps->first[c];
 		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
 		double fract = cg->funcs[mem[0]].fract, carried = 0;
-		uint64_t incl = 0;
-		struct splitter split;
-		const struct entering *last =
-			&comps->entering[comps->entering_first[c + 1]] - 1;
+		uint64_t incl = 0, nsites = 0;
+		bool floors = false;
 
 		for (size_t i = 0; i < k; i++) {
 			struct cg_func *f = &cg->funcs[mem[i]];
@@ -485,18 +550,36 @@ static void propagate_time(struct callgraph *cg, const struct components *comps,
 			f->incl_ns = own;
 			f->cycle = cycle;
 			incl = add_saturating(incl, own);
+			floors = floors || f->shown;
 		}
 		if (k == 1)
 			cg->funcs[mem[0]].incl_ns = incl;
-		for_each_entering_arc(comps, c, e)
+		for_each_entering_arc(comps, c, e) {
 			carried += e->weight;
+			if (cg->funcs[e->caller].shown)
+				nsites += cg->arcs[e->arc].nsites;
+		}
+		/* Every call written carries at least MIN_CALL_NS, and what
+		 * the calls into a function carry is what it costs: a shown
+		 * function too cheap for its calls (never sampled) gets the
+		 * difference as its own cost, at its entry.  A root's call
+		 * from the pseudo caller counts as one (not for the functions
+		 * only -z shows, which neither call nor are sampled). */
+		if (floors && (nsites || cg->funcs[mem[0]].narcs ||
+			       cg->funcs[mem[0]].ncosts) &&
+		    incl < (nsites ? nsites : 1) * MIN_CALL_NS) {
+			struct cg_func *head = &cg->funcs[mem[0]];
+			uint64_t marker = (nsites ? nsites : 1) * MIN_CALL_NS - incl;
+
+			head->marker_ns += marker;
+			head->incl_ns += marker;
+			cg->total_ns += marker;
+			incl += marker;
+		}
 		/* Shares are relative to this component's own share. */
-		split = (struct splitter){ .total = incl,
-					   .sum = carried < fract ? fract : carried };
-		for_each_entering_arc(comps, c, e)
-			cg->arcs[e->arc].ns = split_next(&split, fract == 0 ? 0 : e->weight,
-							 e == last && carried >= fract);
-		uncalled[c] = incl - split.given;
+		uncalled[c] = incl - split_entering(cg, comps, c, incl,
+						    carried < fract ? fract : carried,
+						    carried >= fract, floors);
 		if (k > 1)
 			cost_calls_within_cycle(cg, comps, c);
 	}
@@ -555,29 +638,24 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 	return 0;
 }
 
-/* KCachegrind lists a call only when its cost is above zero, and most
- * calls get no time from gprof: calls into code that was never sampled,
- * and direct recursion.  Such a call site carries this much, far below
- * one sample, so that every call gprof counts is shown. */
-#define MIN_CALL_NS 1
-
-/* Splits each arc's cost over its call sites in proportion to their
- * counts; the arc's cost is then the sum of its sites'. */
-static void split_arcs_over_sites(struct callgraph *cg)
+/* The calls within a component (direct recursion, calls between members
+ * of a cycle) over their sites, each site at least MIN_CALL_NS; the
+ * calls entering a component were split by propagate_time. */
+static void split_calls_within(struct callgraph *cg,
+			       const struct components *comps)
 {
 	for (size_t i = 0; i < cg->narcs; i++) {
 		struct cg_arc *arc = &cg->arcs[i];
-		struct splitter split = { .total = arc->ns, .sum = (double)arc->count };
-		uint64_t sum = 0;
 
+		if (comps->of[arc->caller] != comps->of[arc->callee])
+			continue;
+		split_over_sites(cg, arc, 0, arc->ns);
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
-			uint64_t ns = split_next(&split, (double)cg->sites[s].count,
-						 s + 1 == arc->first_site + arc->nsites);
-
-			cg->sites[s].ns = ns > MIN_CALL_NS ? ns : MIN_CALL_NS;
-			sum = add_saturating(sum, cg->sites[s].ns);
+			if (cg->sites[s].ns < MIN_CALL_NS) {
+				arc->ns += MIN_CALL_NS - cg->sites[s].ns;
+				cg->sites[s].ns = MIN_CALL_NS;
+			}
 		}
-		arc->ns = sum;
 	}
 }
 
@@ -607,7 +685,7 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 		g2c_error_set(err, "out of memory for the call graph");
 		goto out;
 	}
-	split_arcs_over_sites(cg);
+	split_calls_within(cg, &comps);
 	rc = 0;
 out:
 	components_release(&comps);

@@ -41,11 +41,30 @@ static void warn(struct warnings *w, const char *fmt, ...)
 	if (vasprintf(&lines[w->n], fmt, ap) >= 0)
 		w->n++;
 	va_end(ap);
+	/* the same cause again (another part of the profile): said once */
+	for (size_t i = 0; w->n > 0 && i + 1 < w->n; i++)
+		if (strcmp(lines[i], lines[w->n - 1]) == 0) {
+			free(lines[--w->n]);
+			break;
+		}
+}
+
+FILE *report_stream(struct warnings *w)
+{
+	if (!w->held)
+		w->held = open_memstream(&w->held_text, &w->held_len);
+	return w->held ? w->held : stderr;
 }
 
 void warnings_print(struct warnings *w, bool succeeded)
 {
 	fflush(stdout);
+	if (w->held) {
+		fclose(w->held);
+		if (succeeded)
+			fwrite(w->held_text, 1, w->held_len, stderr);
+		free(w->held_text);
+	}
 	for (size_t i = 0; i < w->n; i++) {
 		/* (a file name cannot break the line) */
 		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
@@ -56,18 +75,37 @@ void warnings_print(struct warnings *w, bool succeeded)
 	free(w->lines);
 }
 
+/* The samples in PROF's histograms. */
+static uint64_t count_samples(const struct gmon_profile *prof)
+{
+	uint64_t samples = 0;
+
+	for (size_t h = 0; h < prof->nhists; h++)
+		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
+			samples += prof->hists[h].counted[i].count;
+	return samples;
+}
+
+void report_calls_only(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof)
+{
+	if (po->ld_profile && prof->narcs > 0 && count_samples(prof) == 0)
+		warn(w, "%s: call counts but no samples: a program built with"
+		     " -pg takes the profiling timer for its own gmon.out, so"
+		     " no time in %s was sampled (gprof says \"no time"
+		     " accumulated\"); profile a program built without -pg for"
+		     " its time", po->files[0], base_name(po->obj.path));
+}
+
 int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err)
 {
 	const char *symbols = po->obj.dynamic_symbols_only ?
 		"; exported functions only (stripped, no debug file found)" : "";
-	uint64_t samples = 0;
+	uint64_t samples = count_samples(prof);
 	int n;
 
-	for (size_t h = 0; h < prof->nhists; h++)
-		for (size_t i = 0; i < prof->hists[h].ncounted; i++)
-			samples += prof->hists[h].counted[i].count;
 	if (po->nfiles == 0)
 		n = asprintf(line, "Object: %s: not profiled%s", po->obj.path,
 			     symbols);
@@ -91,9 +129,8 @@ void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
 	     " stay at histogram bins and calls at their hash buckets (build"
 	     " gmon2cg with binutils-multiarch-dev for exact positions)",
 	     code->obj->path, code_arch_name(code));
-	fflush(stdout);
 	if (stats)
-		fprintf(stderr, "%s: stats: instructions of %s: not decoded (%s)\n",
+		fprintf(report_stream(w), "%s: stats: instructions of %s: not decoded (%s)\n",
 			PACKAGE_NAME, code->obj->path, code_arch_name(code));
 }
 
@@ -126,14 +163,15 @@ int report_sources(struct warnings *w, const struct source_map *map,
 
 	if (source_map_count_files(map, cg, &named, &found, &example) < 0)
 		return g2c_error_set(err, "out of memory");
-	fflush(stdout);
 	if (stats)
-		fprintf(stderr, "%s: stats: source files: %zu named, %zu of them"
+		fprintf(report_stream(w), "%s: stats: source files: %zu named, %zu of them"
 			" found here\n", PACKAGE_NAME, named, found);
-	if (named > 0 && found == 0)
+	if (named > 0 && found == 0 && !w->sources_warned) {
+		w->sources_warned = true;
 		warn(w, "none of the %zu source files the profile names is here"
 		     " (such as %s); --prefix-map=OLD=NEW says where they are",
 		     named, example);
+	}
 	return 0;
 }
 

@@ -21,14 +21,26 @@
 
 struct g2c_error;
 
-/* Warnings are printed only when the conversion succeeds: a failed run
- * says one line, its error.  (A warning that finds no memory is lost.) */
+/* What a run says besides its output, the --stats and --summary reports
+ * and the warnings, is printed only when the conversion succeeds: a
+ * failed run says one line, its error (even when the failure comes last,
+ * writing the output).  Each warning is said once, however many parts
+ * of the profile give cause.  (A warning that finds no memory is lost.) */
 struct warnings {
 	char **lines;
 	size_t n;
+	bool sources_warned;	/* "none of the source files is here" */
+	FILE *held;		/* the reports, into HELD_TEXT */
+	char *held_text;
+	size_t held_len;
 };
 
-/* Prints the warnings on stderr when the run SUCCEEDED, and frees them. */
+/* Where reports go until the run ends: a stream held in memory, or
+ * stderr itself if there is no memory for one. */
+FILE *report_stream(struct warnings *w);
+
+/* Prints the reports, then the warnings, on stderr when the run
+ * SUCCEEDED, and frees them. */
 void warnings_print(struct warnings *w, bool succeeded);
 
 /* Into *LINE, a desc: line saying what was profiled in object PO, from
@@ -38,8 +50,14 @@ int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err);
 
-/* CODE, needed decoded, could not be: warns, and with STATS says so on
- * stderr. */
+/* A library's LD_PROFILE profile PROF with calls but no samples: the time
+ * spent in it was seen by nobody, which the output alone does not say.
+ * Warns. */
+void report_calls_only(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof);
+
+/* CODE, needed decoded, could not be: warns, and with STATS says so in
+ * the reports. */
 void report_no_decoder(struct warnings *w, const struct code *code,
 		       bool stats);
 

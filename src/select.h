@@ -33,9 +33,19 @@ struct selection {
 	size_t *first_func;	/* per object: its first function's number */
 	size_t nfuncs;		/* the call graph's functions */
 	bool *sets[NSETS];
-	struct cg_arc_filter *arcs;
-	bool **arc_ends;	/* two sets per dropped arc */
-	size_t narcs;
+	struct cg_func_pair *arcs;	/* -k's, sorted */
+	size_t narcs, arcs_cap;
+	size_t *ends[2];	/* scratch: one -k's callers and callees */
+	size_t nends[2], ends_cap[2];
+	struct name_index *names;	/* per object, indexed on first use */
+	size_t nobjs;
+};
+
+/* An object's function names, sorted (select.c). */
+struct name_index {
+	struct name_entry *entries;
+	size_t n;
+	bool built;
 };
 
 /* Resolves O's selections against the functions of OBJS[0..N).  Returns

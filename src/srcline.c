@@ -12,10 +12,24 @@
 #include "object.h"
 #include "srcline.h"
 
+/* Whether ABFD has a section libbfd reads source lines from: DWARF
+ * (compressed or not) or stabs.  Without one its answers come from the
+ * symbol table alone, a linear search per look-up that names no line. */
+static bool has_debug_sections(bfd *abfd)
+{
+	for (asection *sec = abfd->sections; sec; sec = sec->next)
+		if (strncmp(sec->name, ".debug", 6) == 0 ||
+		    strncmp(sec->name, ".zdebug", 7) == 0 ||
+		    strncmp(sec->name, ".stab", 5) == 0)
+			return true;
+	return false;
+}
+
 void source_lines_init(struct source_lines *sl, struct object *obj)
 {
 	memset(sl, 0, sizeof *sl);
 	sl->obj = obj;
+	sl->no_debug_sections = !has_debug_sections(obj->dbfd);
 }
 
 /* Forgets the line tables read, so that the next look-up reads them
@@ -106,7 +120,10 @@ static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 			return found < 0 ? -1 : 0;
 	}
 	/* Without a line, libbfd's file is a guess from the symbol table
-	 * (an object file's name, such as "libc-start.o"): no source. */
+	 * (an object file's name, such as "libc-start.o"): no source; and
+	 * without debug sections, that is all it could answer. */
+	if (sl->no_debug_sections)
+		return 0;
 	sec = object_find_code_section(dbfd, &sl->last_section, pc);
 	if (!sec ||
 	    !bfd_find_nearest_line(dbfd, sec, sl->obj->syms,

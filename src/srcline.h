@@ -30,6 +30,7 @@ struct source_lines {
 	size_t nexpected;
 	bool restricted;		/* table read for EXPECTED alone */
 	struct bfd_section *last_section;
+	bool no_debug_sections;		/* nothing libbfd reads lines from */
 };
 
 void source_lines_init(struct source_lines *sl, struct object *obj);

@@ -20,36 +20,14 @@ struct mapped_name {
 	char *to;
 };
 
-static size_t pointer_slot(const void *p, size_t cap)
+static uint64_t hash_pointer(const void *p)
 {
-	return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15u) & (cap - 1);
+	return ((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15u;
 }
 
-/* Makes room for one more rewritten name in the table. */
-static int grow_mapped(struct source_map *map)
+static bool same_from(const void *mapped, size_t pos, const void *file)
 {
-	struct mapped_name *old = map->mapped, *table;
-	size_t cap = map->mapped_cap ? 2 * map->mapped_cap : 64;
-
-	if ((map->nmapped + 1) * 2 <= map->mapped_cap)
-		return 0;
-	table = calloc(cap, sizeof *table);
-	if (!table)
-		return -1;
-	for (size_t i = 0; i < map->mapped_cap; i++) {
-		size_t slot;
-
-		if (!old[i].from)
-			continue;
-		for (slot = pointer_slot(old[i].from, cap); table[slot].from;
-		     slot = (slot + 1) & (cap - 1))
-			;
-		table[slot] = old[i];
-	}
-	free(old);
-	map->mapped = table;
-	map->mapped_cap = cap;
-	return 0;
+	return ((const struct mapped_name *)mapped)[pos].from == file;
 }
 
 const struct prefix_map *prefix_map_find(const struct prefix_map *maps,
@@ -70,23 +48,29 @@ static const char *map_file(struct source_map *map, const char *file,
 			    const struct prefix_map *maps, size_t nmaps)
 {
 	const struct prefix_map *best = prefix_map_find(maps, nmaps, file);
-	size_t slot;
+	size_t count = map->mapped_index.count;
+	uint64_t hash = hash_pointer(file);
+	struct mapped_name *mapped;
+	struct hash_slot *slot;
 	char *to;
 
 	if (!best)
 		return file;
-	if (grow_mapped(map) < 0)
+	if (!hash_index_reserve(&map->mapped_index, count + 1))
 		return NULL;
-	for (slot = pointer_slot(file, map->mapped_cap); map->mapped[slot].from;
-	     slot = (slot + 1) & (map->mapped_cap - 1))
-		if (map->mapped[slot].from == file)
-			return map->mapped[slot].to;
+	slot = hash_index_find(&map->mapped_index, hash, same_from, map->mapped, file);
+	if (!hash_slot_is_free(slot))
+		return map->mapped[hash_slot_entry(slot)].to;
+	mapped = array_grow(map->mapped, &map->mapped_cap, count + 1, sizeof *mapped);
+	if (!mapped)
+		return NULL;
+	map->mapped = mapped;
 	to = malloc(strlen(best->new) + strlen(file + best->old_len) + 1);
 	if (!to)
 		return NULL;
 	strcpy(stpcpy(to, best->new), file + best->old_len);
-	map->mapped[slot] = (struct mapped_name){ file, to };
-	map->nmapped++;
+	mapped[count] = (struct mapped_name){ file, to };
+	hash_index_add(&map->mapped_index, slot, hash, count);
 	return to;
 }
 
@@ -305,6 +289,20 @@ static int compare_names(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A file of the system's headers or the compiler's (C++'s <vector>,
+ * inlined from /usr/include/c++/12/): present wherever the compiler is,
+ * so it says nothing about whether the program's own sources are here. */
+static bool is_system_file(const char *name)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/",
+					    "/usr/local/include/", "/usr/lib/llvm-" };
+
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (strncmp(name, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
 int source_map_count_files(const struct source_map *map,
 			   const struct callgraph *cg, size_t *named,
 			   size_t *found, const char **example)
@@ -339,7 +337,7 @@ int source_map_count_files(const struct source_map *map,
 		qsort(names, n, sizeof *names, compare_names);
 	for (size_t i = 0; i < n; i++) {
 		if ((i > 0 && strcmp(names[i], names[i - 1]) == 0) ||
-		    strcmp(names[i], UNKNOWN_FILE) == 0)
+		    strcmp(names[i], UNKNOWN_FILE) == 0 || is_system_file(names[i]))
 			continue;
 		++*named;
 		if (access(names[i], F_OK) == 0)
@@ -356,8 +354,9 @@ void source_map_release(struct source_map *map)
 	free(map->home);
 	free(map->cost);
 	free(map->site);
-	for (size_t i = 0; i < map->mapped_cap; i++)
+	for (size_t i = 0; i < map->mapped_index.count; i++)
 		free(map->mapped[i].to);
 	free(map->mapped);
+	hash_index_release(&map->mapped_index);
 	memset(map, 0, sizeof *map);
 }

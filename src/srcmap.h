@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "callgraph.h"
+#include "hashindex.h"
 
 struct g2c_error;
 struct source_lines;
@@ -30,8 +31,9 @@ struct source_map {
 	struct src_pos *site;	/* per cg->sites[i] */
 
 	/* private: file names rewritten by a prefix map */
-	struct mapped_name *mapped;	/* open addressing by pointer */
-	size_t mapped_cap, nmapped;
+	struct mapped_name *mapped;
+	size_t mapped_cap;
+	struct hash_index mapped_index;	/* of mapped, by pointer */
 };
 
 /* Source file names as gcc's -ffile-prefix-map=OLD=NEW rewrites them: a
@@ -61,7 +63,8 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     bool only_these, const struct prefix_map *maps,
 		     size_t nmaps, struct g2c_error *err);
 
-/* Counts the distinct source files MAP names for CG (not "???") into
+/* Counts the distinct source files of the program's own that MAP names
+ * for CG (not "???", not the system's or the compiler's headers) into
  * *NAMED, and those that exist on this machine (relative names from the
  * current directory) into *FOUND; *EXAMPLE is one that does not.
  * Returns 0, or -1 when memory runs out. */

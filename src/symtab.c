@@ -3,6 +3,7 @@
 
 #include <bfd.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,23 @@ static bool is_mcount_family(const char *name)
 		if (strcmp(name, mcount_family[i]) == 0)
 			return true;
 	return false;
+}
+
+/* Whether RAW names what a -pg prologue calls on one of our targets
+ * (ARM's is __gnu_mcount_nc), or the PLT entry for it. */
+static bool is_mcount_entry(const char *raw)
+{
+	static const char plt[] = "@plt";
+	size_t len = strlen(raw);
+	char name[32];
+
+	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
+		len -= sizeof plt - 1;
+	if (len >= sizeof name)
+		return false;
+	memcpy(name, raw, len);
+	name[len] = '\0';
+	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -404,6 +422,31 @@ static int assign_cold_parts(struct symtab *st)
 	return 0;
 }
 
+/* The part of libbfd's elf_symbol_type (elf-bfd.h, not installed) that
+ * holds an ELF symbol's value and size: an asymbol, then the
+ * Elf_Internal_Sym, whose first members are st_value and st_size. */
+struct elf_symbol_head {
+	asymbol symbol;
+	struct {
+		bfd_vma st_value;
+		bfd_vma st_size;
+	} internal;
+};
+
+/* SYM's ELF size (st_size), or 0 where it has none or is not an ELF
+ * symbol of ABFD; the value is checked against the symbol's address
+ * before the size is believed. */
+static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
+{
+	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
+
+	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour ||
+	    (sym->flags & BSF_SYNTHETIC) ||
+	    e->internal.st_value != bfd_asymbol_value(sym))
+		return 0;
+	return e->internal.st_size;
+}
+
 /* The candidates: the object's static symbols that name functions, and
  * its PLT entries ("puts@plt"), which are functions of their own (gprof,
  * which does not read them, credits them to _init).  Each candidate's end
@@ -428,14 +471,17 @@ static size_t collect_candidates(struct object *obj, bool no_statics,
 		f[n].is_static = is_static;
 		f[n].is_func = (sym->flags & BSF_FUNCTION) != 0;
 		f[n].end = section_end(sym->section);
+		/* (body_end holds the size until the table is bounded) */
+		f[n].body_end = elf_symbol_size(obj->dbfd, sym);
 		n++;
 	}
 	return n;
 }
 
-/* Keeps one name per address (gprof's choice) and ends each function
- * where the next one starts, or at its section's end; returns how many
- * are kept. */
+/* Keeps one name per address (gprof's choice, with the largest size
+ * among them) and ends each function where the next one starts, or at its
+ * section's end, and its body where its size says; returns how many are
+ * kept. */
 static size_t merge_and_bound(struct symtab_func *f, size_t n)
 {
 	size_t kept = 0;
@@ -443,8 +489,12 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 	sort_by_key(f, n, sizeof *f, func_key, compare_funcs);
 	for (size_t i = 0; i < n; i++) {
 		if (kept > 0 && f[kept - 1].addr == f[i].addr) {
+			uint64_t size = f[kept - 1].body_end > f[i].body_end ?
+					f[kept - 1].body_end : f[i].body_end;
+
 			if (name_is_better(&f[i], &f[kept - 1]))
 				f[kept - 1] = f[i];
+			f[kept - 1].body_end = size;
 			continue;
 		}
 		f[kept++] = f[i];
@@ -456,8 +506,45 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 			limit = f[i + 1].addr;
 		/* A symbol past its section's end gets an empty range. */
 		f[i].end = limit < f[i].addr ? f[i].addr : limit;
+		f[i].body_end = f[i].body_end && f[i].body_end < f[i].end - f[i].addr ?
+				f[i].addr + f[i].body_end : f[i].end;
 	}
 	return kept;
+}
+
+/* In an object with only dynamic symbols (a stripped library), the code
+ * past an exported function's size up to the next symbol is some
+ * function of its own, not the exported one: each such gap becomes the
+ * function "<unknown code after X>".  ST->funcs has room for them. */
+static int add_gaps(struct symtab *st)
+{
+	size_t ngaps = 0, to;
+
+	for (size_t i = 0; i < st->nfuncs; i++)
+		ngaps += st->funcs[i].body_end < st->funcs[i].end;
+	to = st->nfuncs + ngaps;
+	for (size_t i = st->nfuncs; i-- > 0;) {
+		struct symtab_func *f = &st->funcs[i];
+
+		if (f->body_end < f->end) {
+			static const char before[] = "<unknown code after ", after[] = ">";
+			size_t len = sizeof before + strlen(f->raw_name) + sizeof after;
+			char *name = room_for_owned(st) ? malloc(len) : NULL;
+
+			if (!name)
+				return -1;
+			snprintf(name, len, "%s%s%s", before, f->raw_name, after);
+			st->owned[st->nowned++] = name;
+			st->funcs[--to] = (struct symtab_func){
+				.addr = f->body_end, .end = f->end,
+				.body_end = f->end, .name = name, .raw_name = name,
+				.is_static = true, .is_gap = true };
+			f->end = f->body_end;
+		}
+		st->funcs[--to] = *f;
+	}
+	st->nfuncs += ngaps;
+	return 0;
 }
 
 /* Cuts the address range of ST's functions into about one slice per
@@ -506,6 +593,16 @@ int symtab_build(struct symtab *st, struct object *obj,
 		return g2c_error_set(err, "%s: no function symbols", obj->path);
 	}
 	st->nfuncs = merge_and_bound(st->funcs, n);
+	if (obj->dynamic_symbols_only) {
+		struct symtab_func *grown = realloc(st->funcs, 2 * st->nfuncs *
+						    sizeof *st->funcs);
+
+		if (!grown)
+			goto oom;
+		st->funcs = grown;
+		if (add_gaps(st) < 0)
+			goto oom;
+	}
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		struct symtab_func *f = &st->funcs[i];
 		const char *raw = f->raw_name;
@@ -516,6 +613,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
 		f->excluded = is_mcount_family(raw);
+		f->is_mcount = is_mcount_entry(raw);
 		f->name = f->raw_name;
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
@@ -606,39 +704,22 @@ void symtab_short_name(const char *name, size_t *start, size_t *len)
 	*len = without_template(name + *start, end - *start);
 }
 
-/* Whether NAME (as shown) is what people call QUERY: the whole name, or
- * for C++ the name without its parameter list, return type or template
- * arguments. */
-static bool names_function(const char *name, const char *query)
+size_t symtab_name_keys(const struct symtab *st, size_t f,
+			struct symtab_key keys[SYMTAB_NAME_KEYS])
 {
-	size_t qlen = strlen(query), len, start;
+	const char *raw = st->funcs[f].raw_name, *name = st->funcs[f].name;
+	size_t n = 0, len, start;
 
-	if (strcmp(name, query) == 0)
-		return true;
+	if (st->leading_char && raw[0] == st->leading_char)
+		raw++;
+	keys[n++] = (struct symtab_key){ raw, strlen(raw) };
+	keys[n++] = (struct symtab_key){ name, strlen(name) };
 	len = without_parameters(name);
-	if (len == qlen && memcmp(name, query, qlen) == 0)
-		return true;
+	keys[n++] = (struct symtab_key){ name, len };
 	start = name_start(name, len);
-	if (len - start == qlen && memcmp(name + start, query, qlen) == 0)
-		return true;
-	len = without_template(name + start, len - start);
-	return len == qlen && memcmp(name + start, query, qlen) == 0;
-}
-
-size_t symtab_mark(const struct symtab *st, const char *name, bool *set)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		const char *raw = st->funcs[i].raw_name;
-
-		if (st->leading_char && raw[0] == st->leading_char)
-			raw++;
-		if (strcmp(raw, name) == 0 || names_function(st->funcs[i].name, name)) {
-			set[i] = true;
-			n++;
-		}
-	}
+	keys[n++] = (struct symtab_key){ name + start, len - start };
+	keys[n++] = (struct symtab_key){ name + start,
+					 without_template(name + start, len - start) };
 	return n;
 }
 
@@ -681,3 +762,14 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 	return lo - 1;
 }
 
+
+bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f)
+{
+	size_t s = symtab_lookup(st, stub);
+	const char *name = st->funcs[f].raw_name;
+	size_t len = strcspn(name, "@");
+
+	return s != SYMTAB_NONE && st->funcs[s].addr == stub &&
+	       strncmp(st->funcs[s].raw_name, name, len) == 0 &&
+	       strcmp(st->funcs[s].raw_name + len, "@plt") == 0;
+}

@@ -8,7 +8,10 @@
  *
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
- * one) except where gprof has a bug; the README lists those places.
+ * one) except where gprof has a bug; the README lists those places.  Each
+ * function's body ends where its ELF symbol size says (the rest is
+ * padding), and in a stripped library the code past it is a function of
+ * its own, "<unknown code after NAME>".
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H
@@ -25,12 +28,22 @@ struct object;
 struct symtab_func {
 	uint64_t addr;		/* entry address */
 	uint64_t end;		/* exclusive: the next function or the section end */
+	uint64_t body_end;	/* exclusive: the end of the function's own
+				   code, addr + its ELF symbol size where the
+				   table gives one (the rest up to end is
+				   padding), else end */
 	const char *name;	/* what people read: demangled unless turned
 				   off (after symtab_names) */
 	const char *raw_name;	/* as in the symbol table */
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
 	bool excluded;		/* the mcount family: gprof drops their time */
+	bool is_mcount;		/* what a -pg prologue calls: the mcount
+				   family, ARM's __gnu_mcount_nc, or a PLT
+				   entry for one */
+	bool is_gap;		/* "<unknown code after X>": in an object with
+				   only dynamic symbols, the code between the
+				   end of X's size and the next symbol */
 	size_t owner;		/* the function this code is part of: itself,
 				   or for a cold part ("f.cold") its parent */
 };
@@ -76,10 +89,19 @@ int symtab_names(struct symtab *st, struct g2c_error *err);
 
 void symtab_release(struct symtab *st);
 
-/* Sets SET[i] for every function named NAME: as in the symbol table, as
- * displayed, or for a C++ name without its parameter list, return type or
- * template arguments (so every overload); returns how many there are. */
-size_t symtab_mark(const struct symtab *st, const char *name, bool *set);
+/* A name a function answers to: LEN bytes of TEXT. */
+struct symtab_key {
+	const char *text;
+	size_t len;
+};
+#define SYMTAB_NAME_KEYS 5
+
+/* The names function F answers to when people select it, into KEYS
+ * (some may repeat): as in the symbol table, as displayed, and for a C++
+ * name without its parameter list, return type or template arguments (so
+ * that one name selects every overload).  Returns how many. */
+size_t symtab_name_keys(const struct symtab *st, size_t f,
+			struct symtab_key keys[SYMTAB_NAME_KEYS]);
 
 /* The part of a displayed NAME that people type: [*START, *START + *LEN),
  * without a C++ parameter list, return type or template arguments. */
@@ -88,6 +110,10 @@ void symtab_short_name(const char *name, size_t *start, size_t *len);
 /* The index of the symbol range containing PC, or SYMTAB_NONE; the
  * function it belongs to is funcs[index].owner. */
 size_t symtab_lookup(const struct symtab *st, uint64_t pc);
+
+/* Whether STUB is the address of the PLT entry through which function F
+ * is called ("F@plt"; a symbol version on F's name aside). */
+bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f);
 
 /* Asks for what symtab_lookup(ST, PC) will read to be read into the
  * cache: a loop of look-ups at random calls it for one a few ahead. */

@@ -3,7 +3,8 @@
 # right and gprof is not (or cannot read the file): inlined code, static
 # functions with one name in two util.c files, GCC clones and cold parts,
 # a call in a bucket that starts in the previous function, no -g, and a
-# stripped executable with a separate debug file.
+# stripped executable with a separate debug file; and samples on padding
+# that never runs (fixtures/interp).
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
@@ -74,6 +75,21 @@ fi
 # No -g: gprof's numbers.
 convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug/gmon.out" >"$tmp/log" &&
 	ok "nodebug agrees with gprof" || { not_ok "nodebug"; diag <"$tmp/log"; }
+
+# A bin over is_digit's padding (past its symbol's size) and peek_char's
+# entry: the only instruction that can have been sampled there is
+# peek_char's, so is_digit gets none; gprof gives is_digit 5 samples.
+I=$FIXTURES/interp
+"$GMON2CG" -o "$tmp/interp.cg" "$I/prog" "$I/gmon.out" || not_ok "interp: conversion"
+# (is_digit's own cost is only the 1 ns markers of its calls)
+[ "$(json "$tmp/interp.cg" "(d['functions']['is_digit']['self'] < 1000, d['functions']['peek_char']['self'])")" = "(True, 50000000)" ] &&
+	ok "interp: no samples on is_digit's padding, peek_char has them" ||
+	not_ok "interp: is_digit/peek_char self: $(json "$tmp/interp.cg" "(d['functions']['is_digit']['self'], d['functions']['peek_char']['self'])")"
+[ "$($PYTHON3 "$srcdir/tests/lib/exact_hist.py" --json "$I/prog" "$I/gmon.out" |
+	$PYTHON3 -c "import json, sys; d = json.load(sys.stdin)['functions']; print(d.get('is_digit', 0), d['peek_char'])")" = "0.0 5.0" ] &&
+	ok "interp: the exact model counts the same" || not_ok "interp: exact_hist disagrees"
+LC_ALL=C "$GPROF" -b -p "$I/prog" "$I/gmon.out" | grep -q '^ *[0-9.]* *[0-9.]* *0\.05 .* is_digit$' ||
+	not_ok "interp: gprof no longer credits is_digit (fixture changed?)"
 
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&

@@ -77,8 +77,11 @@ expect_error "profile of another program" "$FIXTURES/cxx/prog" "$gmon" \
 # no symbols.
 expect_error "missing executable" "$tmp/none" "$gmon" "$tmp/none: No such file or directory"
 expect_error "executable is a directory" "$tmp" "$gmon" "$tmp: is a directory, not an executable"
-expect_error "executable is not an object file" "$gmon" "$gmon" \
-	"$gmon: not an executable (file format not recognized)"
+printf 'not an object file\n' >"$tmp/text"
+expect_error "executable is not an object file" "$tmp/text" "$gmon" \
+	"$tmp/text: not an executable (file format not recognized)"
+expect_error "the operands swapped" "$gmon" "$exe" \
+	"$gmon: a profile, not an executable: the executable comes first (gmon2cg EXECUTABLE [GMON_FILE]...)"
 if command -v ar >/dev/null; then
 	(cd "$tmp" && cp "$exe" member.o && ar rc lib.a member.o)
 	expect_error "executable is an archive" "$tmp/lib.a" "$gmon" "$tmp/lib.a: is an archive, not an executable"

@@ -69,12 +69,13 @@ grep -q "^gmon2cg: $tmp/overlap.out: histogram for 0x[0-9a-f]*-0x[0-9a-f]* overl
 	not_ok "overlap message: $(cat "$tmp/err")"
 [ ! -e "$tmp/overlap.cg" ] || not_ok "overlap left an output file"
 
-# Arcs only: call counts and zero time, never inf or nan.
+# Arcs only: call counts and no sampled time (only the 1 ns markers of
+# the calls, see README), never inf or nan.
 $rewrite arcs-only "$exe" "$gmon" "$tmp/arcs.out"
 "$GMON2CG" -o "$tmp/arcs.cg" "$exe" "$tmp/arcs.out" || not_ok "arcs-only profile"
 $model --json "$tmp/arcs.cg" >"$tmp/arcs.json" || not_ok "arcs-only output does not parse"
 grep -qiE 'nan|inf' "$tmp/arcs.cg" && not_ok "arcs-only output has nan or inf"
-[ "$(sed -n 's/^summary: //p' "$tmp/arcs.cg")" = 0 ] || not_ok "arcs-only total is not 0"
+[ "$(sed -n 's/^summary: //p' "$tmp/arcs.cg")" -lt 1000 ] || not_ok "arcs-only total is not below 1 us"
 diff <(grep '^calls=' "$tmp/plain.cg" | cut -d' ' -f1) <(grep '^calls=' "$tmp/arcs.cg" | cut -d' ' -f1) >/dev/null ||
 	not_ok "arcs-only call counts differ from the full profile's"
 

@@ -149,8 +149,12 @@ rm -f "$tmp/file.cg"
 # A name that matches nothing: one line naming up to three nearest names.
 "$GMON2CG" -f util::digst "$cxx" "$cxxgmon" 2>"$tmp/err" >/dev/null
 [ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-	grep -q "no function named 'util::digst'; nearest: 'util::digest(double, int)', 'util::digest(long, int)'" "$tmp/err" &&
-	ok "near names suggested" || not_ok "near names: $(cat "$tmp/err")"
+	grep -q "no function named 'util::digst'; nearest: 'util::digest', 'util::poly_sum'" "$tmp/err" &&
+	ok "near names suggested, as they select" || not_ok "near names: $(cat "$tmp/err")"
+# A bare C++ name is nearest to its qualified forms.
+"$GMON2CG" -F digest "$cxx" "$cxxgmon" 2>"$tmp/err" >/dev/null
+[ $? -eq 1 ] && grep -q "no function named 'digest'; nearest: 'util::digest'," "$tmp/err" &&
+	ok "a bare C++ name suggests its qualified form" || not_ok "bare name: $(cat "$tmp/err")"
 "$GMON2CG" -E mian "$exe" "$gmon" 2>"$tmp/err" >/dev/null
 grep -q "nearest: 'main'" "$tmp/err" && ok "mian -> main" || not_ok "mian: $(cat "$tmp/err")"
 

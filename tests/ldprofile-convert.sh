@@ -28,6 +28,31 @@ for run in nopg pg i386; do
 	grep -q "^desc: Object: .*libmix.so.1: .* (LD_PROFILE)$" "$tmp/$run.cg" ||
 		not_ok "$run: no desc: line on the object"
 done
+# A profile with calls but no samples (the -pg run) says so, and why, in
+# one warning; the conversion succeeds.
+for run in pg nopg; do
+	(cd "$tmp" && "$GMON2CG" -o "$run-w.cg" "$fix/libmix.so.1" "$fix/$run/libmix.so.1.profile" \
+		--prefix-map=./ldprofile="$fix") 2>"$tmp/$run.err"
+	echo $? >"$tmp/$run.rc"
+done
+[ "$(cat "$tmp/pg.rc")" = 0 ] && [ "$(wc -l <"$tmp/pg.err")" -eq 1 ] &&
+	grep -q "^gmon2cg: warning: .*pg/libmix.so.1.profile: call counts but no samples: .*-pg" "$tmp/pg.err" &&
+	[ "$(cat "$tmp/nopg.rc")" = 0 ] && [ ! -s "$tmp/nopg.err" ] &&
+	ok "calls but no samples: one warning, exit 0" ||
+	not_ok "calls but no samples: exit $(cat "$tmp/pg.rc"), $(cat "$tmp/pg.err")"
+
+# Every call site is the call instruction (through the PLT) and its line,
+# not the return address LD_PROFILE records.
+for run in nopg i386; do
+	lib=$fix/libmix.so.1
+	[ "$run" = i386 ] && lib=$fix/i386/libmix.so.1
+	if $PYTHON3 "$srcdir/tests/lib/check_positions.py" --lines "$tmp/$run.cg" "$lib" \
+		>"$tmp/pos.log" 2>&1; then
+		ok "$run: call sites on the calls through the PLT"
+	else
+		not_ok "$run: call sites: $(head -3 "$tmp/pos.log")"
+	fi
+done
 grep -q "calls only, no samples" "$tmp/pg.cg" && grep -q "samples and calls" "$tmp/nopg.cg" &&
 	ok "desc: says which profiles carry samples" || not_ok "desc: samples or counts only"
 
@@ -52,6 +77,32 @@ mkdir "$tmp/elsewhere" && cp "$fix/prog-pg" "$tmp/elsewhere/" &&
 [ $? -eq 1 ] && [ ! -e "$tmp/none.cg" ] && grep -q -- "--library=PATH" "$tmp/err" &&
 	ok "a library that cannot be found is an error that names --library" ||
 	not_ok "library not found: $(cat "$tmp/err")"
+
+# Samples in the library where no symbol is: kept under the library's
+# ob=, at its profile's rate, when the program is the executable too.
+mkdir "$tmp/nosym" && "$PYTHON3" - "$fix/nopg/libmix.so.1.profile" \
+	"$tmp/nosym/libmix.so.1.profile" <<'PY'
+import sys
+# 100 samples at 0x1800, past the library's last function.
+d = bytearray(open(sys.argv[1], "rb").read())
+at = 64 + 2 * ((0x1800 - 0x1000) // 4)
+d[at:at + 2] = (100).to_bytes(2, "little")
+open(sys.argv[2], "wb").write(d)
+PY
+# the ob= each "<no symbol>" is written under
+nosym_objects() {
+	awk '/^c?ob=/ { id = $1; sub(/^c?ob=/, "", id); if (NF > 1) obname[id] = $2 }
+	     /^ob=/ { ob = obname[id] }
+	     /^c?fn=/ { id = $1; sub(/^c?fn=/, "", id); if (NF > 1) fnname[id] = $2 " " $3 }
+	     /^fn=/ && fnname[id] == "<no symbol>" { print ob }' "$1"
+}
+"$GMON2CG" -o "$tmp/nosym-lib.cg" "$fix/libmix.so.1" "$tmp/nosym/libmix.so.1.profile" &&
+	"$GMON2CG" -o "$tmp/nosym-prog.cg" "$fix/prog" "$tmp/nosym/libmix.so.1.profile" &&
+	[ "$(grep '^summary:' "$tmp/nosym-prog.cg")" = "summary: $((394 * 10000000))" ] &&
+	[ "$(grep '^summary:' "$tmp/nosym-lib.cg")" = "summary: $((394 * 10000000))" ] &&
+	[ "$(nosym_objects "$tmp/nosym-prog.cg")" = "$real/libmix.so.1" ] &&
+	ok "samples in no symbol of the library: kept under its ob=" ||
+	not_ok "samples in no symbol of the library: $(grep '^summary:' "$tmp"/nosym-*.cg) under $(nosym_objects "$tmp/nosym-prog.cg")"
 
 # callgrind_annotate reads them without a warning.
 if [ -n "$CALLGRIND_ANNOTATE" ]; then

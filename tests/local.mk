@@ -2,7 +2,7 @@
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
-	tests/unit/test-srcmap
+	tests/unit/test-srcmap tests/unit/test-hashindex
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
@@ -20,6 +20,8 @@ tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check
 tests_unit_test_outstream_LDADD = libgmon2cg.a
 tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/check.h
 tests_unit_test_util_LDADD = libgmon2cg.a
+tests_unit_test_hashindex_SOURCES = tests/unit/test-hashindex.c tests/unit/check.h
+tests_unit_test_hashindex_LDADD = libgmon2cg.a
 tests_unit_test_srcmap_SOURCES = tests/unit/test-srcmap.c tests/unit/check.h
 tests_unit_test_srcmap_LDADD = libgmon2cg.a
 tests_unit_test_lines_SOURCES = tests/unit/test-lines.c tests/unit/check.h
@@ -78,7 +80,7 @@ EXTRA_PROGRAMS = tests/unit/dump-gmon
 tests_unit_dump_gmon_SOURCES = tests/unit/dump-gmon.c
 tests_unit_dump_gmon_LDADD = libgmon2cg.a
 tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
-SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh
+SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh tests/ldprofile-find.sh
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh

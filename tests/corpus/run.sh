@@ -18,8 +18,7 @@
 # (G2C_CORPUS_KEEP=DIR keeps each workload's files, profiles and logs in
 # DIR/NAME/ for people to look at.)
 # A package whose source apt-get cannot fetch (no deb-src, no network)
-# and that is not cached is skipped; anything else that fails is a failure,
-# except the known converter defects, marked "# TODO defect N".
+# and that is not cached is skipped; anything else that fails is a failure.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 : "${GPROF:=$(command -v gprof)}" "${PYTHON3:=$(command -v python3)}"
@@ -33,13 +32,6 @@ lib=$(cd "$srcdir/tests/lib" && pwd)
 corpus=$(cd "$srcdir/tests/corpus" && pwd)
 GMON2CG=$(cd "$(dirname "$GMON2CG")" && pwd)/$(basename "$GMON2CG")
 started=$SECONDS
-
-# todo DEFECT DESC: a check that fails for a known converter defect being
-# fixed elsewhere (tap-driver counts it as XFAIL, not as a failure).
-todo() {
-	checks=$((checks + 1))
-	echo "not ok $checks - $(tap_text "$2") # TODO defect $1"
-}
 
 # source_version PKG: the version apt would fetch, or the newest cached.
 source_version() {
@@ -89,8 +81,6 @@ convert() {
 	local status=$?
 	if [ "$status" -eq 0 ] && [ ! -s "$work/convert.err" ]; then
 		ok "$desc"
-	elif grep -Eq "call arcs .*not where .*calls return" "$work/convert.err"; then
-		todo 1 "$desc: clang's mcount call deep in a function: $(head -n 1 "$work/convert.err")"
 	else
 		not_ok "$desc: exit $status, $(wc -l <"$work/convert.err") lines on stderr"
 		diag <"$work/convert.err"
@@ -115,12 +105,9 @@ program_checks() {
 # roots with no samples.
 zero_cost_calls() {
 	$PYTHON3 "$corpus/zero_calls.py" "$work/$name.cg" >"$work/zero.log"
-	local n=$? others
-	others=$(grep -vc '^<spontaneous> ->' "$work/zero.log")
+	local n=$?
 	if [ "$n" -eq 0 ]; then
 		ok "$name: no call of cost 0"
-	elif [ "$others" -eq 0 ]; then
-		todo 9 "$name: $(wc -l <"$work/zero.log") zero-cost calls from <spontaneous>, e.g. $(head -n 1 "$work/zero.log")"
 	else
 		not_ok "$name: $(wc -l <"$work/zero.log") calls of cost 0"
 		head -n 20 "$work/zero.log" | diag
@@ -175,13 +162,11 @@ library_checks() {
 		>"$work/kept.log" 2>&1
 	case $? in
 	0) ok "$name: every sample kept, $(tail -n 1 "$work/kept.log")" ;;
-	2) todo 2 "$name: samples in PLT stubs lost, $(tail -n 1 "$work/kept.log")" ;;
 	*) not_ok "$name: samples lost, $(tail -n 1 "$work/kept.log")"; diag <"$work/kept.log" ;;
 	esac
 	$PYTHON3 "$corpus/call_sites.py" "$work/$name.cg" "$libfile" >"$work/sites.log" 2>&1
 	case $? in
 	0) ok "$name: every call site on its call instruction, $(tail -n 1 "$work/sites.log")" ;;
-	3) todo 3 "$name: call sites at the return address, $(tail -n 1 "$work/sites.log")" ;;
 	*) not_ok "$name: call sites, $(tail -n 1 "$work/sites.log")"; head -n 20 "$work/sites.log" | diag ;;
 	esac
 }

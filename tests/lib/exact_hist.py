@@ -22,9 +22,14 @@ symbol is kept with gprof's preference (global over static, function
 (ELF STT_FUNC, from `readelf -sW`) over other, then the underscore rule of
 symtab_finalize).  Each function covers [its address, the next kept
 symbol's address); the last one ends at the end of .text (`objdump -h`).
-A bin's count is split over the functions it overlaps in proportion to the
-bytes of overlap (float); bytes of a bin that belong to no function give
-their share to "<no symbol>".  The mcount family (mcount, _mcount, __mcount,
+Its body is [its address, address + size) where `nm -S` gives a size
+(the largest of the names kept at that address) that ends before the
+next symbol; the rest is padding, which never runs.  A sampled pc is the
+start of an instruction: a bin's count is split evenly over the
+instruction starts (addresses `objdump -d` prints) that lie in the bin
+and in some function's body.  Where no instruction starts there, the
+bodies overlapping the bin share the count by their bytes in it; a bin
+overlapping no body gives its count to "<no symbol>".  The mcount family (mcount, _mcount, __mcount,
 __mcount_internal, _gprof_mcount, __mcleanup) is removed from the results
 and from the total, as gprof does.  Names are demangled like gprof's
 bfd_demangle (c++filt on the name without its '@...' suffix).
@@ -57,6 +62,7 @@ MCOUNT_FAMILY = frozenset(["mcount", "_mcount", "__mcount",
                            "__mcount_internal", "_gprof_mcount",
                            "__mcleanup"])
 NO_SYMBOL = "<no symbol>"
+_INSN = re.compile(r"^ *([0-9a-f]+):\t")
 _STATIC_OK = re.compile(r"^[^.]*(?:\.(?:clone\.|constprop\.)?[0-9]+)*$")
 
 
@@ -215,7 +221,8 @@ def demangle(names):
 
 
 def symbols(exe):
-    """Kept function symbols: list of (addr, raw name), sorted, deduped."""
+    """Kept function symbols: list of (addr, raw name, size), sorted,
+    deduped (size 0: none given)."""
     funcs = set()
     for line in _run(["readelf", "-sW", exe]).splitlines():
         f = line.split()
@@ -225,9 +232,15 @@ def symbols(exe):
             except ValueError:
                 pass
     syms = []
-    for order, line in enumerate(_run(["nm", "-n", "--defined-only",
+    sizes = {}
+    dropped = []
+    for order, line in enumerate(_run(["nm", "-n", "-S", "--defined-only",
                                        exe]).splitlines()):
-        f = line.split(" ", 2)
+        f = line.split(" ", 3)
+        if len(f) == 4 and len(f[2]) == 1:
+            size, f = int(f[1], 16), [f[0], f[2], f[3]]
+        else:
+            size, f = 0, line.split(" ", 2)
         if len(f) != 3 or len(f[1]) != 1:
             continue
         cls, name = f[1], f[2]
@@ -241,8 +254,12 @@ def symbols(exe):
             continue
         is_static = cls == "t"
         if is_static and not _static_name_ok(name):
+            # a clone gprof does not keep (f.part.0): its code is the
+            # body of the kept symbol below it, whose time gprof credits
+            dropped.append((addr, size))
             continue
         is_func = (addr, name.split("@")[0]) in funcs
+        sizes[addr] = max(sizes.get(addr, 0), size)
         syms.append((addr, not is_func, is_static, order, name, is_func))
     syms.sort()
     kept = []
@@ -263,7 +280,12 @@ def symbols(exe):
         kept.append((addr, is_static, is_func, name))
     if not kept:
         raise HistError("%s: no function symbols" % exe)
-    return [(a, n) for a, _s, _f, n in kept]
+    starts = [a for a, _s, _f, _n in kept]
+    for addr, size in dropped:
+        i = bisect.bisect_right(starts, addr) - 1
+        if i >= 0 and size and sizes.get(starts[i], 0):
+            sizes[starts[i]] = max(sizes[starts[i]], addr + size - starts[i])
+    return [(a, n, sizes.get(a, 0)) for a, _s, _f, n in kept]
 
 
 def text_end(exe):
@@ -272,6 +294,17 @@ def text_end(exe):
         if len(f) >= 4 and f[1] == ".text":
             return int(f[3], 16) + int(f[2], 16)
     raise HistError("%s: no .text section in objdump -h output" % exe)
+
+
+def instruction_starts(exe):
+    """Sorted addresses of the instructions `objdump -d` prints."""
+    starts = []
+    for line in _run(["objdump", "-d", "--no-show-raw-insn",
+                      exe]).splitlines():
+        m = _INSN.match(line)
+        if m:
+            starts.append(int(m.group(1), 16))
+    return sorted(set(starts))
 
 
 def compute(exe, gmons):
@@ -283,9 +316,12 @@ def compute(exe, gmons):
         raise HistError("no histogram record in %s" % ", ".join(gmons))
     syms = symbols(exe)
     tend = text_end(exe)
-    names = demangle([n for _a, n in syms])
-    starts = [a for a, _n in syms]
+    names = demangle([n for _a, n, _s in syms])
+    starts = [a for a, _n, _s in syms]
     ends = starts[1:] + [max(tend, starts[-1])]
+    bodies = [a + s if 0 < s < e - a else e
+              for (a, _n, s), e in zip(syms, ends)]
+    insns = instruction_starts(exe)
 
     credit = [0.0] * len(syms)
     nosym = 0.0
@@ -300,19 +336,26 @@ def compute(exe, gmons):
                 continue
             rsum += c
             lo, hi = bin_bounds(low, scale, i)
-            width = hi - lo
-            covered = 0
-            j = bisect.bisect_right(starts, lo) - 1
-            if j < 0:
-                j = 0
+            overlaps = []   # (function, first byte, end) of bodies in the bin
+            j = max(bisect.bisect_right(starts, lo) - 1, 0)
             while j < len(syms) and starts[j] < hi:
-                ov = min(hi, ends[j]) - max(lo, starts[j])
-                if ov > 0:
-                    credit[j] += c * ov / width
-                    covered += ov
+                a, e = max(lo, starts[j]), min(hi, bodies[j])
+                if e > a:
+                    overlaps.append((j, a, e))
                 j += 1
-            if covered < width:
-                nosym += c * (width - covered) / width
+            if not overlaps:
+                nosym += c
+                continue
+            pcs = [(j, bisect.bisect_left(insns, e) - bisect.bisect_left(insns, a))
+                   for j, a, e in overlaps]
+            npcs = sum(k for _j, k in pcs)
+            if npcs:
+                for j, k in pcs:
+                    credit[j] += c * k / npcs
+            else:
+                nbytes = sum(e - a for _j, a, e in overlaps)
+                for j, a, e in overlaps:
+                    credit[j] += c * (e - a) / nbytes
         raw_total += rsum
         out_recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
                          "rate": r["rate"], "scale": scale, "samples": rsum})
@@ -320,7 +363,7 @@ def compute(exe, gmons):
     funcs = {}
     excluded = 0.0
     seen = {}
-    for j, (addr, raw) in enumerate(syms):
+    for j, (addr, raw, _size) in enumerate(syms):
         if raw in MCOUNT_FAMILY:
             excluded += credit[j]
             continue
@@ -332,10 +375,10 @@ def compute(exe, gmons):
     total = raw_total - excluded
     return {
         "hz": recs[0]["rate"],
-        "total": round(total, 3),
+        "total": round(total, 9),
         "raw_total": raw_total,
-        "excluded": round(excluded, 3),
-        "functions": dict((k, round(v, 3)) for k, v in funcs.items()),
+        "excluded": round(excluded, 9),
+        "functions": dict((k, round(v, 9)) for k, v in funcs.items()),
         "records": out_recs,
         "duplicate_names": sorted(k for k, v in seen.items() if v > 1),
     }

@@ -30,8 +30,9 @@ the callee's entry, from the return address in the caller, and from = 0
 stands for a caller outside the library.  Slots past min(narcs, slots in
 the file) are unused (ld.so sizes the table generously and never writes
 past its limit); slots with a zero count carry nothing and are skipped.
-A file with fewer slots than narcs and than ld.so's smallest table is
-refused as truncated.
+A file with fewer slots than narcs is refused as truncated unless its
+table is whole (all the slots ld.so writes for the text size: then the
+table was full, and the calls it could not count are lost).
 
 Samples follow the profil(2) relation with ld.so's integer scale:
 bin = ((pc - low_pc) // 2) * scale // 65536.
@@ -121,9 +122,15 @@ def parse(data, addr_size):
     if (len(data) - pos) % rec:
         raise FormatError("arc table is not whole records")
     slots = (len(data) - pos) // rec
-    # ld.so's table has room for at least max(50, min(3% of the text
-    # size, 65534)) arcs (MINARCS, ARCDENSITY, the older MAXARCS).
-    if narcs > slots and slots < max(50, min((high - low) * 3 // 100, 65534)):
+    # ld.so's table has room for fromlimit = max(50, min(3% of the text
+    # size, MAXARCS)) arcs (MINARCS, ARCDENSITY; MAXARCS 65534 in older
+    # glibc, 1 << 20 now), and the file has 2 * A times as many slots
+    # (fromssize * sizeof (struct here_cg_arc_record) in dl-profile.c).
+    # More slots taken than present: the table was full, and then it is
+    # all there, or the file was cut short of the slots in use.
+    whole = [2 * A * max(50, min((high - low) * 3 // 100, m))
+             for m in (65534, 1 << 20)]
+    if narcs > slots and slots not in whole:
         raise FormatError("arc table truncated: %d slots taken, %d present"
                           % (narcs, slots))
     arcs = []

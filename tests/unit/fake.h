@@ -27,7 +27,7 @@ static inline void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 	st->nfuncs = n;
 	for (size_t i = 0; i < n; i++) {
 		st->funcs[i].addr = base + i * width;
-		st->funcs[i].end = base + (i + 1) * width;
+		st->funcs[i].end = st->funcs[i].body_end = base + (i + 1) * width;
 		st->funcs[i].name = st->funcs[i].raw_name = "f";
 		st->funcs[i].is_func = true;
 		st->funcs[i].owner = i;

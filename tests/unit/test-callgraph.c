@@ -95,7 +95,9 @@ static void test_worked_example(void)
 	free(st.funcs);
 }
 
-/* X = [0x2000, 0x2003), Y = [0x2003, 0x200e), bins of 4 bytes. */
+/* X = [0x2000, 0x2003) with 1 byte of padding past its size, Y =
+ * [0x2003, 0x200e), bins of 4 bytes; the code cannot be decoded, so bins
+ * are shared by the bodies' bytes. */
 static void test_straddling_bins(void)
 {
 	struct symtab st;
@@ -106,17 +108,19 @@ static void test_straddling_bins(void)
 	size_t nosym;
 
 	fake_symtab(&st, 2, 0x2000, 3);
-	st.funcs[1].end = 0x200e;
-	fake_profile(&p, 0x2000, 0x2010);
-	p.hists[0].nbins = 4;	/* scale 32768: each bin is 4 bytes */
-	set_bin(&p, 0, 4);	/* 3 bytes of X, 1 of Y */
+	st.funcs[0].body_end = 0x2002;
+	st.funcs[1].end = st.funcs[1].body_end = 0x200e;
+	fake_profile(&p, 0x2000, 0x2014);
+	p.hists[0].nbins = 5;	/* scale 32768: each bin is 4 bytes */
+	set_bin(&p, 0, 3);	/* 2 bytes of X's body, 1 of padding, 1 of Y */
 	set_bin(&p, 3, 2);	/* 2 bytes of Y, 2 in no function */
+	set_bin(&p, 4, 1);	/* in no function */
 	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
-	nosym = callgraph_no_symbol(&cg);
-	CHECK_NEAR(cg.funcs[0].self_ticks, 3.0, 1e-12);
-	CHECK_NEAR(cg.funcs[1].self_ticks, 2.0, 1e-12);
+	nosym = callgraph_no_symbol(&cg, 0);
+	CHECK_NEAR(cg.funcs[0].self_ticks, 2.0, 1e-12);
+	CHECK_NEAR(cg.funcs[1].self_ticks, 3.0, 1e-12);
 	CHECK_NEAR(cg.funcs[nosym].self_ticks, 1.0, 1e-12);
-	CHECK_U64(cg.funcs[1].self_ns, 2 * TICK);
+	CHECK_U64(cg.funcs[1].self_ns, 3 * TICK);
 	CHECK_U64(cg.total_ns, 6 * TICK);
 	CHECK_U64(cg.stats.samples, 6);
 	/* Y's cost sits at its first byte in each bin */

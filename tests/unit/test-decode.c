@@ -1,6 +1,6 @@
 /* test-decode.c -- the instruction decoder on code built in memory: x86-64
- * instruction boundaries and calls through libopcodes, calls recognised
- * from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
+ * instruction boundaries and calls through libopcodes, the instruction
+ * at an address, the first call of a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
  * section, and AArch64 through libopcodes where this build has it. */
 #include <config.h>
 
@@ -22,7 +22,7 @@ static void test_x86_instructions(void)
 {
 	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
 	struct decoder *d;
-	struct insn *insns = NULL;
+	struct insn *insns = NULL, call;
 	struct g2c_error err;
 	size_t n = 0;
 
@@ -42,7 +42,21 @@ static void test_x86_instructions(void)
 		CHECK_U64(insns[2].target, 0x100a);
 		CHECK_U64(insns[4].pc, 0x100a);
 	}
+	/* The one rule for "the instruction at PC": the first ending after
+	 * it (the call at 0x1004 covers 0x1004..0x1008; nop at 0x1009). */
+	if (n == 5) {
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1000), 0);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1004), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1008), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1009), 3);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x100b), 5);
+	}
 	free(insns);
+	/* The first call from the entry on, and none after it. */
+	CHECK(decode_first_call(d, &code, 0x1000, 0x2000, &call));
+	CHECK_U64(call.pc, 0x1004);
+	CHECK_U64(call.target, 0x100a);
+	CHECK(!decode_first_call(d, &code, 0x1009, 0x2000, &call));
 	/* A range that starts mid-way and ends before the code does. */
 	CHECK(decode_range(d, &code, 0x1004, 0x100a, &insns, &n, &err) == 0);
 	CHECK_U64(n, 2);

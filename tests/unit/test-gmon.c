@@ -334,7 +334,10 @@ static void test_bin_to_pc(void)
 }
 
 /* A small LD_PROFILE file: 64 bins over 0x10000-0x10100, three arcs (one
- * from outside the library) in a table of 50 slots, as ld.so sizes it. */
+ * from outside the library) in a table of 50 arcs (MINARCS), whose file
+ * has two pointers' size times as many slots, as ld.so sizes it. */
+#define LD_SAMPLE_SLOTS(t) (2 * (t).addr_size * 50)
+
 static struct bytes *ld_sample(struct gmon_target t, uint32_t narcs)
 {
 	static struct bytes b;
@@ -347,7 +350,8 @@ static struct bytes *ld_sample(struct gmon_target t, uint32_t narcs)
 	counts[48] = 65535;
 	memset(&b, 0, sizeof b);
 	b.t = t;
-	put_ld_profile(&b, 0x10000, 0x10100, 100, counts, narcs, arcs, 3, 50);
+	put_ld_profile(&b, 0x10000, 0x10100, 100, counts, narcs, arcs, 3,
+		       LD_SAMPLE_SLOTS(t));
 	return &b;
 }
 
@@ -505,13 +509,16 @@ static void test_ld_profile_hostile(void)
 	CHECK_U64(p.calls_lost, 0xffffffffu - 3);
 	gmon_profile_release(&p);
 
-	/* ... but not when the table is smaller than ld.so ever makes it. */
-	s = ld_sample(t, 60);
-	s->len = ld_first_slot(t) + 49 * 20;
-	gmon_profile_init(&p);
-	CHECK(gmon_profile_add_buffer(&p, &s->t, s->data, s->len, "h", &err) < 0);
-	CHECK_STR_CONTAINS(err.msg, "truncated LD_PROFILE call-arc table");
-	gmon_profile_release(&p);
+	/* ... but not when the table is cut short, even past the slots ld.so
+	 * can take (50) or past the 3 in use here. */
+	for (size_t kept = 49; kept <= LD_SAMPLE_SLOTS(t) - 1; kept += 750) {
+		s = ld_sample(t, 6000);
+		s->len = ld_first_slot(t) + kept * 20;
+		gmon_profile_init(&p);
+		CHECK(gmon_profile_add_buffer(&p, &s->t, s->data, s->len, "h", &err) < 0);
+		CHECK_STR_CONTAINS(err.msg, "truncated LD_PROFILE call-arc table");
+		gmon_profile_release(&p);
+	}
 
 	/* 2^30 bins for a 4 GiB range in a short file: refused before
 	 * anything is allocated for them. */

@@ -3,8 +3,9 @@
  * symbols or code), against figures worked out from gprof's rules: the
  * worked example of doc/internals.md (a cycle, direct recursion), direct
  * recursion alone, roots without samples, a cycle that nothing calls,
- * and a function whose time -E leaves out; and properties that every
- * viewer relies on, over thousands of random graphs with cycles. */
+ * a function whose time -E leaves out, and the 1 ns markers of calls
+ * into code never sampled; and properties that every viewer relies on,
+ * over thousands of random graphs with cycles. */
 #include <config.h>
 
 #include <stdlib.h>
@@ -244,10 +245,38 @@ static void test_excluded_time(void)
 	CHECK_U64(cg.funcs[D].self_ns, 0);
 	CHECK_U64(cg.funcs[C].self_ns, 40 * TICK);
 	CHECK_U64(cg.total_ns, 70 * TICK);
-	CHECK_U64(arc_ns(&cg, A, C), 30 * TICK);
-	CHECK_U64(arc_ns(&cg, B, C), 10 * TICK);
-	CHECK_U64(arc_ns(&cg, MAIN, A), 70 * TICK);
+	/* D's call is still shown: its 1 ns marker comes out of C's 40 */
+	CHECK_U64(arc_ns(&cg, D, C), 1);
+	CHECK_U64(arc_ns(&cg, A, C) + arc_ns(&cg, B, C) + 1, 40 * TICK);
+	CHECK(arc_ns(&cg, A, C) >= 30 * TICK - 1 && arc_ns(&cg, B, C) >= 10 * TICK - 1);
+	CHECK_U64(arc_ns(&cg, MAIN, A) + arc_ns(&cg, MAIN, D), cg.funcs[MAIN].incl_ns);
 	CHECK_U64(cg.funcs[MAIN].incl_ns, 70 * TICK);
+	callgraph_release(&cg);
+}
+
+/* Calls into code never sampled: R (a root, no samples) calls S twice
+ * from one site and T once; S (no samples) calls T.  Every call carries
+ * at least 1 ns, and what the calls into a function carry is its cost:
+ * T, called from two sites, gets a marker of 2 ns; S's cost is its
+ * call to T; R's call from the pseudo caller carries R's calls. */
+static void test_markers(void)
+{
+	enum { R, S, T, N };
+	static const unsigned ticks[N] = { 0, 0, 0 };
+	static const struct arc_spec arcs[] = { { R, S, 2 }, { R, T, 1 }, { S, T, 1 } };
+	struct callgraph cg;
+
+	bare_graph(&cg, N, ticks, arcs, sizeof arcs / sizeof *arcs);
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.funcs[T].marker_ns, 2);
+	CHECK_U64(arc_ns(&cg, R, T), 1);
+	CHECK_U64(arc_ns(&cg, S, T), 1);
+	CHECK_U64(cg.funcs[S].marker_ns, 0);
+	CHECK_U64(arc_ns(&cg, R, S), 1);
+	CHECK_U64(cg.funcs[R].incl_ns, 2);
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].ns, 2);
+	CHECK_U64(cg.total_ns, 2);
 	callgraph_release(&cg);
 }
 
@@ -345,6 +374,7 @@ static void test_random_graphs(void)
 					leaving += cg.arcs[a].ns;
 					markers += MIN_CALL_NS;
 				}
+			leaving += fn->marker_ns;
 			if (fn->self_ns + leaving < fn->incl_ns ||
 			    fn->self_ns + leaving > fn->incl_ns + markers)
 				bad_member++;
@@ -388,6 +418,7 @@ int main(void)
 	test_roots();
 	test_uncalled_cycle();
 	test_excluded_time();
+	test_markers();
 	test_selection_in_cycle();
 	test_random_graphs();
 	return check_report("test-propagate");

@@ -1,0 +1,79 @@
+/* hashindex.h -- finds entries of an array the caller keeps by a key: open
+ * addressing with linear probing over slots that hold each entry's hash
+ * and position, at most half of them used.  Each user brings its own hash
+ * and equality; the look-up is inline, so that the compiler inlines the
+ * equality into it (the writer looks up every name it writes). */
+#ifndef GMON2CG_HASHINDEX_H
+#define GMON2CG_HASHINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Eight bytes, so that probes stay within few cache lines: an index
+ * holds at most 2^30 entries. */
+struct hash_slot {
+	uint32_t hash;		/* its low bits, compared before the keys */
+	uint32_t ref;		/* the entry's position + 1; 0: a free slot */
+};
+
+struct hash_index {
+	struct hash_slot *slots;
+	size_t cap, count;	/* cap: 0 or a power of two */
+};
+
+/* Makes room for N entries in all (hash_index_reserve calls it when T is
+ * too small).  Returns false when out of memory, leaving T as it was. */
+bool hash_index_grow(struct hash_index *t, size_t n);
+
+static inline bool hash_index_reserve(struct hash_index *t, size_t n)
+{
+	return n <= t->cap / 2 || hash_index_grow(t, n);
+}
+
+/* The slot of the entry at POS for which SAME(ENTRIES, POS, KEY) holds,
+ * among those whose hash is HASH, or else the free slot where KEY's entry
+ * goes.  T must have room for one more entry (hash_index_reserve). */
+static inline struct hash_slot *
+hash_index_find(const struct hash_index *t, uint64_t hash,
+		bool (*same)(const void *entries, size_t pos, const void *key),
+		const void *entries, const void *key)
+{
+	size_t mask = t->cap - 1;
+
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		struct hash_slot *slot = &t->slots[i];
+
+		if (!slot->ref || (slot->hash == (uint32_t)hash &&
+				   same(entries, slot->ref - 1, key)))
+			return slot;
+	}
+}
+
+static inline bool hash_slot_is_free(const struct hash_slot *slot)
+{
+	return !slot->ref;
+}
+
+/* The position of the entry in SLOT, which is not free. */
+static inline size_t hash_slot_entry(const struct hash_slot *slot)
+{
+	return slot->ref - 1;
+}
+
+/* Puts the entry at POS, whose hash is HASH, into SLOT: the free slot
+ * that hash_index_find returned for it. */
+static inline void hash_index_add(struct hash_index *t, struct hash_slot *slot,
+				  uint64_t hash, size_t pos)
+{
+	*slot = (struct hash_slot){ (uint32_t)hash, (uint32_t)pos + 1 };
+	t->count++;
+}
+
+/* Makes TO a copy of FROM.  Returns false when out of memory, with TO
+ * empty. */
+bool hash_index_copy(struct hash_index *to, const struct hash_index *from);
+
+void hash_index_release(struct hash_index *t);
+
+#endif
