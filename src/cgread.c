@@ -11,6 +11,7 @@
 
 #include "cgread.h"
 #include "diag.h"
+#include "hashindex.h"
 #include "instream.h"
 #include "util.h"
 
@@ -21,53 +22,47 @@
 
 /* Each distinct string once, so that names compare by address. */
 struct cgread_strings {
-	char **set;		/* open addressing by hash */
-	size_t cap, count;
+	char **strs;
+	size_t n, cap;
+	struct hash_index index;	/* of strs, by hash_bytes */
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325u;
+struct string_key {
+	const char *s;
+	size_t n;
+};
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-	return h ^ (h >> 32);
+static bool same_string(const void *strs, size_t pos, const void *key)
+{
+	const struct string_key *k = key;
+	const char *s = ((char *const *)strs)[pos];
+
+	return strncmp(s, k->s, k->n) == 0 && s[k->n] == '\0';
 }
 
 /* The one copy of S[0..N), or NULL when out of memory. */
 static const char *intern(struct cgread_strings *t, const char *s, size_t n)
 {
-	size_t slot;
+	struct string_key key = { s, n };
+	uint64_t hash = hash_bytes(s, n);
+	struct hash_slot *slot;
+	char **strs, *copy;
 
-	if ((t->count + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		char **set = calloc(cap, sizeof *set);
-
-		if (!set)
-			return NULL;
-		for (size_t i = 0; i < t->cap; i++) {
-			if (!t->set[i])
-				continue;
-			slot = hash_bytes(t->set[i], strlen(t->set[i])) & (cap - 1);
-			while (set[slot])
-				slot = (slot + 1) & (cap - 1);
-			set[slot] = t->set[i];
-		}
-		free(t->set);
-		t->set = set;
-		t->cap = cap;
-	}
-	slot = hash_bytes(s, n) & (t->cap - 1);
-	while (t->set[slot] && (strncmp(t->set[slot], s, n) != 0 || t->set[slot][n]))
-		slot = (slot + 1) & (t->cap - 1);
-	if (!t->set[slot]) {
-		if (!(t->set[slot] = malloc(n + 1)))
-			return NULL;
-		memcpy(t->set[slot], s, n);
-		t->set[slot][n] = '\0';
-		t->count++;
-	}
-	return t->set[slot];
+	if (!hash_index_reserve(&t->index, t->n + 1))
+		return NULL;
+	slot = hash_index_find(&t->index, hash, same_string, t->strs, &key);
+	if (!hash_slot_is_free(slot))
+		return t->strs[hash_slot_entry(slot)];
+	if (!(strs = array_grow(t->strs, &t->cap, t->n + 1, sizeof *strs)))
+		return NULL;
+	t->strs = strs;
+	if (!(copy = malloc(n + 1)))
+		return NULL;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	strs[t->n] = copy;
+	hash_index_add(&t->index, slot, hash, t->n++);
+	return copy;
 }
 
 /* What a compressed name number stands for; a function's number also
@@ -234,55 +229,40 @@ static const char *parse_positions(const char *s, unsigned npos)
 	return s;
 }
 
-static size_t slot_hash(const char *ob, const char *fl, const char *name)
-{
-	uintptr_t h = (uintptr_t)ob * 31 ^ (uintptr_t)fl * 0x9e3779b97f4a7c15u ^
-		      (uintptr_t)name * 0xbf58476d1ce4e5b9u;
+struct fn_key {
+	const char *ob, *fl, *name;
+};
 
-	return (size_t)(h ^ (h >> 29));
+static bool same_fn(const void *fns, size_t pos, const void *key)
+{
+	const struct cgread_fn *fn = &((const struct cgread_fn *)fns)[pos];
+	const struct fn_key *k = key;
+
+	return fn->object == k->ob && fn->file == k->fl && fn->name == k->name;
 }
 
-/* The function OB, FL, NAME (interned), added if new; SIZE_MAX when out
- * of memory.  The table of functions grows with the slots: it has room
- * for half as many. */
+/* The function OB, FL, NAME (interned, so known by their addresses),
+ * added if new; SIZE_MAX when out of memory. */
 static size_t function_of(struct cgread_profile *p, const char *ob,
 			  const char *fl, const char *name)
 {
-	size_t s;
+	struct fn_key key = { ob, fl, name };
+	uintptr_t h = (uintptr_t)ob * 31 ^ (uintptr_t)fl * 0x9e3779b97f4a7c15u ^
+		      (uintptr_t)name * 0xbf58476d1ce4e5b9u;
+	uint64_t hash = h ^ (h >> 29);
+	struct hash_slot *slot;
+	struct cgread_fn *fns;
 
-	if ((p->nfns + 1) * 2 > p->slot_cap) {
-		size_t cap = p->slot_cap ? p->slot_cap * 2 : 1024;
-		size_t *slot = malloc(cap * sizeof *slot);
-		struct cgread_fn *fns = realloc(p->fns, cap / 2 * sizeof *fns);
-
-		if (fns)
-			p->fns = fns;
-		if (!slot || !fns) {
-			free(slot);
-			return SIZE_MAX;
-		}
-		memset(slot, 0xff, cap * sizeof *slot);
-		for (size_t f = 0; f < p->nfns; f++) {
-			const struct cgread_fn *fn = &p->fns[f];
-
-			s = slot_hash(fn->object, fn->file, fn->name) & (cap - 1);
-			while (slot[s] != SIZE_MAX)
-				s = (s + 1) & (cap - 1);
-			slot[s] = f;
-		}
-		free(p->slot);
-		p->slot = slot;
-		p->slot_cap = cap;
-	}
-	s = slot_hash(ob, fl, name) & (p->slot_cap - 1);
-	for (; p->slot[s] != SIZE_MAX; s = (s + 1) & (p->slot_cap - 1)) {
-		const struct cgread_fn *fn = &p->fns[p->slot[s]];
-
-		if (fn->object == ob && fn->file == fl && fn->name == name)
-			return p->slot[s];
-	}
-	p->fns[p->nfns] = (struct cgread_fn){ .object = ob, .file = fl, .name = name };
-	p->slot[s] = p->nfns;
+	if (!hash_index_reserve(&p->index, p->nfns + 1))
+		return SIZE_MAX;
+	slot = hash_index_find(&p->index, hash, same_fn, p->fns, &key);
+	if (!hash_slot_is_free(slot))
+		return hash_slot_entry(slot);
+	if (!(fns = array_grow(p->fns, &p->fns_cap, p->nfns + 1, sizeof *fns)))
+		return SIZE_MAX;
+	p->fns = fns;
+	fns[p->nfns] = (struct cgread_fn){ .object = ob, .file = fl, .name = name };
+	hash_index_add(&p->index, slot, hash, p->nfns);
 	return p->nfns++;
 }
 
@@ -720,12 +700,13 @@ int cgread_file(struct cgread_profile *p, const char *path,
 void cgread_release(struct cgread_profile *p)
 {
 	if (p->strings) {
-		for (size_t i = 0; i < p->strings->cap; i++)
-			free(p->strings->set[i]);
-		free(p->strings->set);
+		for (size_t i = 0; i < p->strings->n; i++)
+			free(p->strings->strs[i]);
+		free(p->strings->strs);
+		hash_index_release(&p->strings->index);
 		free(p->strings);
 	}
 	free(p->fns);
-	free(p->slot);
+	hash_index_release(&p->index);
 	memset(p, 0, sizeof *p);
 }

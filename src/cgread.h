@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashindex.h"
+
 struct g2c_error;
 
 struct cgread_fn {
@@ -38,8 +40,8 @@ struct cgread_profile {
 	double total_samples;
 	uint32_t hz;		/* the first part's sampling rate; 0: none */
 	struct cgread_strings *strings;	/* cgread.c's: owns the names */
-	size_t *slot;		/* cgread.c's: functions by identity */
-	size_t slot_cap;
+	size_t fns_cap;
+	struct hash_index index;	/* cgread.c's: fns by identity */
 };
 
 /* Reads the callgrind file PATH into P.  Returns 0, or -1 with ERR set

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "diag.h"
+#include "hashindex.h"
 #include "util.h"
 
 const char compare_default_gates[] = "self:+0%,calls:1";
@@ -125,86 +126,69 @@ struct matcher {
 	struct compare_row *rows;
 	struct row_samples *samples;
 	size_t nrows, cap;
-	size_t *slot;		/* open addressing; SIZE_MAX: free */
-	size_t nslots;
+	struct hash_index index;	/* of rows, by identity_hash */
+	const char *last_file;	/* the file hashed last, and its hash: */
+	uint64_t last_file_hash;	/* a file's functions come together */
 };
 
-static uint64_t hash_string(const char *s, uint64_t h)
+static uint64_t identity_hash(struct matcher *m, const struct cgread_fn *fn)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
+	if (fn->file != m->last_file) {
+		m->last_file = fn->file;
+		m->last_file_hash = hash_string(fn->file);
+	}
+	return hash_string(fn->name) ^ m->last_file_hash * 0x9e3779b97f4a7c15u ^
+	       hash_string(fn->object) * 31;
 }
 
-static uint64_t identity_hash(const struct cgread_fn *fn)
+static bool same_function(const void *rows, size_t pos, const void *key)
 {
-	uint64_t h = hash_string(fn->name, 0xcbf29ce484222325u);
+	const struct compare_row *r = &((const struct compare_row *)rows)[pos];
+	const struct cgread_fn *fn = key;
 
-	h = hash_string(fn->file, h * 31);
-	return hash_string(fn->object, h * 31);
-}
-
-static bool same_function(const struct compare_row *r, const struct cgread_fn *fn)
-{
 	return strcmp(r->name, fn->name) == 0 && strcmp(r->file, fn->file) == 0 &&
 	       strcmp(r->object, fn->object) == 0;
 }
 
-static int grow_matcher(struct matcher *m)
+/* Makes room for N rows. */
+static int reserve_rows(struct matcher *m, size_t n)
 {
-	size_t nslots = m->nslots ? m->nslots * 2 : 1024;
-	size_t *slot = malloc(nslots * sizeof *slot);
-	struct compare_row *rows = realloc(m->rows, nslots / 2 * sizeof *rows);
+	size_t cap = m->cap;
+	struct compare_row *rows = array_grow(m->rows, &cap, n, sizeof *rows);
 	struct row_samples *samples;
 
-	if (rows)
-		m->rows = rows;
-	samples = rows ? realloc(m->samples, nslots / 2 * sizeof *samples) : NULL;
-	if (samples)
-		m->samples = samples;
-	if (!slot || !samples) {
-		free(slot);
+	if (!rows)
 		return -1;
-	}
-	memset(slot, 0xff, nslots * sizeof *slot);
-	for (size_t r = 0; r < m->nrows; r++) {
-		const struct compare_row *row = &m->rows[r];
-		struct cgread_fn id = { .object = row->object, .file = row->file,
-					.name = row->name };
-		size_t s = identity_hash(&id) & (nslots - 1);
-
-		while (slot[s] != SIZE_MAX)
-			s = (s + 1) & (nslots - 1);
-		slot[s] = r;
-	}
-	free(m->slot);
-	m->slot = slot;
-	m->nslots = nslots;
-	return 0;
+	m->rows = rows;
+	cap = m->cap;
+	if (!(samples = array_grow(m->samples, &cap, n, sizeof *samples)))
+		return -1;
+	m->samples = samples;
+	m->cap = cap;
+	return hash_index_reserve(&m->index, n) ? 0 : -1;
 }
 
 /* Adds FN of a profile of side SIDE to its row. */
 static int add_function(struct matcher *m, const struct cgread_fn *fn,
 			int side)
 {
-	size_t s;
+	uint64_t hash = identity_hash(m, fn);
+	struct hash_slot *slot;
 	struct row_samples *rs;
 	struct compare_row *row;
 
-	if ((m->nrows + 1) * 2 > m->nslots && grow_matcher(m) < 0)
+	if (reserve_rows(m, m->nrows + 1) < 0)
 		return -1;
-	s = identity_hash(fn) & (m->nslots - 1);
-	while (m->slot[s] != SIZE_MAX && !same_function(&m->rows[m->slot[s]], fn))
-		s = (s + 1) & (m->nslots - 1);
-	if (m->slot[s] == SIZE_MAX) {
-		m->slot[s] = m->nrows;
+	slot = hash_index_find(&m->index, hash, same_function, m->rows, fn);
+	if (hash_slot_is_free(slot)) {
 		m->rows[m->nrows] = (struct compare_row){ .object = fn->object,
 							  .file = fn->file,
 							  .name = fn->name };
-		m->samples[m->nrows++] = (struct row_samples){ 0 };
+		m->samples[m->nrows] = (struct row_samples){ 0 };
+		hash_index_add(&m->index, slot, hash, m->nrows++);
 	}
-	row = &m->rows[m->slot[s]];
-	rs = &m->samples[m->slot[s]];
+	row = &m->rows[hash_slot_entry(slot)];
+	rs = &m->samples[hash_slot_entry(slot)];
 	row->present[side] = true;
 	row->self[side] += (double)fn->self_ns;
 	row->incl[side] += (double)fn->incl_ns;
@@ -490,49 +474,69 @@ static double largest_change(const struct compare_row *row)
 	return self > incl ? self : incl;
 }
 
-/* Changes first; then the largest change of time, of calls, by name.
- * (Rows are sorted through pointers: qsort would move the rows' bytes
- * at every step.) */
+/* A row's place in the order, worked out once per row, not per
+ * comparison of the sort. */
+struct sort_key {
+	bool changed;
+	double time, calls;	/* the largest change of time, of calls */
+	size_t row;
+	const struct compare_row *rows;
+};
+
+/* Changes first; then the largest change of time, of calls, by name. */
 static int by_change(const void *a, const void *b)
 {
-	const struct compare_row *x = *(const struct compare_row *const *)a;
-	const struct compare_row *y = *(const struct compare_row *const *)b;
-	bool cx = compare_row_changed(x), cy = compare_row_changed(y);
-	double tx = largest_change(x), ty = largest_change(y);
-	double kx = fabs(x->calls[1] - x->calls[0]), ky = fabs(y->calls[1] - y->calls[0]);
+	const struct sort_key *x = a, *y = b;
+	const struct compare_row *rx = &x->rows[x->row], *ry = &y->rows[y->row];
 	int c;
 
-	if (cx != cy)
-		return cx ? -1 : 1;
-	if (tx != ty)
-		return tx > ty ? -1 : 1;
-	if (kx != ky)
-		return kx > ky ? -1 : 1;
-	if ((c = strcmp(x->name, y->name)) != 0)
+	if (x->changed != y->changed)
+		return x->changed ? -1 : 1;
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if ((c = strcmp(rx->name, ry->name)) != 0)
 		return c;
-	if ((c = strcmp(x->file, y->file)) != 0)
+	if ((c = strcmp(rx->file, ry->file)) != 0)
 		return c;
-	return strcmp(x->object, y->object);
+	return strcmp(rx->object, ry->object);
 }
 
+/* Sorts the rows by_change: the keys are sorted, and the rows then moved
+ * into their places in place, one cycle of the permutation at a time. */
 static int sort_rows(struct compare_result *r)
 {
-	struct compare_row **order = malloc((r->nrows ? r->nrows : 1) * sizeof *order);
-	struct compare_row *rows = malloc((r->nrows ? r->nrows : 1) * sizeof *rows);
+	struct sort_key *key = malloc((r->nrows ? r->nrows : 1) * sizeof *key);
 
-	if (!order || !rows) {
-		free(order);
-		free(rows);
+	if (!key)
 		return -1;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		key[i] = (struct sort_key){ compare_row_changed(row), largest_change(row),
+					    fabs(row->calls[1] - row->calls[0]), i, r->rows };
 	}
-	for (size_t i = 0; i < r->nrows; i++)
-		order[i] = &r->rows[i];
-	qsort(order, r->nrows, sizeof *order, by_change);
-	for (size_t i = 0; i < r->nrows; i++)
-		rows[i] = *order[i];
-	free(order);
-	free(r->rows);
-	r->rows = rows;
+	qsort(key, r->nrows, sizeof *key, by_change);
+	/* place i takes row key[i].row; a placed row's key points to itself */
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row held;
+		size_t to = i;
+
+		if (key[i].row == i)
+			continue;
+		held = r->rows[i];
+		while (key[to].row != i) {
+			size_t from = key[to].row;
+
+			r->rows[to] = r->rows[from];
+			key[to].row = to;
+			to = from;
+		}
+		r->rows[to] = held;
+		key[to].row = to;
+	}
+	free(key);
 	return 0;
 }
 
@@ -625,7 +629,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	struct matcher m = { 0 };
 	double total[2] = { 0, 0 };
 	struct compare_gate *defaults = NULL;
-	size_t ndefaults = 0;
+	size_t ndefaults = 0, most = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
@@ -633,8 +637,16 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
 	if (!r->profiles)
 		return g2c_error_set(err, "out of memory");
-	if (read_profiles(r, o, err) < 0 ||
-	    add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
+	if (read_profiles(r, o, err) < 0)
+		goto out;
+	/* room for the rows of the largest profile, and more as they come */
+	for (size_t i = 0; i < r->nfiles; i++)
+		most = r->profiles[i].nfns > most ? r->profiles[i].nfns : most;
+	if (reserve_rows(&m, most) < 0) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
+	if (add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
 	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
 		goto out;
 	r->rows = m.rows;
@@ -665,7 +677,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 out:
 	free(m.rows);
 	free(m.samples);
-	free(m.slot);
+	hash_index_release(&m.index);
 	r->defaults = defaults;
 	return rc;
 }

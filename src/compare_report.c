@@ -54,7 +54,7 @@ static void format_change(char *buf, size_t n, double old, double new,
 static void format_count(char *buf, size_t n, double v)
 {
 	if (v < 1e8 && v == floor(v))
-		snprintf(buf, n, "%.0f", v);
+		snprintf(buf, n, "%" PRIu64, (uint64_t)v);
 	else if (v < 1e7)
 		snprintf(buf, n, "%.1f", v);
 	else
@@ -69,7 +69,8 @@ static void format_count_change(char *buf, size_t n, double old, double new,
 	if (d == 0)
 		snprintf(buf, n, "0 ");
 	else if (d == floor(d) && fabs(d) < 1e6)
-		snprintf(buf, n, "%+.0f%s", d, changed ? "*" : " ");
+		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d),
+			 changed ? "*" : " ");
 	else if (fabs(d) < 1e5)
 		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
 	else
@@ -78,9 +79,24 @@ static void format_count_change(char *buf, size_t n, double old, double new,
 
 #define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s\n"
 
+/* S right-aligned in WIDTH columns at P (as "%*s" would); past it. */
+static char *put_right(char *p, const char *s, int width)
+{
+	size_t n = strlen(s);
+
+	for (; width > (int)n; width--)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A row's numbers in COLUMNS; put together by hand, as each of a large
+ * program's rows would cost a parse of COLUMNS. */
 static void write_numbers(FILE *fp, const struct compare_row *row)
 {
-	char t[6][24], c[3][24];
+	static const int width[9] = { 7, 7, 8, 7, 7, 8, 8, 8, 7 };
+	static const char gap[9] = { 2, 1, 1, 2, 1, 1, 2, 1, 1 };
+	char t[9][24], line[9 * 26], *p = line;
 
 	format_time(t[0], sizeof t[0], row->self[0]);
 	format_time(t[1], sizeof t[1], row->self[1]);
@@ -88,21 +104,29 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 	format_time(t[3], sizeof t[3], row->incl[0]);
 	format_time(t[4], sizeof t[4], row->incl[1]);
 	format_change(t[5], sizeof t[5], row->incl[0], row->incl[1], row->incl_changed);
-	format_count(c[0], sizeof c[0], row->calls[0]);
-	format_count(c[1], sizeof c[1], row->calls[1]);
-	format_count_change(c[2], sizeof c[2], row->calls[0], row->calls[1],
+	format_count(t[6], sizeof t[6], row->calls[0]);
+	format_count(t[7], sizeof t[7], row->calls[1]);
+	format_count_change(t[8], sizeof t[8], row->calls[0], row->calls[1],
 			    row->calls_changed);
-	fprintf(fp, COLUMNS, t[0], t[1], t[2], t[3], t[4], t[5], c[0], c[1], c[2]);
+	for (int i = 0; i < 9; i++) {
+		memset(p, ' ', (size_t)gap[i]);
+		p = put_right(p + gap[i], t[i], width[i]);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), fp);
 }
 
 /* A function's name line: "!" past a gate, "*" changed. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
 	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
-	char *name = row->name ? strdup(row->name) : NULL;
+	size_t len = row->name ? strlen(row->name) : 0;
+	char short_name[256];	/* most names: no allocation */
+	char *name = !row->name ? NULL : len < sizeof short_name ? short_name :
+		     malloc(len + 1);
 
 	if (name)
-		copy_printable(name, name, strlen(name));
+		*copy_printable(name, row->name, len) = '\0';
 	fprintf(fp, "%c %s", row->failed ? '!' : changed ? '*' : ' ',
 		name ? name : row->name ? row->name : "(total)");
 	if (row->name)
@@ -111,7 +135,8 @@ static void write_name(FILE *fp, const struct compare_row *row)
 	if (row->failed)
 		fprintf(fp, "  [fails %s]", row->failed->text);
 	fputc('\n', fp);
-	free(name);
+	if (name != short_name)
+		free(name);
 }
 
 static void write_sides(FILE *fp, const struct compare_options *o,
