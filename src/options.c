@@ -98,7 +98,9 @@ void options_write_help(FILE *fp)
 "summed).  Functions are matched by name and source file.  The report lists\n"
 "each function's self time, inclusive time and calls, old and new (means per\n"
 "run), changes first; a time has changed when it differs beyond sampling noise\n"
-"(README: \"Change or noise\"), calls when they differ at all.\n"
+"(README: \"Change or noise\"), calls when they differ at all.  Of the options\n"
+"above only -o and --gzip apply (to the comparison's callgrind file); the\n"
+"others are refused.\n"
 "      --compare       compare OLD with NEW instead of converting\n"
 "      --fail-on=WHAT:[+|-]AMOUNT[%%|ns|us|ms|s]  exit with status 3 when a\n"
 "                      change beyond noise is at least AMOUNT (+: an increase,\n"
@@ -593,6 +595,19 @@ static enum options_action compare_operands(struct options *o, int n,
 	return OPTIONS_CONVERT;
 }
 
+/* Whether the option of getopt's value CODE means something to a
+ * comparison: the rest only to a conversion. */
+static bool for_comparison(int code)
+{
+	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
+				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, 'h', 'V', 'v' };
+
+	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+		if (codes[i] == code)
+			return true;
+	return false;
+}
+
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
 	static char *default_gmon[] = { "gmon.out" };
@@ -613,6 +628,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 		if (c == 'Q')	/* -Q NAME is --no-graph=NAME */
 			c = OPT_NO_GRAPH;
 		g = (struct given){ own_option(c), optarg, option_text(argc, argv) };
+		if (g.opt && !for_comparison(c) && !o->convert_only)
+			o->convert_only = g.text;
 		if (g.opt)
 			action = g.opt->take(o, &g);
 		else
@@ -622,6 +639,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 		return action;
 	if (o->version)
 		return OPTIONS_VERSION;
+	if (o->compare && o->convert_only)
+		return usage_error(o, "%s is not an option of --compare (it applies to a conversion)",
+				   o->convert_only);
 	if (o->compare)
 		return compare_operands(o, argc - optind, &argv[optind]);
 	if (o->compare_only)

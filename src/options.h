@@ -62,6 +62,7 @@ struct options {
 	double min_time_ns;	/* --min-time */
 	const char *junit;	/* --junit=FILE */
 	const char *compare_only;	/* the first option only --compare takes */
+	const char *convert_only;	/* the first one --compare does not take */
 };
 
 /* The family-wise level of --compare's tests. */

@@ -2,9 +2,9 @@
 # compare.sh -- gmon2cg --compare on fixtures/compare (regen-compare.sh):
 # the same build run repeatedly compares clean in at least 99 % of all
 # pairs of runs; hot_a made 30 % slower (1 000+ samples a run) is found in
-# most pairs (see below) and tick's one more call in every pair, and
-# rarely another function; a rebuild where every address moved compares
-# clean.  Also the exit statuses, the gates, the inputs the reader takes
+# at least 95 % of the pairs of a base and a slower run, tick's one more
+# call in every pair, and another function in at most 1 %; a rebuild where
+# every address moved compares clean.  Also the exit statuses, the gates, the inputs the reader takes
 # (gzip, --no-instr, --parts, C++, statics) and refuses (one line, status
 # 1), the JUnit XML, and KCachegrind loading the comparison.
 . "${srcdir:-.}/tests/test-lib.sh"
@@ -61,18 +61,13 @@ for i in ${runs[base]}; do
 	done
 done
 diag "power: hot_a found in $found, tick in $calls, others in $others of $pairs pairs"
-# The target is 95 %.  The committed slower runs were made while the shared
-# build machine's load changed: they are 7 % to 25 % faster than the base
-# runs in every function, and not by one factor (hot_a's own run-to-run
-# range is 12.3 s to 15.3 s), so in some pairs hot_a is only a few percent
-# above the rest: 81 % of pairs.  The check keeps what these runs show.
-[ "$pairs" -ge 100 ] && [ $((found * 100)) -ge $((pairs * 75)) ]
-check "hot_a 30 % slower: reported in at least 75 % of $pairs pairs ($found)"
+[ "$pairs" -ge 100 ] && [ $((found * 100)) -ge $((pairs * 95)) ]
+check "hot_a 30 % slower: reported in at least 95 % of $pairs pairs ($found)"
 [ "$calls" -eq "$pairs" ]
 check "tick called once more: reported in every pair ($calls of $pairs)"
-# (the target is 99 %; the same machine load shows in 6 % of pairs)
-[ $((others * 100)) -le $((pairs * 10)) ]
-check "no other function reported in at least 90 % of pairs ($others with others)"
+# (no other function: at most the false-alarm rate's 1 % of pairs)
+[ $((others * 100)) -le "$pairs" ]
+check "no other function reported in at least 99 % of pairs ($others with others)"
 
 # -- A rebuild: every address moved, same functions.
 for j in ${runs[rebuild]}; do
@@ -111,6 +106,10 @@ expect 2 'invalid --min-time' "$GMON2CG" --compare --min-time=5 "$base" "$slower
 expect 2 'two operands' "$GMON2CG" --compare "$base"
 expect 2 'two operands' "$GMON2CG" --compare "$base" "$slower" "$slower"
 expect 2 'is an option of --compare' "$GMON2CG" --fail-on=self:+1% "$cmp/base/prog"
+for opt in --rate=100 -z --no-demangle --parts --summary -Qmain --stats; do
+	expect 2 "^gmon2cg: $opt is not an option of --compare (it applies to a conversion)\$" \
+		"$GMON2CG" --compare "$opt" "$base" "$slower"
+done
 
 # -- The report fits build logs.
 "$GMON2CG" --compare "$base" "$slower" >"$tmp/report"
