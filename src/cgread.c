@@ -2,7 +2,6 @@
 #include <config.h>
 
 #include <stdarg.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -175,25 +174,39 @@ static int next_line(struct parser *ps, char **line)
 	}
 }
 
-/* A number (decimal, or hex with 0x) at *S, which moves past it. */
+/* The value of the digit C in BASE (10 or 16), or -1. */
+static int digit_value(char c, int base)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (base == 16 && c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (base == 16 && c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A number (decimal, or hex with 0x) at *S, which moves past it; false
+ * when there is none or it needs more than 64 bits.  (By hand: a large
+ * file has millions, and strtoull's locale and sign handling cost more
+ * than the digits.) */
 static bool parse_number(const char **s, uint64_t *v)
 {
 	const char *p = *s;
-	int base = 10;
-	char *end;
+	int base = 10, d;
 
 	if (p[0] == '0' && p[1] == 'x') {
 		base = 16;
 		p += 2;
 	}
-	if (!(base == 16 ? (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
-			   (*p >= 'A' && *p <= 'F') : *p >= '0' && *p <= '9'))
+	if (digit_value(*p, base) < 0)
 		return false;
-	errno = 0;
-	*v = strtoull(p, &end, base);
-	if (errno)
-		return false;
-	*s = end;
+	for (*v = 0; (d = digit_value(*p, base)) >= 0; p++) {
+		if (*v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return false;
+		*v = *v * (uint64_t)base + (uint64_t)d;
+	}
+	*s = p;
 	return true;
 }
 
