@@ -33,23 +33,6 @@ struct name_ids {
 	size_t recent_id[RECENT_IDS];
 };
 
-/* A string's hash, eight bytes at a time (the writer hashes every name). */
-static uint64_t hash_string(const char *s)
-{
-	size_t n = strlen(s);
-	uint64_t h = n * 0x9e3779b97f4a7c15u, word;
-
-	for (; n >= 8; n -= 8, s += 8) {
-		memcpy(&word, s, 8);
-		h = (h ^ word) * 0xbf58476d1ce4e5b9u;
-		h ^= h >> 31;
-	}
-	word = 0;
-	memcpy(&word, s, n);
-	h = (h ^ word) * 0x94d049bb133111ebu;
-	return h ^ (h >> 29);
-}
-
 static bool same_name(const void *names, size_t pos, const void *s)
 {
 	return strcmp(((const char *const *)names)[pos], s) == 0;

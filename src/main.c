@@ -3,8 +3,10 @@
  * Acts on what the command line asks for (options) and wires the stages
  * together: the objects (object, symtab, code) and the profiles (gmon) ->
  * call graph (callgraph) -> source positions (srcmap) -> writer
- * (callgrind or speedscope) -> output (outstream).  The only place that prints errors
- * or decides the exit status; warnings and reports are report.c's.
+ * (callgrind or speedscope) -> output (outstream); or, with --compare,
+ * the callgrind files read back (cgread) -> comparison (compare) -> its
+ * reports (compare_report).  The only place that prints errors or decides
+ * the exit status; warnings and reports are report.c's.
  */
 #include <config.h>
 
@@ -23,6 +25,8 @@
 #include "callgraph.h"
 #include "callgrind.h"
 #include "code.h"
+#include "compare.h"
+#include "compare_report.h"
 #include "diag.h"
 #include "gmon.h"
 #include "object.h"
@@ -298,6 +302,61 @@ static void reuse_freed_memory(void)
 #endif
 }
 
+/* Writes a report of the comparison R into the file PATH with WRITE,
+ * unless PATH is one of the profiles compared. */
+static int write_report_file(const char *path, bool gzip,
+			     const struct compare_result *r,
+			     const struct compare_options *co,
+			     void (*write)(struct outstream *,
+					   const struct compare_result *,
+					   const struct compare_options *),
+			     struct g2c_error *err)
+{
+	const char **inputs = calloc(r->nfiles, sizeof *inputs);
+	struct outstream os;
+	int rc = -1;
+
+	if (!inputs)
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < r->nfiles; i++)
+		inputs[i] = r->profiles[i].path;
+	if (outstream_check_inputs(path, inputs, r->nfiles, err) == 0 &&
+	    outstream_open(&os, path, gzip, err) == 0) {
+		write(&os, r, co);
+		rc = outstream_close(&os, err);
+	}
+	free(inputs);
+	return rc;
+}
+
+/* gmon2cg --compare OLD NEW: returns the exit status. */
+static int run_comparison(const struct options *o)
+{
+	struct compare_options co = {
+		.files = { o->compare_files[0].names, o->compare_files[1].names },
+		.nfiles = { o->compare_files[0].n, o->compare_files[1].n },
+		.alpha = o->alpha, .min_time_ns = o->min_time_ns,
+		.gates = o->gates, .ngates = o->ngates,
+	};
+	struct compare_result r;
+	struct g2c_error err;
+	int rc = compare_profiles(&r, &co, &err);
+
+	if (rc == 0 && o->junit)
+		rc = write_report_file(o->junit, false, &r, &co, compare_write_junit, &err);
+	if (rc == 0 && o->output)
+		rc = write_report_file(o->output, o->gzip, &r, &co,
+				       compare_write_callgrind, &err);
+	if (rc == 0) {
+		compare_write_text(stdout, &r, &co);
+		rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
+	} else {
+		rc = report(&err);
+	}
+	compare_release(&r);
+	return rc;
+}
+
 /* Prints what the command line asked for other than a conversion, or
  * why it cannot be parsed; returns the exit status. */
 static int answer(enum options_action action, const struct options *o)
@@ -356,8 +415,8 @@ int main(int argc, char **argv)
 		return EXIT_DATA;
 	reuse_freed_memory();
 	action = options_parse(argc, argv, &o);
-	if (action != OPTIONS_CONVERT) {
-		rc = answer(action, &o);
+	if (action != OPTIONS_CONVERT || o.compare) {
+		rc = action != OPTIONS_CONVERT ? answer(action, &o) : run_comparison(&o);
 		options_release(&o);
 		return rc;
 	}

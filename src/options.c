@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "decode.h"
+#include "diag.h"
 #include "options.h"
 
 void options_write_help(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... EXECUTABLE [GMON_FILE]...\n"
+"  or:  %s --compare [OPTION]... OLD NEW\n"
 "Convert the gprof profile GMON_FILE (default gmon.out, or PROG.gmon as\n"
 "FreeBSD names it) of EXECUTABLE into a callgrind-format profile for\n"
 "KCachegrind, QCachegrind or callgrind_annotate (or, with\n"
@@ -97,9 +100,31 @@ void options_write_help(FILE *fp)
 "inclusive time agree with gprof's flat profile and call graph.\n"
 "\n"
 "Exit status: 0 on success, 1 if an input is unreadable, invalid or does not\n"
-"belong to EXECUTABLE, or the output cannot be written, 2 on a usage error.\n"
+"belong to EXECUTABLE, or the output cannot be written, 2 on a usage error,\n"
+"3 when --compare finds a change past a --fail-on gate.\n"
 "\n"
-"Report bugs to: %s\n", PACKAGE_NAME, DEFAULT_RATE, PACKAGE_BUGREPORT);
+"Comparison (--compare OLD NEW): OLD and NEW are callgrind files that gmon2cg\n"
+"wrote (plain or .gz), several of a side separated by commas (repeated runs,\n"
+"summed).  Functions are matched by name and source file.  The report lists\n"
+"each function's self time, inclusive time and calls, old and new (means per\n"
+"run), changes first; a time has changed when it differs beyond sampling noise\n"
+"(README: \"Change or noise\"), calls when they differ at all.  Of the options\n"
+"above only -o and --gzip apply (to the comparison's callgrind file); the\n"
+"others are refused.\n"
+"      --compare       compare OLD with NEW instead of converting\n"
+"      --fail-on=WHAT:[+|-]AMOUNT[%%|ns|us|ms|s]  exit with status 3 when a\n"
+"                      change beyond noise is at least AMOUNT (+: an increase,\n"
+"                      -: a decrease, neither: either way); WHAT is self, incl\n"
+"                      or calls (of any function) or total; repeatable, or\n"
+"                      comma-separated (default: self:+0%%,calls:1)\n"
+"      --min-time=TIME leave times below TIME (e.g. 10ms) on both sides unjudged\n"
+"      --alpha=P       the false-alarm rate of a whole comparison (default %g)\n"
+"      --junit=FILE    also write a JUnit XML report: a test case per function\n"
+"  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
+"                      Old, New, Slower, Faster) for KCachegrind\n"
+"\n"
+"Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA,
+		PACKAGE_BUGREPORT);
 }
 
 void options_write_version(FILE *fp, const struct options *o)
@@ -240,7 +265,7 @@ enum {
 	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
-	OPT_FORMAT,
+	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -366,6 +391,51 @@ static enum options_action take_summary(struct options *o, const struct given *g
 	return action;
 }
 
+/* An option that only --compare takes: remembered for the check that
+ * --compare was given. */
+static void compare_only(struct options *o, const struct given *g)
+{
+	if (!o->compare_only)
+		o->compare_only = g->text;
+}
+
+static enum options_action take_fail_on(struct options *o, const struct given *g)
+{
+	struct g2c_error err;
+
+	compare_only(o, g);
+	if (compare_parse_gates(g->arg, &o->gates, &o->ngates, &err) < 0)
+		return usage_error(o, "%s", err.msg);
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_min_time(struct options *o, const struct given *g)
+{
+	compare_only(o, g);
+	if (compare_parse_time(g->arg, &o->min_time_ns) < 0)
+		return usage_error(o, "invalid --min-time '%s': a time such as 10ms is needed (units ns, us, ms, s)",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_alpha(struct options *o, const struct given *g)
+{
+	char *end;
+
+	compare_only(o, g);
+	o->alpha = strtod(g->arg, &end);
+	if (end == g->arg || *end || !(o->alpha > 0 && o->alpha < 1))
+		return usage_error(o, "invalid --alpha '%s': a probability between 0 and 1 is needed",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
+static enum options_action take_junit(struct options *o, const struct given *g)
+{
+	compare_only(o, g);
+	return take_string(o, g);
+}
+
 static enum options_action take_help(struct options *o, const struct given *g)
 {
 	(void)o, (void)g;
@@ -424,6 +494,11 @@ static const struct own_option own_options[] = {
 	{ "drop-arc", 'k', required_argument, take_drop_arc, FIELD(drop_arcs),
 	  NO_SET },
 	{ "no-static", 'a', no_argument, take_true, FIELD(no_statics), NO_SET },
+	{ "compare", OPT_COMPARE, no_argument, take_true, FIELD(compare), NO_SET },
+	{ "fail-on", OPT_FAIL_ON, required_argument, take_fail_on, 0, NO_SET },
+	{ "min-time", OPT_MIN_TIME, required_argument, take_min_time, 0, NO_SET },
+	{ "alpha", OPT_ALPHA, required_argument, take_alpha, 0, NO_SET },
+	{ "junit", OPT_JUNIT, required_argument, take_junit, FIELD(junit), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
 	{ "version", 'V', no_argument, take_version, 0, NO_SET },
 	{ NULL, 'v', no_argument, take_version, 0, NO_SET },
@@ -538,6 +613,42 @@ static enum options_action not_ours(struct options *o, int c, int argc,
 	return usage_error(o, "unknown option '%s'", given);
 }
 
+/* OLD and NEW of --compare, each a comma-separated list of files. */
+static enum options_action compare_operands(struct options *o, int n,
+					    char **operands)
+{
+	if (n != 2)
+		return usage_error(o, "--compare needs two operands, OLD and NEW (%s)",
+				   n < 2 ? "missing" : "too many");
+	for (int s = 0; s < 2; s++) {
+		char *files = o->compare_operands[s] = strdup(operands[s]);
+
+		if (!files)
+			return OPTIONS_OUT_OF_MEMORY;
+		for (char *f = strtok(files, ","); f; f = strtok(NULL, ","))
+			if (add_name(&o->compare_files[s], f) != OPTIONS_CONVERT)
+				return OPTIONS_OUT_OF_MEMORY;
+		if (o->compare_files[s].n == 0)
+			return usage_error(o, "--compare: no file in '%s'", operands[s]);
+	}
+	if (o->output && ends_with(o->output, ".gz"))
+		o->gzip = true;
+	return OPTIONS_CONVERT;
+}
+
+/* Whether the option of getopt's value CODE means something to a
+ * comparison: the rest only to a conversion. */
+static bool for_comparison(int code)
+{
+	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
+				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, 'h', 'V', 'v' };
+
+	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+		if (codes[i] == code)
+			return true;
+	return false;
+}
+
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
 	/* a profile "-" is read from standard input */
@@ -547,6 +658,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof *o);
 	o->demangle = true;
+	o->alpha = DEFAULT_ALPHA;
 	opterr = 0;		/* errors are reported as gmon2cg's */
 	build_tables();
 	while (action == OPTIONS_CONVERT &&
@@ -556,6 +668,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 		if (c == 'Q')	/* -Q NAME is --no-graph=NAME */
 			c = OPT_NO_GRAPH;
 		g = (struct given){ own_option(c), optarg, option_text(argc, argv) };
+		if (g.opt && !for_comparison(c) && !o->convert_only)
+			o->convert_only = g.text;
 		if (g.opt)
 			action = g.opt->take(o, &g);
 		else
@@ -565,6 +679,13 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 		return action;
 	if (o->version)
 		return OPTIONS_VERSION;
+	if (o->compare && o->convert_only)
+		return usage_error(o, "%s is not an option of --compare (it applies to a conversion)",
+				   o->convert_only);
+	if (o->compare)
+		return compare_operands(o, argc - optind, &argv[optind]);
+	if (o->compare_only)
+		return usage_error(o, "%s is an option of --compare", o->compare_only);
 	if (optind >= argc)
 		return usage_error(o, "missing EXECUTABLE operand");
 	o->exe = argv[optind++];
@@ -589,4 +710,9 @@ void options_release(struct options *o)
 	free(o->prefix_maps.names);
 	free(o->libraries.names);
 	free(o->usage_error);
+	for (int s = 0; s < 2; s++) {
+		free(o->compare_operands[s]);
+		free(o->compare_files[s].names);
+	}
+	free(o->gates);
 }

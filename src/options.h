@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+#include "compare.h"
+
+/* EXIT_GATE: gmon2cg --compare found a change past a --fail-on gate. */
+enum { EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
 
 /* gprof's fallback when a profile records no rate (old BSD layout). */
 #define DEFAULT_RATE 100
@@ -53,11 +56,26 @@ struct options {
 	struct name_list prefix_maps;	/* "OLD=NEW" */
 	struct name_list libraries;	/* --library: shared library paths */
 	char *usage_error;	/* with OPTIONS_USAGE_ERROR: what is wrong */
+	/* --compare OLD NEW: the profiles of each side, comma-separated */
+	bool compare;
+	char *compare_operands[2];	/* copies of OLD and NEW, cut at commas */
+	struct name_list compare_files[2];	/* into them */
+	struct compare_gate *gates;	/* --fail-on */
+	size_t ngates;
+	double alpha;		/* --alpha; default DEFAULT_ALPHA */
+	double min_time_ns;	/* --min-time */
+	const char *junit;	/* --junit=FILE */
+	const char *compare_only;	/* the first option only --compare takes */
+	const char *convert_only;	/* the first one --compare does not take */
 };
+
+/* The family-wise level of --compare's tests. */
+#define DEFAULT_ALPHA 0.01
 
 /* What the command line asks for. */
 enum options_action {
-	OPTIONS_CONVERT,	/* the conversion struct options describes */
+	OPTIONS_CONVERT,	/* the conversion (or with compare, the
+				 * comparison) struct options describes */
 	OPTIONS_HELP,		/* options_write_help() */
 	OPTIONS_VERSION,	/* options_write_version() */
 	OPTIONS_USAGE_ERROR,	/* usage_error says what; exit status 2 */

@@ -290,3 +290,18 @@ const char *base_name(const char *path)
 
 	return slash ? slash + 1 : path;
 }
+
+uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15u, word;
+
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&word, s, 8);
+		h = (h ^ word) * 0xbf58476d1ce4e5b9u;
+		h ^= h >> 31;
+	}
+	word = 0;
+	memcpy(&word, s, n);
+	h = (h ^ word) * 0x94d049bb133111ebu;
+	return h ^ (h >> 29);
+}

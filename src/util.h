@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Makes room for NEED elements of ELEM bytes in ARRAY, whose capacity is
  * *CAP, doubling it as needed.  Returns the (possibly moved) array, or
@@ -67,6 +68,15 @@ char *copy_printable(char *dst, const char *src, size_t len);
 
 /* The part of PATH after its last '/' (all of PATH without one). */
 const char *base_name(const char *path);
+
+/* The hash of S[0..N), eight bytes at a time (the writer hashes every
+ * name it writes, the comparison every name it reads). */
+uint64_t hash_bytes(const char *s, size_t n);
+
+static inline uint64_t hash_string(const char *s)
+{
+	return hash_bytes(s, strlen(s));
+}
 
 /* A + B, or UINT64_MAX when that does not fit. */
 static inline uint64_t add_saturating(uint64_t a, uint64_t b)

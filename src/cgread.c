@@ -1,0 +1,725 @@
+/* cgread.c -- read back a callgrind file that gmon2cg wrote. */
+#include <config.h>
+
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgread.h"
+#include "diag.h"
+#include "hashindex.h"
+#include "instream.h"
+#include "util.h"
+
+#define SPONTANEOUS "<spontaneous>"
+#define UNKNOWN_FILE "???"
+#define READ_CHUNK (1 << 16)
+#define NOT_CALLGRIND "not a callgrind file (no '# callgrind format' line)"
+
+/* Each distinct string once, so that names compare by address. */
+struct cgread_strings {
+	char **strs;
+	size_t n, cap;
+	struct hash_index index;	/* of strs, by hash_bytes */
+};
+
+struct string_key {
+	const char *s;
+	size_t n;
+};
+
+static bool same_string(const void *strs, size_t pos, const void *key)
+{
+	const struct string_key *k = key;
+	const char *s = ((char *const *)strs)[pos];
+
+	return strncmp(s, k->s, k->n) == 0 && s[k->n] == '\0';
+}
+
+/* The one copy of S[0..N), or NULL when out of memory. */
+static const char *intern(struct cgread_strings *t, const char *s, size_t n)
+{
+	struct string_key key = { s, n };
+	uint64_t hash = hash_bytes(s, n);
+	struct hash_slot *slot;
+	char **strs, *copy;
+
+	if (!hash_index_reserve(&t->index, t->n + 1))
+		return NULL;
+	slot = hash_index_find(&t->index, hash, same_string, t->strs, &key);
+	if (!hash_slot_is_free(slot))
+		return t->strs[hash_slot_entry(slot)];
+	if (!(strs = array_grow(t->strs, &t->cap, t->n + 1, sizeof *strs)))
+		return NULL;
+	t->strs = strs;
+	if (!(copy = malloc(n + 1)))
+		return NULL;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	strs[t->n] = copy;
+	hash_index_add(&t->index, slot, hash, t->n++);
+	return copy;
+}
+
+/* What a compressed name number stands for; a function's number also
+ * remembers the function it was last found to be. */
+struct name_entry {
+	const char *name;
+	const char *ob, *fl;	/* the context of the cached look-up */
+	size_t fn;		/* SIZE_MAX: not looked up */
+};
+
+struct name_table {
+	struct name_entry *e;
+	size_t cap;
+	size_t max;		/* the largest number defined */
+};
+
+/* The lines of the file, one at a time. */
+struct line_reader {
+	struct instream in;
+	char *buf;
+	size_t cap, start, end;
+	bool eof;
+};
+
+struct parser {
+	struct cgread_profile *p;
+	struct line_reader lr;
+	uint64_t lineno;
+	struct name_table names[3];	/* by kind: objects, files, functions */
+	const char *program;	/* the file's first object */
+	const char *ob, *fl;	/* of the current function */
+	const char *cob, *cfi, *cfn;	/* of the next call */
+	size_t fn;		/* the current function; SIZE_MAX: none */
+	bool spontaneous;	/* the current function is <spontaneous> */
+	bool in_part, in_body, part_done;
+	unsigned npos;		/* position numbers of a cost line */
+	unsigned nevents;
+	double period;		/* ns per sample of the part; 0: no samples */
+	bool rate_known;
+	uint64_t part_sum, summary;
+	bool have_summary;
+	bool call_pending;	/* a calls= line wants its cost line */
+	uint64_t call_count;
+	size_t callee;
+	struct g2c_error *err;
+};
+
+enum { KIND_OB, KIND_FILE, KIND_FN };
+
+/* Sets the error "PATH:LINE: WHAT" and returns -1. */
+__attribute__((format(printf, 2, 3)))
+static int fail(struct parser *ps, const char *fmt, ...)
+{
+	char what[800];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return g2c_error_set(ps->err, "%s:%" PRIu64 ": %s", ps->p->path,
+			     ps->lineno, what);
+}
+
+static int out_of_memory(struct parser *ps)
+{
+	return g2c_error_set(ps->err, "%s: out of memory", ps->p->path);
+}
+
+/* The next line, without its newline, in *LINE (NUL-terminated in the
+ * buffer): 1, 0 at the end of the file, or -1 with the error set. */
+static int next_line(struct parser *ps, char **line)
+{
+	struct line_reader *lr = &ps->lr;
+
+	for (;;) {
+		char *nl = memchr(lr->buf + lr->start, '\n', lr->end - lr->start);
+		size_t got;
+
+		if (nl) {
+			*line = lr->buf + lr->start;
+			*nl = '\0';
+			lr->start = (size_t)(nl - lr->buf) + 1;
+			ps->lineno++;
+			if (memchr(*line, '\0', (size_t)(nl - *line)))
+				return fail(ps, NOT_CALLGRIND);
+			return 1;
+		}
+		if (lr->eof) {
+			if (lr->start == lr->end)
+				return 0;
+			ps->lineno++;
+			return fail(ps, ps->lineno == 1 ? NOT_CALLGRIND :
+				    "truncated: the last line has no end");
+		}
+		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
+		lr->end -= lr->start;
+		lr->start = 0;
+		if (lr->cap - lr->end < READ_CHUNK) {
+			char *buf = array_grow(lr->buf, &lr->cap, lr->end + READ_CHUNK + 1, 1);
+
+			if (!buf)
+				return out_of_memory(ps);
+			lr->buf = buf;
+		}
+		if (instream_read(&lr->in, (unsigned char *)lr->buf + lr->end,
+				  lr->cap - lr->end - 1, &got, ps->err) < 0)
+			return -1;
+		lr->end += got;
+		lr->eof = got == 0;
+	}
+}
+
+/* The value of the digit C in BASE (10 or 16), or -1. */
+static int digit_value(char c, int base)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (base == 16 && c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (base == 16 && c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A number (decimal, or hex with 0x) at *S, which moves past it; false
+ * when there is none or it needs more than 64 bits.  (By hand: a large
+ * file has millions, and strtoull's locale and sign handling cost more
+ * than the digits.) */
+static bool parse_number(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	int base = 10, d;
+
+	if (p[0] == '0' && p[1] == 'x') {
+		base = 16;
+		p += 2;
+	}
+	if (digit_value(*p, base) < 0)
+		return false;
+	for (*v = 0; (d = digit_value(*p, base)) >= 0; p++) {
+		if (*v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return false;
+		*v = *v * (uint64_t)base + (uint64_t)d;
+	}
+	*s = p;
+	return true;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* One position at *S: a number, +N, -N or "*". */
+static bool parse_position(const char **s)
+{
+	uint64_t v;
+
+	if (**s == '*') {
+		(*s)++;
+		return true;
+	}
+	if (**s == '+' || **s == '-')
+		(*s)++;
+	return parse_number(s, &v);
+}
+
+/* NPOS positions at S, then spaces; returns what follows, or NULL. */
+static const char *parse_positions(const char *s, unsigned npos)
+{
+	for (unsigned i = 0; i < npos; i++) {
+		if (!parse_position(&s) || (*s && *s != ' ' && *s != '\t'))
+			return NULL;
+		s = skip_space(s);
+	}
+	return s;
+}
+
+struct fn_key {
+	const char *ob, *fl, *name;
+};
+
+static bool same_fn(const void *fns, size_t pos, const void *key)
+{
+	const struct cgread_fn *fn = &((const struct cgread_fn *)fns)[pos];
+	const struct fn_key *k = key;
+
+	return fn->object == k->ob && fn->file == k->fl && fn->name == k->name;
+}
+
+/* The function OB, FL, NAME (interned, so known by their addresses),
+ * added if new; SIZE_MAX when out of memory. */
+static size_t function_of(struct cgread_profile *p, const char *ob,
+			  const char *fl, const char *name)
+{
+	struct fn_key key = { ob, fl, name };
+	uintptr_t h = (uintptr_t)ob * 31 ^ (uintptr_t)fl * 0x9e3779b97f4a7c15u ^
+		      (uintptr_t)name * 0xbf58476d1ce4e5b9u;
+	uint64_t hash = h ^ (h >> 29);
+	struct hash_slot *slot;
+	struct cgread_fn *fns;
+
+	if (!hash_index_reserve(&p->index, p->nfns + 1))
+		return SIZE_MAX;
+	slot = hash_index_find(&p->index, hash, same_fn, p->fns, &key);
+	if (!hash_slot_is_free(slot))
+		return hash_slot_entry(slot);
+	if (!(fns = array_grow(p->fns, &p->fns_cap, p->nfns + 1, sizeof *fns)))
+		return SIZE_MAX;
+	p->fns = fns;
+	fns[p->nfns] = (struct cgread_fn){ .object = ob, .file = fl, .name = name };
+	hash_index_add(&p->index, slot, hash, p->nfns);
+	return p->nfns++;
+}
+
+/* NAME as shown: without the " [FILE]" the writer adds to one of two
+ * functions KCachegrind would merge, or the " [0x...]" it adds where
+ * even their files agree (their address moves with every build). */
+static const char *unlabelled(struct parser *ps, const char *name,
+			      const char *file)
+{
+	size_t n = strlen(name), flen = strlen(file);
+	const char *open = n > 4 && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
+	bool label = false;
+
+	if (open && open > name && open[-1] == ' ') {
+		size_t len = (size_t)(name + n - 1 - (open + 1));
+
+		label = (len == flen && memcmp(open + 1, file, flen) == 0) ||
+			(len > 2 && open[1] == '0' && open[2] == 'x' &&
+			 strspn(open + 3, "0123456789abcdef") == len - 2);
+	}
+	if (!label)
+		return name;
+	return intern(ps->p->strings, name, (size_t)(open - 1 - name));
+}
+
+/* The function NAME_ID stands for in the context OB, FL (cached per
+ * number); SIZE_MAX with the error set. */
+static size_t function_named(struct parser *ps, size_t name_id,
+			     const char *ob, const char *fl)
+{
+	struct name_entry *e = &ps->names[KIND_FN].e[name_id];
+	const char *name;
+
+	if (e->fn != SIZE_MAX && e->ob == ob && e->fl == fl)
+		return e->fn;
+	if (!(name = unlabelled(ps, e->name, fl)) ||
+	    (e->fn = function_of(ps->p, ob, fl, name)) == SIZE_MAX) {
+		out_of_memory(ps);
+		return SIZE_MAX;
+	}
+	e->ob = ob;
+	e->fl = fl;
+	return e->fn;
+}
+
+/* The value of "KEY=(N) NAME", "KEY=(N)" or "KEY=NAME" at S, of name
+ * kind KIND: its number in *ID.  -1 with the error set. */
+static int parse_name(struct parser *ps, const char *s, int kind, size_t *id)
+{
+	struct name_table *t = &ps->names[kind];
+	const char *name = NULL;
+	uint64_t n;
+
+	if (s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
+		s++;
+		if (!parse_number(&s, &n) || *s++ != ')' || n == 0)
+			return fail(ps, "bad name number");
+		if (*s == ' ')
+			name = s + 1;
+		else if (*s)
+			return fail(ps, "bad name number");
+	} else {
+		n = 0;	/* an uncompressed name: the slot of number 0 */
+		name = s;
+	}
+	/* the writer numbers names in the order it defines them */
+	if (n > t->max + (name != NULL))
+		return fail(ps, name ? "name number (%" PRIu64 ") out of order"
+			    : "name number (%" PRIu64 ") used before it is defined", n);
+	if (n >= t->cap) {
+		size_t old = t->cap;
+		struct name_entry *e = array_grow(t->e, &t->cap, n + 1, sizeof *e);
+
+		if (!e)
+			return out_of_memory(ps);
+		t->e = e;
+		memset(e + old, 0, (t->cap - old) * sizeof *e);
+		for (size_t i = old; i < t->cap; i++)
+			e[i].fn = SIZE_MAX;
+	}
+	if (name) {
+		if (!(name = intern(ps->p->strings, name, strlen(name))))
+			return out_of_memory(ps);
+		t->e[n] = (struct name_entry){ name, NULL, NULL, SIZE_MAX };
+		t->max = n > t->max ? n : t->max;
+	} else if (!t->e[n].name) {
+		return fail(ps, "name number (%" PRIu64 ") used before it is defined", n);
+	}
+	*id = (size_t)n;
+	return 0;
+}
+
+/* An object's key: "" for the program (the file's first object), else
+ * its base name, so that the paths of two builds need not agree. */
+static const char *object_key(struct parser *ps, const char *path)
+{
+	if (!ps->program)
+		ps->program = path;
+	if (path == ps->program)
+		return "";
+	return intern(ps->p->strings, base_name(path), strlen(base_name(path)));
+}
+
+/* The position lines: what each sets, and its kind of name. */
+enum spec { SPEC_OB, SPEC_FL, SPEC_FI_FE, SPEC_FN, SPEC_COB, SPEC_CFI, SPEC_CFN };
+
+static const struct {
+	const char *key;
+	enum spec spec;
+	int kind;
+} specs[] = {
+	{ "ob", SPEC_OB, KIND_OB }, { "fl", SPEC_FL, KIND_FILE },
+	{ "fi", SPEC_FI_FE, KIND_FILE }, { "fe", SPEC_FI_FE, KIND_FILE },
+	{ "fn", SPEC_FN, KIND_FN }, { "cob", SPEC_COB, KIND_OB },
+	{ "cfi", SPEC_CFI, KIND_FILE }, { "cfl", SPEC_CFI, KIND_FILE },
+	{ "cfn", SPEC_CFN, KIND_FN },
+};
+
+/* "KEY=..." in a part's body. */
+static int position_spec(struct parser *ps, const char *key, size_t klen,
+			 const char *value)
+{
+	size_t id = 0, k, n = sizeof specs / sizeof *specs;
+	const char *name;
+
+	for (k = 0; k < n; k++)
+		if (strlen(specs[k].key) == klen && memcmp(specs[k].key, key, klen) == 0)
+			break;
+	if (k == n)
+		return fail(ps, "unknown line '%.*s='", (int)klen, key);
+	if (parse_name(ps, value, specs[k].kind, &id) < 0)
+		return -1;
+	name = ps->names[specs[k].kind].e[id].name;
+	if ((specs[k].spec == SPEC_FN || specs[k].spec == SPEC_CFN) && (!ps->ob || !ps->fl))
+		return fail(ps, "%s= before ob= and fl=", specs[k].key);
+	switch (specs[k].spec) {
+	case SPEC_OB:
+	case SPEC_COB:
+		name = object_key(ps, name);
+		if (!name)
+			return out_of_memory(ps);
+		*(specs[k].spec == SPEC_OB ? &ps->ob : &ps->cob) = name;
+		break;
+	case SPEC_FL:
+		ps->fl = name;
+		break;
+	case SPEC_FI_FE:	/* where the next costs are; not who owns them */
+		break;
+	case SPEC_FN:
+		ps->spontaneous = strcmp(name, SPONTANEOUS) == 0 &&
+				  strcmp(ps->fl, UNKNOWN_FILE) == 0;
+		if (!ps->spontaneous &&
+		    (ps->fn = function_named(ps, id, ps->ob, ps->fl)) == SIZE_MAX)
+			return -1;
+		break;
+	case SPEC_CFI:
+		ps->cfi = name;
+		break;
+	case SPEC_CFN:
+		ps->cfn = name;
+		ps->callee = function_named(ps, id, ps->cob ? ps->cob : ps->ob,
+					    ps->cfi ? ps->cfi : ps->fl);
+		if (ps->callee == SIZE_MAX)
+			return -1;
+		break;
+	}
+	return 0;
+}
+
+/* "calls=COUNT TARGET": its cost line follows. */
+static int call_line(struct parser *ps, const char *s)
+{
+	if (!ps->cfn)
+		return fail(ps, "calls= without cfn=");
+	if (ps->fn == SIZE_MAX && !ps->spontaneous)
+		return fail(ps, "calls= outside a function");
+	s = skip_space(s);
+	if (!parse_number(&s, &ps->call_count) || (*s != ' ' && *s != '\t') ||
+	    !(s = parse_positions(skip_space(s), ps->npos)) || *s)
+		return fail(ps, "bad calls= line");
+	ps->call_pending = true;
+	return 0;
+}
+
+/* A cost line: positions, then at most one cost per event. */
+static int cost_line(struct parser *ps, const char *s)
+{
+	uint64_t ns = 0, v;
+	unsigned n = 0;
+	double samples;
+
+	if (!(s = parse_positions(s, ps->npos)))
+		return fail(ps, "bad cost line");
+	for (; *s; n++) {
+		if (n == ps->nevents || !parse_number(&s, &v) ||
+		    (*s && *s != ' ' && *s != '\t'))
+			return fail(ps, "bad cost line");
+		if (n == 0)
+			ns = v;
+		s = skip_space(s);
+	}
+	if (ns && !ps->period)
+		return fail(ps, "a cost, but the profile has no samples (no 'desc: Sampling rate:' line)");
+	samples = ns ? (double)ns / ps->period : 0;
+	if (ps->call_pending) {
+		struct cgread_fn *callee = &ps->p->fns[ps->callee];
+
+		ps->call_pending = false;
+		if (!ps->spontaneous) {
+			callee->calls = add_saturating(callee->calls, ps->call_count);
+			if (ps->callee != ps->fn) {
+				ps->p->fns[ps->fn].incl_ns += ns;
+				ps->p->fns[ps->fn].incl_samples += samples;
+			}
+		}
+		ps->cob = ps->cfi = ps->cfn = NULL;
+		return 0;
+	}
+	if (ps->fn == SIZE_MAX && !ps->spontaneous)
+		return fail(ps, "a cost line outside a function");
+	if (ps->part_sum > UINT64_MAX - ns)
+		return fail(ps, "the costs add up to more than 64 bits");
+	ps->part_sum += ns;
+	if (!ps->spontaneous) {
+		ps->p->fns[ps->fn].self_ns += ns;
+		ps->p->fns[ps->fn].self_samples += samples;
+	}
+	return 0;
+}
+
+/* The value of a "summary:" or "totals:" line: its first cost. */
+static int first_cost(struct parser *ps, const char *s, uint64_t *v)
+{
+	s = skip_space(s);
+	if (!parse_number(&s, v))
+		return fail(ps, "bad cost in a summary: or totals: line");
+	return 0;
+}
+
+/* "desc: Sampling rate: N Hz ..." or "desc: Samples: none ...". */
+static int description(struct parser *ps, const char *s)
+{
+	static const char rate[] = "Sampling rate: ";
+	uint64_t hz;
+
+	s = skip_space(s);
+	if (strncmp(s, rate, sizeof rate - 1) == 0) {
+		s += sizeof rate - 1;
+		if (!parse_number(&s, &hz) || hz == 0 || hz > UINT32_MAX ||
+		    strncmp(s, " Hz", 3) != 0)
+			return fail(ps, "bad sampling rate");
+		ps->period = 1e9 / (double)hz;
+		ps->rate_known = true;
+		if (!ps->p->hz)
+			ps->p->hz = (uint32_t)hz;
+	} else if (strncmp(s, "Samples: none", 13) == 0) {
+		ps->period = 0;
+		ps->rate_known = true;
+	}
+	return 0;
+}
+
+/* "events:": only the writer's ns, and bb after it. */
+static int events_line(struct parser *ps, const char *s)
+{
+	char event[64];
+	int n = 0, len;
+
+	ps->nevents = 0;
+	for (s = skip_space(s); *s; s = skip_space(s + len)) {
+		if (sscanf(s, "%63[^ \t]%n", event, &len) != 1)
+			break;
+		if (strcmp(event, n == 0 ? "ns" : "bb") != 0 || n > 1)
+			return fail(ps, "unknown event '%s': only gmon2cg's events ns and bb are read", event);
+		n++;
+	}
+	if (n == 0)
+		return fail(ps, "events: names no event");
+	ps->nevents = (unsigned)n;
+	if (!ps->rate_known)
+		return fail(ps, "no 'desc: Sampling rate:' line before events: (not written by gmon2cg?)");
+	ps->in_body = true;
+	return 0;
+}
+
+/* A header line "KEY: VALUE" of a part. */
+static int header_line(struct parser *ps, const char *line, const char *colon)
+{
+	size_t klen = (size_t)(colon - line);
+	const char *value = colon + 1;
+
+#define KEY(k) (klen == sizeof k - 1 && memcmp(line, k, klen) == 0)
+	if (KEY("totals")) {
+		uint64_t totals;
+
+		if (!ps->in_body || ps->call_pending)
+			return fail(ps, "totals: before the costs");
+		if (first_cost(ps, value, &totals) < 0)
+			return -1;
+		if (totals != ps->part_sum || (ps->have_summary && ps->summary != totals))
+			return fail(ps, "totals: %" PRIu64 ", but the costs add up to %" PRIu64
+				    " (a damaged file?)", totals, ps->part_sum);
+		ps->part_done = true;
+		return 0;
+	}
+	if (ps->in_body && !KEY("summary"))
+		return fail(ps, "header line '%.*s:' among the costs", (int)klen, line);
+	if (KEY("version")) {
+		if (strcmp(skip_space(value), "1") != 0)
+			return fail(ps, "unknown format version '%s'", skip_space(value));
+	} else if (KEY("part")) {
+		uint64_t part;
+
+		value = skip_space(value);
+		if (!parse_number(&value, &part) || *value)
+			return fail(ps, "bad part: line");
+	} else if (KEY("positions")) {
+		value = skip_space(value);
+		if (strcmp(value, "instr line") == 0)
+			ps->npos = 2;
+		else if (strcmp(value, "line") == 0)
+			ps->npos = 1;
+		else
+			return fail(ps, "positions: '%s' (gmon2cg writes 'instr line' or 'line')", value);
+	} else if (KEY("events")) {
+		return events_line(ps, value);
+	} else if (KEY("summary")) {
+		if (!ps->in_body)
+			return fail(ps, "summary: before events:");
+		ps->have_summary = true;
+		return first_cost(ps, value, &ps->summary);
+	} else if (KEY("desc")) {
+		return description(ps, value);
+	} else if (!KEY("creator") && !KEY("cmd") && !KEY("event")) {
+		return fail(ps, "unknown header line '%.*s:'", (int)klen, line);
+	}
+#undef KEY
+	return 0;
+}
+
+/* Starts a part: its header says again what its lines hold. */
+static void start_part(struct parser *ps)
+{
+	ps->in_part = true;
+	ps->in_body = ps->part_done = ps->rate_known = ps->have_summary = false;
+	ps->npos = 1;	/* the format's default */
+	ps->nevents = 0;
+	ps->part_sum = 0;
+	ps->fn = SIZE_MAX;
+	ps->spontaneous = false;
+	ps->cob = ps->cfi = ps->cfn = NULL;
+}
+
+/* One line after the first. */
+static int parse_line(struct parser *ps, const char *line)
+{
+	const char *colon = strchr(line, ':'), *eq = strchr(line, '=');
+
+	if (!*line || line[0] == '#')
+		return 0;
+	if (ps->call_pending && !(line[0] >= '0' && line[0] <= '9') &&
+	    !strchr("+-*", line[0]))
+		return fail(ps, "calls= is not followed by its cost line");
+	if (ps->part_done) {
+		if (strncmp(line, "part:", 5) != 0)
+			return fail(ps, "'%s' after totals:", line);
+		start_part(ps);
+	}
+	if (strncmp(line, "calls=", 6) == 0) {
+		if (!ps->in_body)
+			return fail(ps, "calls= before events:");
+		return call_line(ps, line + 6);
+	}
+	if (eq && (!colon || eq < colon) && eq > line &&
+	    strspn(line, "abcdefghijklmnopqrstuvwxyz") == (size_t)(eq - line)) {
+		if (!ps->in_body)
+			return fail(ps, "'%.*s=' before events:", (int)(eq - line), line);
+		return position_spec(ps, line, (size_t)(eq - line), eq + 1);
+	}
+	if (colon && strspn(line, "abcdefghijklmnopqrstuvwxyz") == (size_t)(colon - line))
+		return header_line(ps, line, colon);
+	if (!ps->in_body)
+		return fail(ps, "a cost line before events:");
+	return cost_line(ps, line);
+}
+
+static int parse_file(struct parser *ps)
+{
+	char *line;
+	int rc;
+
+	if ((rc = next_line(ps, &line)) <= 0)
+		return rc < 0 ? -1 : fail(ps, "empty file: not a callgrind file");
+	if (strcmp(line, "# callgrind format") != 0)
+		return fail(ps, NOT_CALLGRIND);
+	start_part(ps);
+	while ((rc = next_line(ps, &line)) > 0)
+		if (parse_line(ps, line) < 0)
+			return -1;
+	if (rc < 0)
+		return -1;
+	if (!ps->part_done)
+		return fail(ps, "truncated: no totals: line at the end");
+	return 0;
+}
+
+int cgread_file(struct cgread_profile *p, const char *path,
+		struct g2c_error *err)
+{
+	struct parser ps = { .p = p, .err = err };
+	int rc = -1;
+
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	if (!(p->strings = calloc(1, sizeof *p->strings)))
+		return g2c_error_set(err, "%s: out of memory", path);
+	if (instream_open(&ps.lr.in, path, err) < 0)
+		return -1;
+	rc = parse_file(&ps);
+	instream_close(&ps.lr.in);
+	free(ps.lr.buf);
+	for (int k = 0; k < 3; k++)
+		free(ps.names[k].e);
+	for (size_t f = 0; rc == 0 && f < p->nfns; f++) {
+		struct cgread_fn *fn = &p->fns[f];
+
+		fn->incl_ns += fn->self_ns;
+		fn->incl_samples += fn->self_samples;
+		p->total_ns += fn->self_ns;
+		p->total_samples += fn->self_samples;
+	}
+	return rc;
+}
+
+void cgread_release(struct cgread_profile *p)
+{
+	if (p->strings) {
+		for (size_t i = 0; i < p->strings->n; i++)
+			free(p->strings->strs[i]);
+		free(p->strings->strs);
+		hash_index_release(&p->strings->index);
+		free(p->strings);
+	}
+	free(p->fns);
+	hash_index_release(&p->index);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,54 @@
+/* cgread.h -- read back a callgrind file that gmon2cg wrote.
+ *
+ * The first stage of a comparison (gmon2cg --compare): reads one file,
+ * plain or gzip-compressed, parts and all, and sums per function its self
+ * cost, its inclusive cost and the calls to it, in nanoseconds and in
+ * samples (each part's sampling rate is read from its "desc: Sampling
+ * rate:" line).  It accepts everything the writer (callgrind.c) writes --
+ * name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=, "positions:
+ * instr line" or "line" with relative positions, the ns and bb events,
+ * summary: and totals: -- and refuses anything else with one line naming
+ * the file and line.  A function is known by its name (without the
+ * writer's " [FILE]" or " [0x...]" label), its source file and its object
+ * (the base name of a library; "" for the program, the file's first
+ * object), so that a rebuild, where every address moves, matches.
+ */
+#ifndef GMON2CG_CGREAD_H
+#define GMON2CG_CGREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashindex.h"
+
+struct g2c_error;
+
+struct cgread_fn {
+	const char *object;	/* "": the program; else a library's base name */
+	const char *file;	/* its fl= */
+	const char *name;	/* as shown, without the writer's label */
+	uint64_t self_ns, incl_ns;
+	double self_samples, incl_samples;
+	uint64_t calls;		/* calls to it, but from <spontaneous> */
+};
+
+struct cgread_profile {
+	const char *path;
+	struct cgread_fn *fns;
+	size_t nfns;
+	uint64_t total_ns;	/* every self cost */
+	double total_samples;
+	uint32_t hz;		/* the first part's sampling rate; 0: none */
+	struct cgread_strings *strings;	/* cgread.c's: owns the names */
+	size_t fns_cap;
+	struct hash_index index;	/* cgread.c's: fns by identity */
+};
+
+/* Reads the callgrind file PATH into P.  Returns 0, or -1 with ERR set
+ * ("PATH:LINE: what is wrong"); P is to be released either way. */
+int cgread_file(struct cgread_profile *p, const char *path,
+		struct g2c_error *err);
+
+void cgread_release(struct cgread_profile *p);
+
+#endif

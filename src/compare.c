@@ -1,0 +1,703 @@
+/* compare.c -- compare two sets of profiles: what changed beyond noise. */
+#include <config.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "diag.h"
+#include "hashindex.h"
+#include "util.h"
+
+const char compare_default_gates[] = "self:+0%,calls:1";
+
+/* The sums of a row, for the tests: samples on each side. */
+struct row_samples {
+	double self[2], incl[2];
+	double calls[2];	/* summed, exact below 2^53 */
+};
+
+static const struct {
+	const char *name;
+	enum compare_measure what;
+} measures[] = {
+	{ "self", MEASURE_SELF }, { "incl", MEASURE_INCL },
+	{ "calls", MEASURE_CALLS }, { "total", MEASURE_TOTAL },
+};
+
+static const struct {
+	const char *suffix;
+	double ns;
+} time_units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+#define NO_UNIT SIZE_MAX
+
+/* Which of time_units S[0..LEN) is; NO_UNIT if none. */
+static size_t time_unit(const char *s, size_t len)
+{
+	for (size_t k = 0; k < sizeof time_units / sizeof *time_units; k++)
+		if (strlen(time_units[k].suffix) == len &&
+		    memcmp(s, time_units[k].suffix, len) == 0)
+			return k;
+	return NO_UNIT;
+}
+
+int compare_parse_time(const char *s, double *ns)
+{
+	char *end;
+	size_t unit;
+
+	*ns = strtod(s, &end);
+	if (end == s || !(*s >= '0' && *s <= '9') || !isfinite(*ns) ||
+	    (unit = time_unit(end, strlen(end))) == NO_UNIT)
+		return -1;
+	*ns *= time_units[unit].ns;
+	return 0;
+}
+
+/* One threshold, SPEC[0..LEN), into G. */
+static int parse_gate(const char *spec, size_t len, struct compare_gate *g,
+		      struct g2c_error *err)
+{
+	const char *colon = memchr(spec, ':', len), *p;
+	char *end;
+	size_t k, nmeasures = sizeof measures / sizeof *measures;
+
+	memset(g, 0, sizeof *g);
+	snprintf(g->text, sizeof g->text, "%.*s", (int)len, spec);
+	for (k = 0; colon && k < nmeasures; k++)
+		if (strlen(measures[k].name) == (size_t)(colon - spec) &&
+		    memcmp(measures[k].name, spec, (size_t)(colon - spec)) == 0)
+			break;
+	if (!colon || k == nmeasures)
+		return g2c_error_set(err, "invalid --fail-on '%s': WHAT:CHANGE is needed, WHAT one of self, incl, calls, total",
+				     g->text);
+	g->what = measures[k].what;
+	p = colon + 1;
+	g->direction = *p == '+' ? 1 : *p == '-' ? -1 : 0;
+	p += g->direction != 0;
+	g->amount = strtod(p, &end);
+	if (end == p || !(*p >= '0' && *p <= '9') || !isfinite(g->amount))
+		return g2c_error_set(err, "invalid --fail-on '%s': the change needs a number", g->text);
+	if ((size_t)(end - spec) < len && *end == '%') {
+		g->relative = true;
+		end++;
+	} else if (g->what != MEASURE_CALLS) {
+		size_t unit = time_unit(end, len - (size_t)(end - spec));
+
+		if (unit == NO_UNIT)
+			return g2c_error_set(err, "invalid --fail-on '%s': a time needs %% or a unit (ns, us, ms, s)",
+					     g->text);
+		g->amount *= time_units[unit].ns;
+		end += strlen(time_units[unit].suffix);
+	}
+	if ((size_t)(end - spec) != len)
+		return g2c_error_set(err, "invalid --fail-on '%s': unexpected '%.*s'", g->text,
+				     (int)(len - (size_t)(end - spec)), end);
+	return 0;
+}
+
+int compare_parse_gates(const char *spec, struct compare_gate **gates,
+			size_t *n, struct g2c_error *err)
+{
+	for (const char *s = spec;; s++) {
+		size_t len = strcspn(s, ",");
+		size_t cap = *n;
+		struct compare_gate *g = array_grow(*gates, &cap, *n + 1, sizeof *g);
+
+		if (!g)
+			return g2c_error_set(err, "out of memory");
+		*gates = g;
+		if (parse_gate(s, len, &g[*n], err) < 0)
+			return -1;
+		(*n)++;
+		s += len;
+		if (!*s)
+			return 0;
+	}
+}
+
+/* -- Matching ----------------------------------------------------------- */
+
+struct matcher {
+	struct compare_row *rows;
+	struct row_samples *samples;
+	size_t nrows, cap;
+	struct hash_index index;	/* of rows, by identity_hash */
+	const char *last_file;	/* the file hashed last, and its hash: */
+	uint64_t last_file_hash;	/* a file's functions come together */
+};
+
+static uint64_t identity_hash(struct matcher *m, const struct cgread_fn *fn)
+{
+	if (fn->file != m->last_file) {
+		m->last_file = fn->file;
+		m->last_file_hash = hash_string(fn->file);
+	}
+	return hash_string(fn->name) ^ m->last_file_hash * 0x9e3779b97f4a7c15u ^
+	       hash_string(fn->object) * 31;
+}
+
+static bool same_function(const void *rows, size_t pos, const void *key)
+{
+	const struct compare_row *r = &((const struct compare_row *)rows)[pos];
+	const struct cgread_fn *fn = key;
+
+	return strcmp(r->name, fn->name) == 0 && strcmp(r->file, fn->file) == 0 &&
+	       strcmp(r->object, fn->object) == 0;
+}
+
+/* Makes room for N rows. */
+static int reserve_rows(struct matcher *m, size_t n)
+{
+	size_t cap = m->cap;
+	struct compare_row *rows = array_grow(m->rows, &cap, n, sizeof *rows);
+	struct row_samples *samples;
+
+	if (!rows)
+		return -1;
+	m->rows = rows;
+	cap = m->cap;
+	if (!(samples = array_grow(m->samples, &cap, n, sizeof *samples)))
+		return -1;
+	m->samples = samples;
+	m->cap = cap;
+	return hash_index_reserve(&m->index, n) ? 0 : -1;
+}
+
+/* Adds FN of a profile of side SIDE to its row. */
+static int add_function(struct matcher *m, const struct cgread_fn *fn,
+			int side)
+{
+	uint64_t hash = identity_hash(m, fn);
+	struct hash_slot *slot;
+	struct row_samples *rs;
+	struct compare_row *row;
+
+	if (reserve_rows(m, m->nrows + 1) < 0)
+		return -1;
+	slot = hash_index_find(&m->index, hash, same_function, m->rows, fn);
+	if (hash_slot_is_free(slot)) {
+		m->rows[m->nrows] = (struct compare_row){ .object = fn->object,
+							  .file = fn->file,
+							  .name = fn->name };
+		m->samples[m->nrows] = (struct row_samples){ 0 };
+		hash_index_add(&m->index, slot, hash, m->nrows++);
+	}
+	row = &m->rows[hash_slot_entry(slot)];
+	rs = &m->samples[hash_slot_entry(slot)];
+	row->present[side] = true;
+	row->self[side] += (double)fn->self_ns;
+	row->incl[side] += (double)fn->incl_ns;
+	rs->self[side] += fn->self_samples;
+	rs->incl[side] += fn->incl_samples;
+	rs->calls[side] += (double)fn->calls;
+	return 0;
+}
+
+/* -- Tests -------------------------------------------------------------- */
+
+/* X ln(X / E), 0 for X = 0. */
+static double xlogx(double x, double e)
+{
+	return x > 0 && e > 0 ? x * log(x / e) : 0;
+}
+
+/* The p-value of a G statistic with one degree of freedom. */
+static double p_of_g(double g)
+{
+	return g > 0 ? erfc(sqrt(g / 2)) : 1;
+}
+
+/* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
+ * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
+ * The likelihood-ratio test's p-value. */
+static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+{
+	double n = x_old + x_new, p0 = k_new / (k_old + k_new);
+
+	return p_of_g(2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0))));
+}
+
+/* X_OLD and X_NEW samples of a function, against R_OLD and R_NEW of a
+ * reference: did the function move as the reference did?  The G test of
+ * the 2 x 2 table (function, reference) x (old, new), which given the
+ * sums is the conditional binomial of the function's share. */
+static double p_same_share(double x_old, double r_old, double x_new, double r_new)
+{
+	double n = x_old + r_old + x_new + r_new;
+	double x = x_old + x_new, r = r_old + r_new;
+	double old = x_old + r_old, new = x_new + r_new;
+
+	if (n <= 0 || x <= 0 || r <= 0)
+		return 1;
+	return p_of_g(2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
+			   xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n)));
+}
+
+/* What a function's time is judged against: the self samples of the
+ * functions that moved with the program as a whole.  A loaded machine
+ * makes every function slower alike (by 15 % on a shared build machine,
+ * far beyond Poisson noise), a slower function makes every other one's
+ * share smaller; so the program's common factor is the median, weighted
+ * by samples, of the functions' new/old ratios, and the reference is the
+ * functions whose ratio agrees with it within 3 standard errors (Poisson).
+ * A program whose time is all in one function has nothing to tell its
+ * change from the machine's: its reference is itself, and only the total
+ * shows the change. */
+struct reference {
+	double samples[2];
+	bool *member;		/* per row */
+};
+
+struct ratio {
+	double log_ratio, weight;
+};
+
+static int by_ratio(const void *a, const void *b)
+{
+	double x = ((const struct ratio *)a)->log_ratio;
+	double y = ((const struct ratio *)b)->log_ratio;
+
+	return (x > y) - (x < y);
+}
+
+/* The weighted median of the log ratios of the N rows in RS with self
+ * samples on both sides, scaled to runs K; -1 when out of memory. */
+static int common_factor(const struct row_samples *rs, size_t n,
+			 const unsigned k[2], double *log_factor)
+{
+	struct ratio *ratios = malloc((n ? n : 1) * sizeof *ratios);
+	size_t m = 0;
+	double total = 0, sum = 0;
+
+	if (!ratios)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+			ratios[m++] = (struct ratio){
+				log(rs[i].self[1] / k[1]) - log(rs[i].self[0] / k[0]),
+				rs[i].self[0] + rs[i].self[1] };
+			total += ratios[m - 1].weight;
+		}
+	qsort(ratios, m, sizeof *ratios, by_ratio);
+	*log_factor = 0;	/* no function has samples on both sides */
+	for (size_t j = 0; j < m; j++) {
+		sum += ratios[j].weight;
+		if (sum * 2 >= total) {
+			*log_factor = ratios[j].log_ratio;
+			break;
+		}
+	}
+	free(ratios);
+	return 0;
+}
+
+static int build_reference(struct reference *ref, const struct row_samples *rs,
+			   size_t n, const unsigned k[2])
+{
+	double log_factor;
+
+	ref->samples[0] = ref->samples[1] = 0;
+	ref->member = calloc(n ? n : 1, sizeof *ref->member);
+	if (!ref->member || common_factor(rs, n, k, &log_factor) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const double *x = rs[i].self;
+		double log_ratio, se;
+
+		if (x[0] <= 0 || x[1] <= 0)
+			continue;
+		log_ratio = log(x[1] / k[1]) - log(x[0] / k[0]);
+		se = sqrt(1 / x[0] + 1 / x[1]);
+		if (fabs(log_ratio - log_factor) > 3 * se)
+			continue;
+		ref->member[i] = true;
+		ref->samples[0] += x[0];
+		ref->samples[1] += x[1];
+	}
+	return 0;
+}
+
+/* The p-value of row I's time X (self or inclusive samples) against the
+ * reference without the row's own self samples. */
+static double p_time(const double x[2], const struct reference *ref,
+		     const struct row_samples *rs, size_t i)
+{
+	double r_old = ref->samples[0], r_new = ref->samples[1];
+
+	if (ref->member[i]) {
+		r_old -= rs[i].self[0];
+		r_new -= rs[i].self[1];
+	}
+	return p_same_share(x[0], r_old, x[1], r_new);
+}
+
+static int by_p(const void *a, const void *b)
+{
+	double pa = **(double *const *)a, pb = **(double *const *)b;
+
+	return (pa > pb) - (pa < pb);
+}
+
+/* Holm's step-down correction of P[0..N) in place: the family-wise error
+ * stays under the level whatever the tests' dependence. */
+static void holm(double **p, size_t n)
+{
+	double running = 0;
+
+	qsort(p, n, sizeof *p, by_p);
+	for (size_t i = 0; i < n; i++) {
+		double adj = *p[i] * (double)(n - i);
+
+		running = adj > running ? adj : running;
+		*p[i] = running < 1 ? running : 1;
+	}
+}
+
+/* Whether a time of MEANS[0..2) ns is large enough to be judged. */
+static bool judged(const double means[2], const double samples[2], double min_ns)
+{
+	return (samples[0] > 0 || samples[1] > 0) &&
+	       (means[0] >= min_ns || means[1] >= min_ns);
+}
+
+static bool same_time(const double a[2], const double b[2])
+{
+	return a[0] == b[0] && a[1] == b[1];
+}
+
+/* Runs every test, corrects them together and marks the changes. */
+static int judge(struct compare_result *r, const struct row_samples *rs,
+		 const double total[2], const struct compare_options *o)
+{
+	double **p = malloc((2 * r->nrows + 1) * sizeof *p);
+	struct reference ref = { 0 };
+	size_t n = 0;
+
+	if (!p || build_reference(&ref, rs, r->nrows, r->nprofiles) < 0) {
+		free(p);
+		free(ref.member);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		row->p_self = row->p_incl = 1;
+		if (judged(row->self, rs[i].self, o->min_time_ns)) {
+			row->p_self = p_time(rs[i].self, &ref, rs, i);
+			p[n++] = &row->p_self;
+		}
+		/* a function that calls nothing that costs has its self time
+		 * as its inclusive time: one test, counted once */
+		if (judged(row->incl, rs[i].incl, o->min_time_ns) &&
+		    !same_time(rs[i].incl, rs[i].self)) {
+			row->p_incl = p_time(rs[i].incl, &ref, rs, i);
+			p[n++] = &row->p_incl;
+		}
+		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
+				     rs[i].calls[1] * r->nprofiles[0];
+	}
+	holm(p, n);
+	r->ntests = n;
+	free(p);
+	free(ref.member);
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		if (same_time(rs[i].incl, rs[i].self))
+			row->p_incl = row->p_self;
+		row->self_changed = row->p_self < o->alpha;
+		row->incl_changed = row->p_incl < o->alpha;
+		r->nchanged += row->self_changed || row->calls_changed;
+	}
+	/* The total alone: beyond its Poisson noise (a loaded machine moves it
+	 * further; it is reported, not counted among the changes). */
+	r->total.p_self = r->total.p_incl =
+		p_same_rate(total[0], total[1], r->nprofiles[0], r->nprofiles[1]);
+	r->total.self_changed = r->total.incl_changed = r->total.p_self < o->alpha;
+	return 0;
+}
+
+/* -- Gates -------------------------------------------------------------- */
+
+/* Whether the change from OLD to NEW crosses G. */
+static bool crosses(const struct compare_gate *g, double old, double new,
+		    bool changed)
+{
+	double d = new - old;
+
+	if (!changed || d == 0 || g->direction * d < 0)
+		return false;
+	if (g->relative)
+		return old == 0 || fabs(d) / old * 100 >= g->amount;
+	return fabs(d) >= g->amount;
+}
+
+static const struct compare_gate *first_crossed(const struct compare_row *row,
+						const struct compare_gate *gates,
+						size_t n, bool total)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct compare_gate *g = &gates[i];
+		bool hit;
+
+		if ((g->what == MEASURE_TOTAL) != total)
+			continue;
+		if (g->what == MEASURE_CALLS)
+			hit = crosses(g, row->calls[0], row->calls[1], row->calls_changed);
+		else if (g->what == MEASURE_INCL)
+			hit = crosses(g, row->incl[0], row->incl[1], row->incl_changed);
+		else
+			hit = crosses(g, row->self[0], row->self[1], row->self_changed);
+		if (hit)
+			return g;
+	}
+	return NULL;
+}
+
+static void check_gates(struct compare_result *r, const struct compare_gate *gates,
+			size_t n)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if ((r->rows[i].failed = first_crossed(&r->rows[i], gates, n, false)))
+			r->nfailed++;
+	if ((r->total.failed = first_crossed(&r->total, gates, n, true)))
+		r->nfailed++;
+}
+
+bool compare_row_changed(const struct compare_row *row)
+{
+	return row->self_changed || row->calls_changed;
+}
+
+/* -- Order -------------------------------------------------------------- */
+
+static double largest_change(const struct compare_row *row)
+{
+	double self = fabs(row->self[1] - row->self[0]);
+	double incl = fabs(row->incl[1] - row->incl[0]);
+
+	return self > incl ? self : incl;
+}
+
+/* A row's place in the order, worked out once per row, not per
+ * comparison of the sort. */
+struct sort_key {
+	bool changed;
+	double time, calls;	/* the largest change of time, of calls */
+	size_t row;
+	const struct compare_row *rows;
+};
+
+/* Changes first; then the largest change of time, of calls, by name. */
+static int by_change(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	const struct compare_row *rx = &x->rows[x->row], *ry = &y->rows[y->row];
+	int c;
+
+	if (x->changed != y->changed)
+		return x->changed ? -1 : 1;
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if ((c = strcmp(rx->name, ry->name)) != 0)
+		return c;
+	if ((c = strcmp(rx->file, ry->file)) != 0)
+		return c;
+	return strcmp(rx->object, ry->object);
+}
+
+/* Sorts the rows by_change: the keys are sorted, and the rows then moved
+ * into their places in place, one cycle of the permutation at a time. */
+static int sort_rows(struct compare_result *r)
+{
+	struct sort_key *key = malloc((r->nrows ? r->nrows : 1) * sizeof *key);
+
+	if (!key)
+		return -1;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		key[i] = (struct sort_key){ compare_row_changed(row), largest_change(row),
+					    fabs(row->calls[1] - row->calls[0]), i, r->rows };
+	}
+	qsort(key, r->nrows, sizeof *key, by_change);
+	/* place i takes row key[i].row; a placed row's key points to itself */
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row held;
+		size_t to = i;
+
+		if (key[i].row == i)
+			continue;
+		held = r->rows[i];
+		while (key[to].row != i) {
+			size_t from = key[to].row;
+
+			r->rows[to] = r->rows[from];
+			key[to].row = to;
+			to = from;
+		}
+		r->rows[to] = held;
+		key[to].row = to;
+	}
+	free(key);
+	return 0;
+}
+
+/* -- The comparison ----------------------------------------------------- */
+
+/* One profile read on a thread of its own. */
+struct read_job {
+	struct cgread_profile *p;
+	const char *path;
+	struct g2c_error err;
+	int rc;
+};
+
+static void *read_profile(void *arg)
+{
+	struct read_job *job = arg;
+
+	job->rc = cgread_file(job->p, job->path, &job->err);
+	return NULL;
+}
+
+/* Reads every profile of O into R->profiles, two at a time (the second
+ * on a thread: reading is most of a comparison's time).  The first error
+ * in the files' order is the one reported. */
+static int read_profiles(struct compare_result *r, const struct compare_options *o,
+			 struct g2c_error *err)
+{
+	for (size_t i = 0; i < r->nfiles; i += 2) {
+		struct read_job job[2];
+		pthread_t thread;
+		bool threaded = false;
+
+		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++) {
+			size_t f = i + j;
+			int side = f >= o->nfiles[0];
+
+			job[j] = (struct read_job){
+				.p = &r->profiles[f],
+				.path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
+		}
+		if (i + 1 < r->nfiles)
+			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
+		read_profile(&job[0]);
+		if (threaded)
+			pthread_join(thread, NULL);
+		else if (i + 1 < r->nfiles)
+			read_profile(&job[1]);
+		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++)
+			if (job[j].rc < 0) {
+				*err = job[j].err;
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Adds side SIDE's profiles, R->profiles from FIRST on, to M; their
+ * sample totals to *TOTAL. */
+static int add_side(struct compare_result *r, struct matcher *m,
+		    const struct compare_options *o, int side, size_t first,
+		    double *total, struct g2c_error *err)
+{
+	for (size_t i = 0; i < o->nfiles[side]; i++) {
+		const struct cgread_profile *p = &r->profiles[first + i];
+
+		if (!r->hz)
+			r->hz = p->hz;
+		for (size_t f = 0; f < p->nfns; f++)
+			if (add_function(m, &p->fns[f], side) < 0)
+				return g2c_error_set(err, "out of memory");
+		r->total.self[side] += (double)p->total_ns;
+		*total += p->total_samples;
+	}
+	r->nprofiles[side] = (unsigned)o->nfiles[side];
+	return 0;
+}
+
+/* Sums to means per profile. */
+static void to_means(struct compare_row *row, const unsigned k[2])
+{
+	for (int s = 0; s < 2; s++) {
+		row->self[s] /= k[s];
+		row->incl[s] /= k[s];
+	}
+}
+
+int compare_profiles(struct compare_result *r, const struct compare_options *o,
+		     struct g2c_error *err)
+{
+	struct matcher m = { 0 };
+	double total[2] = { 0, 0 };
+	struct compare_gate *defaults = NULL;
+	size_t ndefaults = 0, most = 0;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	r->nfiles = o->nfiles[0] + o->nfiles[1];
+	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
+	if (!r->profiles)
+		return g2c_error_set(err, "out of memory");
+	if (read_profiles(r, o, err) < 0)
+		goto out;
+	/* room for the rows of the largest profile, and more as they come */
+	for (size_t i = 0; i < r->nfiles; i++)
+		most = r->profiles[i].nfns > most ? r->profiles[i].nfns : most;
+	if (reserve_rows(&m, most) < 0) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
+	if (add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
+	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
+		goto out;
+	r->rows = m.rows;
+	r->nrows = m.nrows;
+	m.rows = NULL;
+	for (size_t i = 0; i < r->nrows; i++) {
+		r->rows[i].calls[0] = m.samples[i].calls[0] / r->nprofiles[0];
+		r->rows[i].calls[1] = m.samples[i].calls[1] / r->nprofiles[1];
+		to_means(&r->rows[i], r->nprofiles);
+	}
+	r->total.incl[0] = r->total.self[0];
+	r->total.incl[1] = r->total.self[1];
+	r->total.present[0] = r->total.present[1] = true;
+	r->total.object = r->total.file = "";
+	to_means(&r->total, r->nprofiles);
+	if (judge(r, m.samples, total, o) < 0 ||
+	    (o->ngates == 0 && compare_parse_gates(compare_default_gates, &defaults,
+						   &ndefaults, err) < 0)) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
+	if (o->ngates)
+		check_gates(r, o->gates, o->ngates);
+	else
+		check_gates(r, defaults, ndefaults);
+	/* (the rows keep pointers to the gates they crossed) */
+	rc = sort_rows(r) < 0 ? g2c_error_set(err, "out of memory") : 0;
+out:
+	free(m.rows);
+	free(m.samples);
+	hash_index_release(&m.index);
+	r->defaults = defaults;
+	return rc;
+}
+
+void compare_release(struct compare_result *r)
+{
+	for (size_t i = 0; r->profiles && i < r->nfiles; i++)
+		cgread_release(&r->profiles[i]);
+	free(r->profiles);
+	free(r->rows);
+	free(r->defaults);
+	memset(r, 0, sizeof *r);
+}

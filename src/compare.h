@@ -1,0 +1,92 @@
+/* compare.h -- compare two sets of profiles: what changed beyond noise.
+ *
+ * The second stage of gmon2cg --compare, after cgread: sums the profiles
+ * of each side (repeated runs), matches functions by object, source file
+ * and name, and judges each change.  Call counts are exact: any change is
+ * one.  Times are sample counts, Poisson under the model (README: "Change
+ * or noise"): a function's self or inclusive time has changed when it
+ * moved against the functions that moved with the program as a whole
+ * beyond its sampling error (likelihood-ratio tests, Holm's correction
+ * over every test made).  Then the gates (--fail-on) are checked.  Writes
+ * nothing: compare_report.c does.
+ */
+#ifndef GMON2CG_COMPARE_H
+#define GMON2CG_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgread.h"
+
+struct g2c_error;
+
+enum compare_measure { MEASURE_SELF, MEASURE_INCL, MEASURE_CALLS, MEASURE_TOTAL };
+
+/* One --fail-on threshold: WHAT:[+|-]AMOUNT[%|ns|us|ms|s]. */
+struct compare_gate {
+	enum compare_measure what;
+	int direction;		/* +1: an increase, -1: a decrease, 0: either */
+	bool relative;		/* AMOUNT is a percentage of the old value */
+	double amount;		/* percent, ns, or calls */
+	char text[64];		/* as written, for reports */
+};
+
+/* Parses SPEC (one or more thresholds, comma-separated) and appends them
+ * to *GATES[0..*N).  Returns 0, or -1 with ERR saying what is wrong (or
+ * that memory ran out). */
+int compare_parse_gates(const char *spec, struct compare_gate **gates,
+			size_t *n, struct g2c_error *err);
+
+/* A time such as "10ms" (units ns, us, ms, s) into *NS: 0, or -1. */
+int compare_parse_time(const char *s, double *ns);
+
+struct compare_options {
+	const char *const *files[2];	/* old, new */
+	size_t nfiles[2];
+	double alpha;		/* family-wise level of the tests */
+	double min_time_ns;	/* times below this on both sides are not judged */
+	const struct compare_gate *gates;	/* none: compare_default_gates */
+	size_t ngates;
+};
+
+/* Without --fail-on: any slowdown beyond noise, any change of calls. */
+extern const char compare_default_gates[];
+
+/* A function, or the whole program, on both sides: means per profile. */
+struct compare_row {
+	const char *object, *file, *name;	/* the total: name NULL */
+	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
+	bool present[2];
+	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
+	bool self_changed, incl_changed, calls_changed;
+	const struct compare_gate *failed;	/* the first gate crossed */
+};
+
+/* Whether the function itself changed: its self time or its calls.  An
+ * inclusive time alone changes with any callee's self time, in every
+ * caller up to main: it is a change of its column, not of the function. */
+bool compare_row_changed(const struct compare_row *row);
+
+struct compare_result {
+	struct compare_row *rows;	/* changed first, largest change first */
+	size_t nrows;
+	struct compare_row total;
+	size_t ntests;		/* the p-values corrected for */
+	size_t nchanged;	/* rows compare_row_changed() */
+	size_t nfailed;		/* rows (and total) past a gate */
+	unsigned nprofiles[2];
+	uint32_t hz;		/* the first profile's rate; 0: none */
+	struct cgread_profile *profiles;	/* all of them: own the names */
+	size_t nfiles;		/* of profiles */
+	struct compare_gate *defaults;	/* the gates used without --fail-on */
+};
+
+/* Reads and compares the profiles O names.  Returns 0, or -1 with ERR set;
+ * R is to be released either way. */
+int compare_profiles(struct compare_result *r, const struct compare_options *o,
+		     struct g2c_error *err);
+
+void compare_release(struct compare_result *r);
+
+#endif

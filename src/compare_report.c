@@ -1,0 +1,331 @@
+/* compare_report.c -- what gmon2cg --compare writes. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_report.h"
+#include "util.h"
+
+/* -- The text report ---------------------------------------------------- */
+
+/* NS in at most 7 characters, with its unit. */
+static void format_time(char *buf, size_t n, double ns)
+{
+	static const struct { double ns; const char *unit; } units[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t u = 0;
+
+	while (u + 1 < sizeof units / sizeof *units && ns < units[u].ns)
+		u++;
+	if (ns == 0)
+		snprintf(buf, n, "0");
+	else if (ns / units[u].ns >= 100)
+		snprintf(buf, n, "%.0f%s", ns / units[u].ns, units[u].unit);
+	else if (ns / units[u].ns >= 10)
+		snprintf(buf, n, "%.1f%s", ns / units[u].ns, units[u].unit);
+	else
+		snprintf(buf, n, "%.2f%s", ns / units[u].ns, units[u].unit);
+}
+
+/* The relative change from OLD to NEW, with "*" when it is beyond noise. */
+static void format_change(char *buf, size_t n, double old, double new,
+			  bool changed)
+{
+	const char *mark = changed ? "*" : " ";
+
+	if (old == new)
+		snprintf(buf, n, "0 %s", mark);
+	else if (old == 0)
+		snprintf(buf, n, "new%s", mark);
+	else if (new == 0)
+		snprintf(buf, n, "-100%%%s", mark);
+	else if (fabs(new - old) / old >= 9.995)
+		snprintf(buf, n, "%+.0f%%%s", (new - old) / old * 100, mark);
+	else
+		snprintf(buf, n, "%+.1f%%%s", (new - old) / old * 100, mark);
+}
+
+/* A count in at most 8 characters: exact while it fits. */
+static void format_count(char *buf, size_t n, double v)
+{
+	if (v < 1e8 && v == floor(v))
+		snprintf(buf, n, "%" PRIu64, (uint64_t)v);
+	else if (v < 1e7)
+		snprintf(buf, n, "%.1f", v);
+	else
+		snprintf(buf, n, "%.2e", v);
+}
+
+static void format_count_change(char *buf, size_t n, double old, double new,
+				bool changed)
+{
+	double d = new - old;
+
+	if (d == 0)
+		snprintf(buf, n, "0 ");
+	else if (d == floor(d) && fabs(d) < 1e6)
+		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d),
+			 changed ? "*" : " ");
+	else if (fabs(d) < 1e5)
+		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
+	else
+		snprintf(buf, n, "%+.0e%s", d, changed ? "*" : " ");
+}
+
+#define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s\n"
+
+/* S right-aligned in WIDTH columns at P (as "%*s" would); past it. */
+static char *put_right(char *p, const char *s, int width)
+{
+	size_t n = strlen(s);
+
+	for (; width > (int)n; width--)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A row's numbers in COLUMNS; put together by hand, as each of a large
+ * program's rows would cost a parse of COLUMNS. */
+static void write_numbers(FILE *fp, const struct compare_row *row)
+{
+	static const int width[9] = { 7, 7, 8, 7, 7, 8, 8, 8, 7 };
+	static const char gap[9] = { 2, 1, 1, 2, 1, 1, 2, 1, 1 };
+	char t[9][24], line[9 * 26], *p = line;
+
+	format_time(t[0], sizeof t[0], row->self[0]);
+	format_time(t[1], sizeof t[1], row->self[1]);
+	format_change(t[2], sizeof t[2], row->self[0], row->self[1], row->self_changed);
+	format_time(t[3], sizeof t[3], row->incl[0]);
+	format_time(t[4], sizeof t[4], row->incl[1]);
+	format_change(t[5], sizeof t[5], row->incl[0], row->incl[1], row->incl_changed);
+	format_count(t[6], sizeof t[6], row->calls[0]);
+	format_count(t[7], sizeof t[7], row->calls[1]);
+	format_count_change(t[8], sizeof t[8], row->calls[0], row->calls[1],
+			    row->calls_changed);
+	for (int i = 0; i < 9; i++) {
+		memset(p, ' ', (size_t)gap[i]);
+		p = put_right(p + gap[i], t[i], width[i]);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), fp);
+}
+
+/* A function's name line: "!" past a gate, "*" changed. */
+static void write_name(FILE *fp, const struct compare_row *row)
+{
+	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
+	size_t len = row->name ? strlen(row->name) : 0;
+	char short_name[256];	/* most names: no allocation */
+	char *name = !row->name ? NULL : len < sizeof short_name ? short_name :
+		     malloc(len + 1);
+
+	if (name)
+		*copy_printable(name, row->name, len) = '\0';
+	fprintf(fp, "%c %s", row->failed ? '!' : changed ? '*' : ' ',
+		name ? name : row->name ? row->name : "(total)");
+	if (row->name)
+		fprintf(fp, "  %s%s%s%s", row->file, *row->object ? " in " : "", row->object,
+			!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "");
+	if (row->failed)
+		fprintf(fp, "  [fails %s]", row->failed->text);
+	fputc('\n', fp);
+	if (name != short_name)
+		free(name);
+}
+
+static void write_sides(FILE *fp, const struct compare_options *o,
+			const struct compare_result *r)
+{
+	static const char *const side[2] = { "old", "new" };
+
+	for (int s = 0; s < 2; s++) {
+		fprintf(fp, "%s: %s", side[s], o->files[s][0]);
+		if (o->nfiles[s] > 1)
+			fprintf(fp, " and %zu more", o->nfiles[s] - 1);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "Means per run: %u old, %u new", r->nprofiles[0], r->nprofiles[1]);
+	if (r->hz)
+		fprintf(fp, ", sampled at %" PRIu32 " Hz", r->hz);
+	fprintf(fp, ".  * marks a change: beyond\n"
+		"sampling noise for times (p < %g, Holm's correction over %zu tests),\n"
+		"any for calls; by a function's name, of its self time or calls.\n"
+		"! marks a change past a gate (--fail-on).\n\n",
+		o->alpha, r->ntests);
+}
+
+void compare_write_text(FILE *fp, const struct compare_result *r,
+			const struct compare_options *o)
+{
+	write_sides(fp, o, r);
+	fprintf(fp, "  %-23s  %-23s  %s\n", "        self time", "     inclusive time",
+		"          calls");
+	fprintf(fp, COLUMNS, "old", "new", "change ", "old", "new", "change ",
+		"old", "new", "change ");
+	write_name(fp, &r->total);
+	write_numbers(fp, &r->total);
+	for (size_t i = 0; i < r->nrows; i++) {
+		write_name(fp, &r->rows[i]);
+		write_numbers(fp, &r->rows[i]);
+	}
+	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate.\n",
+		r->nchanged, r->nrows, r->nfailed);
+}
+
+/* -- JUnit XML ---------------------------------------------------------- */
+
+/* S as XML text: markup escaped, control characters as '?'. */
+static void put_xml(struct outstream *os, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': outstream_puts(os, "&lt;"); break;
+		case '>': outstream_puts(os, "&gt;"); break;
+		case '&': outstream_puts(os, "&amp;"); break;
+		case '"': outstream_puts(os, "&quot;"); break;
+		default:
+			outstream_write(os, (unsigned char)*s < 0x20 || *s == 0x7f ? "?" : s, 1);
+		}
+	}
+}
+
+/* What crossed the gate, in words, e.g. "self 11.0s -> 14.3s (+30.0%)". */
+static void describe_failure(char *buf, size_t n, const struct compare_row *row)
+{
+	const struct compare_gate *g = row->failed;
+	const double *v = g->what == MEASURE_CALLS ? row->calls :
+			  g->what == MEASURE_INCL ? row->incl : row->self;
+	char old[24], new[24], change[24];
+
+	if (g->what == MEASURE_CALLS) {
+		format_count(old, sizeof old, v[0]);
+		format_count(new, sizeof new, v[1]);
+		format_count_change(change, sizeof change, v[0], v[1], false);
+	} else {
+		format_time(old, sizeof old, v[0]);
+		format_time(new, sizeof new, v[1]);
+		format_change(change, sizeof change, v[0], v[1], false);
+	}
+	change[strlen(change) - 1] = '\0';	/* the mark's room */
+	snprintf(buf, n, "%s %s -> %s (%s) crosses --fail-on=%s",
+		 g->what == MEASURE_CALLS ? "calls" : g->what == MEASURE_INCL ?
+		 "inclusive time" : g->what == MEASURE_TOTAL ? "total time" : "self time",
+		 old, new, change, g->text);
+}
+
+static void write_testcase(struct outstream *os, const struct compare_row *row)
+{
+	outstream_puts(os, "  <testcase classname=\"");
+	put_xml(os, row->name ? row->file : "gmon2cg.compare");
+	if (*row->object) {
+		outstream_puts(os, " in ");
+		put_xml(os, row->object);
+	}
+	outstream_puts(os, "\" name=\"");
+	put_xml(os, row->name ? row->name : "(total)");
+	outstream_printf(os, "\" time=\"%.6f\"", row->self[1] / 1e9);
+	if (row->failed) {
+		char what[256];
+
+		describe_failure(what, sizeof what, row);
+		outstream_puts(os, ">\n    <failure type=\"performance\" message=\"");
+		put_xml(os, what);
+		outstream_puts(os, "\"/>\n  </testcase>\n");
+	} else {
+		outstream_puts(os, "/>\n");
+	}
+}
+
+void compare_write_junit(struct outstream *os, const struct compare_result *r,
+			 const struct compare_options *o)
+{
+	(void)o;
+	outstream_puts(os, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	outstream_printf(os, "<testsuites>\n<testsuite name=\"gmon2cg --compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+			 r->nrows + 1, r->nfailed);
+	write_testcase(os, &r->total);
+	for (size_t i = 0; i < r->nrows; i++)
+		write_testcase(os, &r->rows[i]);
+	outstream_puts(os, "</testsuite>\n</testsuites>\n");
+}
+
+/* -- The comparison as a callgrind file --------------------------------- */
+
+static uint64_t rounded(double ns)
+{
+	return ns > 0 ? (uint64_t)llround(ns) : 0;
+}
+
+/* The header, with the events' totals SUM. */
+static void write_callgrind_header(struct outstream *os,
+				   const struct compare_options *o,
+				   const uint64_t sum[4])
+{
+	static const char *const side[2] = { "Old", "New" };
+
+	outstream_printf(os, "# callgrind format\nversion: 1\ncreator: %s %s\ncmd: %s --compare\n",
+			 PACKAGE_NAME, PACKAGE_VERSION, PACKAGE_NAME);
+	for (int s = 0; s < 2; s++) {
+		outstream_printf(os, "desc: %s: ", side[s]);
+		outstream_puts_printable(os, o->files[s][0]);
+		if (o->nfiles[s] > 1)
+			outstream_printf(os, " and %zu more", o->nfiles[s] - 1);
+		outstream_puts(os, "\n");
+	}
+	outstream_puts(os, "positions: line\n"
+		       "event: Old : Self time, old (ns, mean per run)\n"
+		       "event: New : Self time, new (ns, mean per run)\n"
+		       "event: Slower : Self time added (New - Old where more)\n"
+		       "event: Faster : Self time saved (Old - New where less)\n"
+		       "events: Old New Slower Faster\n");
+	outstream_printf(os, "summary: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n\n",
+			 sum[0], sum[1], sum[2], sum[3]);
+}
+
+void compare_write_callgrind(struct outstream *os,
+			     const struct compare_result *r,
+			     const struct compare_options *o)
+{
+	uint64_t sum[4] = { 0 };
+	const char *object = NULL, *file = NULL;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		uint64_t old = rounded(r->rows[i].self[0]), new = rounded(r->rows[i].self[1]);
+
+		sum[0] += old;
+		sum[1] += new;
+		sum[2] += new > old ? new - old : 0;
+		sum[3] += old > new ? old - new : 0;
+	}
+	write_callgrind_header(os, o, sum);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+		uint64_t old = rounded(row->self[0]), new = rounded(row->self[1]);
+
+		if (!object || strcmp(object, row->object) != 0) {
+			outstream_puts(os, "ob=");
+			outstream_puts_printable(os, *row->object ? row->object : "(program)");
+			outstream_puts(os, "\n");
+			object = row->object;
+		}
+		if (!file || strcmp(file, row->file) != 0) {
+			outstream_puts(os, "fl=");
+			outstream_puts_printable(os, row->file);
+			outstream_puts(os, "\n");
+			file = row->file;
+		}
+		outstream_printf(os, "fn=(%zu) ", i + 1);
+		outstream_puts_printable(os, row->name);
+		outstream_printf(os, "\n0 %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				 old, new, new > old ? new - old : 0,
+				 old > new ? old - new : 0);
+	}
+	outstream_printf(os, "\ntotals: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			 sum[0], sum[1], sum[2], sum[3]);
+}

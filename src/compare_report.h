@@ -1,0 +1,32 @@
+/* compare_report.h -- what gmon2cg --compare writes.
+ *
+ * The last stage of a comparison: the report for build logs (80 columns,
+ * changes first), a JUnit XML file (one test case per function, failed
+ * when it crosses a gate: Jenkins and GitLab show it as test results) and
+ * a callgrind file of the comparison for KCachegrind (events Old, New,
+ * Slower and Faster: callgrind costs cannot be negative).
+ */
+#ifndef GMON2CG_COMPARE_REPORT_H
+#define GMON2CG_COMPARE_REPORT_H
+
+#include <stdio.h>
+
+#include "compare.h"
+#include "outstream.h"
+
+struct g2c_error;
+
+/* The report on FP: the total, then every function, changes first. */
+void compare_write_text(FILE *fp, const struct compare_result *r,
+			const struct compare_options *o);
+
+/* The JUnit XML report, to OS. */
+void compare_write_junit(struct outstream *os, const struct compare_result *r,
+			 const struct compare_options *o);
+
+/* The comparison as a callgrind file, to OS. */
+void compare_write_callgrind(struct outstream *os,
+			     const struct compare_result *r,
+			     const struct compare_options *o);
+
+#endif

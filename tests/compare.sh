@@ -1,0 +1,203 @@
+#!/bin/bash
+# compare.sh -- gmon2cg --compare on fixtures/compare (regen-compare.sh):
+# the same build run repeatedly compares clean in at least 99 % of all
+# pairs of runs; hot_a made 30 % slower (1 000+ samples a run) is found in
+# at least 95 % of the pairs of a base and a slower run, tick's one more
+# call in every pair, and another function in at most 1 %; a rebuild where
+# every address moved compares clean.  Also the exit statuses, the gates, the inputs the reader takes
+# (gzip, --no-instr, --parts, C++, statics) and refuses (one line, status
+# 1), the JUnit XML, and KCachegrind loading the comparison.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+cmp=$FIXTURES/compare
+shopt -s nullglob
+[ -f "$cmp/base/gmon.01.out" ] || skip "fixtures/compare not generated (fixtures/regen-compare.sh)"
+
+# Every run of every build, converted once.
+declare -A runs
+for variant in base slower rebuild; do
+	runs[$variant]=''
+	for g in "$cmp/$variant"/gmon.*.out; do
+		n=${g##*/gmon.} n=${n%.out}
+		"$GMON2CG" -o "$tmp/$variant.$n.cg" "$cmp/$variant/prog" "$g" 2>/dev/null ||
+			not_ok "$variant run $n converts"
+		runs[$variant]+=" $n"
+	done
+done
+
+# changed OLD NEW [OPTION...]: the functions the report marks as changed,
+# one a line (the total is not a function).
+changed() {
+	local old=$1 new=$2
+	shift 2
+	"$GMON2CG" --compare "$@" "$old" "$new" >"$tmp/report" 2>"$tmp/report.err"
+	case $? in 0|3) ;; *) echo "(error)" ;; esac
+	sed -n 's/^[*!] \([^ ]*\)  .*/\1/p' "$tmp/report" | sort
+}
+
+# -- False alarms: every pair of runs of the base build.
+pairs=0 alarms=0
+set -- ${runs[base]}
+for i in "$@"; do
+	for j in "$@"; do
+		[ "$i" \< "$j" ] || continue
+		pairs=$((pairs + 1))
+		[ -z "$(changed "$tmp/base.$i.cg" "$tmp/base.$j.cg")" ] || alarms=$((alarms + 1))
+	done
+done
+diag "false alarms: $alarms of $pairs pairs of base runs"
+[ "$pairs" -ge 190 ] && [ $((alarms * 100)) -le "$pairs" ]
+check "the same build: nothing reported in at least 99 % of $pairs pairs ($alarms reported)"
+
+# -- Power: every base run against every slower run.
+pairs=0 found=0 calls=0 others=0
+for i in ${runs[base]}; do
+	for j in ${runs[slower]}; do
+		pairs=$((pairs + 1))
+		got=$(changed "$tmp/base.$i.cg" "$tmp/slower.$j.cg")
+		grep -qx hot_a <<<"$got" && found=$((found + 1))
+		grep -qx tick <<<"$got" && calls=$((calls + 1))
+		[ -z "$(grep -vx -e hot_a -e tick <<<"$got")" ] || others=$((others + 1))
+	done
+done
+diag "power: hot_a found in $found, tick in $calls, others in $others of $pairs pairs"
+[ "$pairs" -ge 100 ] && [ $((found * 100)) -ge $((pairs * 95)) ]
+check "hot_a 30 % slower: reported in at least 95 % of $pairs pairs ($found)"
+[ "$calls" -eq "$pairs" ]
+check "tick called once more: reported in every pair ($calls of $pairs)"
+# (no other function: at most the false-alarm rate's 1 % of pairs)
+[ $((others * 100)) -le "$pairs" ]
+check "no other function reported in at least 99 % of pairs ($others with others)"
+
+# -- A rebuild: every address moved, same functions.
+for j in ${runs[rebuild]}; do
+	got=$(changed "$tmp/base.01.cg" "$tmp/rebuild.$j.cg")
+	[ -z "$got" ] && grep -q '^0 of 9 functions changed' "$tmp/report"
+	check "a rebuild with a function added (run $j): every function matched, nothing reported"
+done
+set -- ${runs[base]}
+old=$tmp/base.$1.cg,$tmp/base.$2.cg,$tmp/base.$3.cg
+set -- ${runs[rebuild]}
+new=$tmp/rebuild.$1.cg,$tmp/rebuild.$2.cg
+[ -z "$(changed "$old" "$new")" ] && grep -q '^Means per run: 3 old, 2 new' "$tmp/report"
+check "three base runs against two of the rebuild: summed, nothing reported"
+
+# -- Exit statuses and gates.
+base=$tmp/base.01.cg slower=$tmp/slower.01.cg
+expect 0 '' "$GMON2CG" --compare "$base" "$tmp/base.02.cg"
+expect 3 '' "$GMON2CG" --compare "$base" "$slower"
+grep -q '^! hot_a  .*\[fails self:+0%\]' "$tmp/out" && grep -q '^! tick  .*\[fails calls:1\]' "$tmp/out"
+check "the default gates fail hot_a (self) and tick (calls)"
+expect 0 '' "$GMON2CG" --compare --fail-on=self:+50% "$base" "$slower"
+expect 3 '' "$GMON2CG" --compare --fail-on=self:+20% "$base" "$slower"
+expect 0 '' "$GMON2CG" --compare --fail-on=self:-1% "$base" "$slower"
+expect 3 '' "$GMON2CG" --compare --fail-on=self:+2s "$base" "$slower"
+expect 0 '' "$GMON2CG" --compare --fail-on=self:+20s "$base" "$slower"
+expect 3 '' "$GMON2CG" --compare --fail-on=calls:+1 "$base" "$slower"
+expect 0 '' "$GMON2CG" --compare --fail-on=calls:+2 "$base" "$slower"
+expect 0 '' "$GMON2CG" --compare --fail-on=calls:-1 "$base" "$slower"
+expect 3 '' "$GMON2CG" --compare --fail-on=calls:1,self:+90% "$slower" "$base"
+expect 0 '' "$GMON2CG" --compare --fail-on=total:+50% "$base" "$slower"
+expect 0 '' "$GMON2CG" --compare --min-time=1ms --alpha=0.001 --fail-on=self:+0% "$base" "$tmp/base.02.cg"
+expect 2 'invalid --fail-on' "$GMON2CG" --compare --fail-on=speed:+1% "$base" "$slower"
+expect 2 'a time needs' "$GMON2CG" --compare --fail-on=self:+1 "$base" "$slower"
+expect 2 'invalid --alpha' "$GMON2CG" --compare --alpha=2 "$base" "$slower"
+expect 2 'invalid --min-time' "$GMON2CG" --compare --min-time=5 "$base" "$slower"
+expect 2 'two operands' "$GMON2CG" --compare "$base"
+expect 2 'two operands' "$GMON2CG" --compare "$base" "$slower" "$slower"
+expect 2 'is an option of --compare' "$GMON2CG" --fail-on=self:+1% "$cmp/base/prog"
+for opt in --rate=100 -z --no-demangle --parts --summary -Qmain --stats; do
+	expect 2 "^gmon2cg: $opt is not an option of --compare (it applies to a conversion)\$" \
+		"$GMON2CG" --compare "$opt" "$base" "$slower"
+done
+
+# -- The report fits build logs.
+"$GMON2CG" --compare "$base" "$slower" >"$tmp/report"
+[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/report")" -le 80 ]
+check "the report is at most 80 columns wide"
+sed -n '/^[*! ] (total)/,$p' "$tmp/report" | sed -n 3p | grep -q '^! hot_a '
+check "the largest change comes first"
+
+# -- What the reader takes: everything the writer writes.
+g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
+"$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
+	"$GMON2CG" --no-instr -o "$tmp/line.cg" "$cmp/base/prog" "$g1" 2>/dev/null &&
+	"$GMON2CG" --parts -o "$tmp/parts.cg" "$cmp/base/prog" "$g1" "$g2" 2>/dev/null &&
+	"$GMON2CG" -o "$tmp/sum.cg" "$cmp/base/prog" "$g1" "$g2" 2>/dev/null
+check "converts the inputs for the reader"
+"$GMON2CG" --compare "$base" "$base" | sed 1,2d >"$tmp/same"
+for f in gz.cg.gz line.cg; do
+	expect 0 '' "$GMON2CG" --compare --fail-on=self:0%,incl:0%,calls:1 "$base" "$tmp/$f"
+	sed 1,2d "$tmp/out" | cmp -s - "$tmp/same"
+	check "$f reads as the same profile, to the nanosecond"
+done
+expect 0 '' "$GMON2CG" --compare --fail-on=self:0%,incl:0%,calls:1 "$tmp/sum.cg" "$tmp/parts.cg"
+grep -q '^Means per run: 1 old, 1 new' "$tmp/out" && grep -q '^0 of 9 functions changed' "$tmp/out"
+check "a --parts file reads as its parts summed"
+for f in cxx positions/statics calltree cycle recursion; do
+	"$GMON2CG" -o "$tmp/a.cg" "$FIXTURES/$f/prog" "$FIXTURES/$f/gmon.out" 2>/dev/null
+	"$GMON2CG" -o "$tmp/b.cg.gz" "$FIXTURES/$f/prog" "$FIXTURES/$f/gmon.out" 2>/dev/null
+	expect -n "$f compared with itself: exit 0" 0 '' \
+		"$GMON2CG" --compare --fail-on=self:0%,incl:0%,calls:1 "$tmp/a.cg" "$tmp/b.cg.gz"
+done
+"$GMON2CG" -o "$tmp/a.cg" "$FIXTURES/positions/statics/prog" "$FIXTURES/positions/statics/gmon.out" 2>/dev/null
+"$GMON2CG" --compare "$tmp/a.cg" "$tmp/a.cg" >"$tmp/out"
+[ "$(grep -c '^  helper  ' "$tmp/out")" -eq 2 ]
+check "two static helpers of two files stay apart"
+"$GMON2CG" -o "$tmp/a.cg" "$FIXTURES/cxx/prog" "$FIXTURES/cxx/gmon.out" 2>/dev/null
+"$GMON2CG" --compare "$tmp/a.cg" "$tmp/a.cg" >"$tmp/out"
+grep -q '^  util::digest(long, int)  ' "$tmp/out" && grep -q '^  util::digest(double, int)  ' "$tmp/out"
+check "C++ names as written, overloads apart"
+
+# -- What it refuses: one line naming the file and line, status 1.
+head -c 700 "$base" >"$tmp/cut.cg"
+expect 1 "cut.cg:[0-9]*: truncated" "$GMON2CG" --compare "$base" "$tmp/cut.cg"
+head -n 30 "$base" >"$tmp/cutline.cg"
+expect 1 "cutline.cg:30: truncated: no totals" "$GMON2CG" --compare "$base" "$tmp/cutline.cg"
+head -c 300 "$tmp/gz.cg.gz" >"$tmp/cut.cg.gz"
+expect 1 "cut.cg.gz" "$GMON2CG" --compare "$base" "$tmp/cut.cg.gz"
+expect 1 "gmon.01.out:1: not a callgrind file" "$GMON2CG" --compare "$base" "$g1"
+sed 's/^events: ns$/events: Ir/' "$base" >"$tmp/ir.cg"
+expect 1 "ir.cg:[0-9]*: unknown event 'Ir'" "$GMON2CG" --compare "$base" "$tmp/ir.cg"
+sed 's/^totals: \([0-9]*\)/totals: 1\1/' "$base" >"$tmp/totals.cg"
+expect 1 "totals.cg:[0-9]*: totals: .* but the costs add up" "$GMON2CG" --compare "$base" "$tmp/totals.cg"
+sed '20s/^.*$/jump=1 +4 +1/' "$base" >"$tmp/jump.cg"
+expect 1 "jump.cg:20: unknown line 'jump='" "$GMON2CG" --compare "$base" "$tmp/jump.cg"
+sed '21s/^.*$/+x 12/' "$base" >"$tmp/cost.cg"
+expect 1 "cost.cg:21: bad cost line" "$GMON2CG" --compare "$base" "$tmp/cost.cg"
+sed 's/^positions: instr line$/positions: instr bb line/' "$base" >"$tmp/pos.cg"
+expect 1 "pos.cg:[0-9]*: positions:" "$GMON2CG" --compare "$base" "$tmp/pos.cg"
+sed 's/^fn=(\([0-9]*\))$/fn=(99\1)/' "$base" >"$tmp/id.cg"
+expect 1 "id.cg:[0-9]*: name number" "$GMON2CG" --compare "$base" "$tmp/id.cg"
+expect 1 "missing.cg" "$GMON2CG" --compare "$base" "$tmp/missing.cg"
+expect 1 "refusing to write the output over it" "$GMON2CG" --compare -o "$base" "$base" "$slower"
+
+# -- The reports for machines and viewers.
+expect 3 '' "$GMON2CG" --compare --junit="$tmp/junit.xml" -o "$tmp/diff.cg" "$base" "$slower"
+if [ -n "${PYTHON3:-}" ]; then
+	"$PYTHON3" - "$tmp/junit.xml" <<'EOF' 2>&1 | diag
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+failed = sorted(c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None)
+assert failed == ["hot_a", "tick"], failed
+assert suite.get("failures") == "2" and int(suite.get("tests")) == 10, suite.attrib
+EOF
+	[ "${PIPESTATUS[0]}" -eq 0 ]
+	check "the JUnit XML parses; hot_a and tick fail, as the report says"
+else
+	skip_check "the JUnit XML parses" "python3 not found"
+fi
+grep -q '^events: Old New Slower Faster$' "$tmp/diff.cg" &&
+	"$GMON2CG" --compare "$base" "$slower" -o "$tmp/diff2.cg.gz" >/dev/null; [ $? -eq 3 ] &&
+	[ "$(gzip -dc "$tmp/diff2.cg.gz" | cmp - "$tmp/diff.cg" && echo same)" = same ]
+check "the comparison as a callgrind file, also gzip-compressed"
+if command -v kcachegrind >/dev/null && command -v Xvfb >/dev/null; then
+	"$BASH" "$srcdir/tests/lib/kcg-check" --event Slower --absolute "$tmp/diff.cg" \
+		"$tmp/diff.png" >"$tmp/facts" 2>&1
+	[ $? -eq 0 ] && grep -q '^loader_messages=0$' "$tmp/facts"
+	check "KCachegrind loads the comparison with no loader message"
+else
+	skip_check "KCachegrind loads the comparison" "kcachegrind or Xvfb not installed"
+fi
+
+finish
