@@ -77,7 +77,17 @@ static void format_count_change(char *buf, size_t n, double old, double new,
 		snprintf(buf, n, "%+.0e%s", d, changed ? "*" : " ");
 }
 
-#define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s\n"
+#define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s"
+
+/* LINE[0..LEN) and a newline, without trailing blanks (the change
+ * columns keep a blank where an unmarked number has no '*'). */
+static void write_trimmed(FILE *fp, const char *line, size_t len)
+{
+	while (len > 0 && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, fp);
+	fputc('\n', fp);
+}
 
 /* S right-aligned in WIDTH columns at P (as "%*s" would); past it. */
 static char *put_right(char *p, const char *s, int width)
@@ -112,8 +122,7 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 		memset(p, ' ', (size_t)gap[i]);
 		p = put_right(p + gap[i], t[i], width[i]);
 	}
-	*p++ = '\n';
-	fwrite(line, 1, (size_t)(p - line), fp);
+	write_trimmed(fp, line, (size_t)(p - line));
 }
 
 /* A function's name line: "!" past a gate, "*" changed. */
@@ -163,11 +172,14 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 void compare_write_text(FILE *fp, const struct compare_result *r,
 			const struct compare_options *o)
 {
+	char head[96];
+
 	write_sides(fp, o, r);
 	fprintf(fp, "  %-23s  %-23s  %s\n", "        self time", "     inclusive time",
 		"          calls");
-	fprintf(fp, COLUMNS, "old", "new", "change ", "old", "new", "change ",
-		"old", "new", "change ");
+	snprintf(head, sizeof head, COLUMNS, "old", "new", "change ", "old", "new",
+		 "change ", "old", "new", "change ");
+	write_trimmed(fp, head, strlen(head));
 	write_name(fp, &r->total);
 	write_numbers(fp, &r->total);
 	for (size_t i = 0; i < r->nrows; i++) {

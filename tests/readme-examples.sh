@@ -9,15 +9,18 @@
 # first line (continuation lines joined), then the lines it prints.
 mkdir -p "$tmp/ex"
 awk -v dir="$tmp/ex" '
-	function flush() { if (file != "") close(file); file = "" }
+	function flush() { if (file != "") close(file); file = ""; blanks = 0 }
 	/^    \$ / { flush(); file = sprintf("%s/%03d", dir, ++n)
 		   cmd = substr($0, 7)
 		   while (cmd ~ /\\$/ && (getline line) > 0) {
 			   sub(/\\$/, "", cmd); sub(/^ +/, " ", line); cmd = cmd line
 		   }
 		   print cmd > file; next }
-	file != "" && /^    / { print substr($0, 5) > file; next }
-	{ flush() }' "$srcdir/README"
+	# (a blank line inside the output block is part of it)
+	file != "" && /^    / { for (; blanks > 0; blanks--) print "" > file
+				print substr($0, 5) > file; next }
+	file != "" && /^$/ { blanks++; next }
+	{ flush(); blanks = 0 }' "$srcdir/README"
 examples=("$tmp"/ex/*)
 [ -f "${examples[0]}" ]; check "the README has examples with their output"
 

@@ -54,6 +54,24 @@ gmon2cg --summary=2 -o /dev/null fixtures/mingw/x86-64/prog.exe fixtures/mingw/x
 	gmon2cg --summary=2 -o mingw.cg fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
 gmon2cg -o prog.cg prog.exe gmon.out
 	cd fixtures/mingw/x86-64 && gmon2cg -o $work/prog.cg prog.exe gmon.out
+gmon2cg --prefix-map=.=fixtures -o base.cg fixtures/compare/base/prog fixtures/compare/base/gmon.01.out
+	gmon2cg --prefix-map=.=fixtures -o base.cg fixtures/compare/base/prog fixtures/compare/base/gmon.01.out
+gmon2cg --prefix-map=.=fixtures -o slower.cg fixtures/compare/slower/prog fixtures/compare/slower/gmon.01.out
+	gmon2cg --prefix-map=.=fixtures -o slower.cg fixtures/compare/slower/prog fixtures/compare/slower/gmon.01.out
+gmon2cg --compare base.cg slower.cg; echo "exit status $?"
+	gmon2cg -o base.cg fixtures/compare/base/prog fixtures/compare/base/gmon.01.out && gmon2cg -o slower.cg fixtures/compare/slower/prog fixtures/compare/slower/gmon.01.out && { gmon2cg --compare base.cg slower.cg >cmp.txt; [ $? -eq 3 ]; }
+gmon2cg --compare base.cg new.cg
+	gmon2cg -o base.cg prog gmon.out && gmon2cg -o new.cg prog prof.1 && gmon2cg --compare base.cg new.cg >cmp.txt
+gmon2cg --compare base1.cg,base2.cg new1.cg,new2.cg
+	for f in base1 base2 new1 new2; do gmon2cg -o $f.cg prog gmon.out || exit; done && gmon2cg --compare base1.cg,base2.cg new1.cg,new2.cg >cmp.txt
+gmon2cg --compare --junit=perf.xml -o diff.cg --fail-on=self:+10% \
+	gmon2cg -o base.cg.gz prog gmon.out && gmon2cg -o new.cg.gz prog prof.1 && gmon2cg --compare --junit=perf.xml -o diff.cg --fail-on=self:+10% --fail-on=calls:1 base.cg.gz new.cg.gz >cmp.txt && grep -q '<testsuite name="gmon2cg --compare"' perf.xml
+gmon2cg --compare --fail-on=self:+10%,calls:1 baseline/prog.cg prog.cg
+	mkdir -p baseline && gmon2cg -o prog.cg prog gmon.out && cp prog.cg baseline/ && gmon2cg --compare --fail-on=self:+10%,calls:1 baseline/prog.cg prog.cg >cmp.txt
+gmon2cg --compare --junit=perf.xml --fail-on=self:+10%,calls:1
+	mkdir -p perf && gmon2cg -o perf/baseline.cg.gz prog gmon.out && gmon2cg -o prog.cg prog gmon.out && gmon2cg --compare --junit=perf.xml --fail-on=self:+10%,calls:1 perf/baseline.cg.gz prog.cg >cmp.txt
+gmon2cg -o perf/baseline.cg.gz prog gmon.out
+	mkdir -p perf && gmon2cg -o perf/baseline.cg.gz prog gmon.out && cp perf/baseline.cg.gz baseline.gz
 gmon2cg -o prog.cg prog
 	mkdir -p bsd && cp prog bsd/ && cp gmon.out bsd/prog.gmon && cd bsd && gmon2cg -o $work/prog.cg prog
 gmon2cg -o /tmp/ldp/mix.cg ldprofile/libmix.so.1 /tmp/ldp/libmix.so.1.profile
@@ -82,7 +100,7 @@ printf '%s\n' "$missing" | diag
 # fixtures below fixtures/, gmon2cg on PATH.
 work=$tmp/work
 mkdir -p "$work/fixtures" "$tmp/bin" "$tmp/home/src/proj" "$tmp/home/src/firmware"
-cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/interp "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m "$FIXTURES"/mingw \
+cp -pR "$FIXTURES"/calltree "$FIXTURES"/cycle "$FIXTURES"/interp "$FIXTURES"/ldprofile "$FIXTURES"/cortex-m "$FIXTURES"/mingw "$FIXTURES"/compare \
 	"$work/fixtures/"
 cp "$FIXTURES/calltree/prog" "$work/prog"
 cp "$FIXTURES/calltree/prog" "$work/fw.elf"
