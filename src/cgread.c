@@ -137,7 +137,9 @@ static int next_line(struct parser *ps, char **line)
 	struct line_reader *lr = &ps->lr;
 
 	for (;;) {
-		char *nl = memchr(lr->buf + lr->start, '\n', lr->end - lr->start);
+		/* (nothing buffered yet: buf may still be NULL) */
+		char *nl = lr->end > lr->start ?
+			   memchr(lr->buf + lr->start, '\n', lr->end - lr->start) : NULL;
 		size_t got;
 
 		if (nl) {

@@ -97,11 +97,14 @@ else
 		"arm-none-eabi-gprof not installed (binutils-arm-none-eabi)"
 fi
 
-# The example itself, built as fixtures/regen-cortex-m.sh builds it.
+# The example itself, built as fixtures/regen-cortex-m.sh builds it
+# (without the MAKEFLAGS of "make check": variables given there, such as
+# the sanitizer pass's CFLAGS, are for the host compiler).
 build() { # DIR [MAKE ARGS...]
 	local dir=$1
 	shift
 	mkdir -p "$dir" &&
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 		make -s -C "$dir" -f "$example/Makefile" TIMEOUT=60 \
 			EXTRA_CFLAGS="-ffile-prefix-map=$example=examples/cortex-m -ffile-prefix-map=$dir=." "$@"
 }
