@@ -158,9 +158,11 @@ static int next_line(struct parser *ps, char **line)
 			return fail(ps, ps->lineno == 1 ? NOT_CALLGRIND :
 				    "truncated: the last line has no end");
 		}
-		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
-		lr->end -= lr->start;
-		lr->start = 0;
+		if (lr->start > 0) {	/* (buf is NULL until the first read) */
+			memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
+			lr->end -= lr->start;
+			lr->start = 0;
+		}
 		if (lr->cap - lr->end < READ_CHUNK) {
 			char *buf = array_grow(lr->buf, &lr->cap, lr->end + READ_CHUNK + 1, 1);
 
