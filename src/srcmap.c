@@ -295,7 +295,8 @@ static int compare_names(const void *x, const void *y)
 static bool is_system_file(const char *name)
 {
 	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/",
-					    "/usr/local/include/", "/usr/lib/llvm-" };
+					    "/usr/local/include/", "/usr/lib/llvm-",
+					    "/usr/share/mingw-w64/include/" };
 
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
 		if (strncmp(name, dirs[i], strlen(dirs[i])) == 0)

@@ -169,6 +169,13 @@ cxx=$FIXTURES/cxx
 grep -q '/usr/include/c++/' "$tmp/cxx.cg" &&
 	grep -q "warning: none of the 1 source files the profile names is here (such as ./src/cxx.cc)" "$tmp/cxx.err"
 check "C++: the missing-sources warning despite the system headers"
+# MinGW's headers (/usr/share/mingw-w64/include/stdio.h) are system
+# headers too, whether or not the MinGW packages are installed here.
+(cd "$tmp" && "$GMON2CG" -o mingw.cg "$FIXTURES/mingw/x86-64/prog.exe" \
+	"$FIXTURES/mingw/x86-64/gmon.out") 2>"$tmp/mingw.err"
+grep -q '/usr/share/mingw-w64/include/stdio.h' "$tmp/mingw.cg" &&
+	grep -q "warning: none of the 1 source files the profile names is here (such as ./cross/src/cross.c)" "$tmp/mingw.err"
+check "MinGW: the missing-sources warning despite MinGW's headers"
 (cd "$tmp" && "$GMON2CG" --prefix-map=.="$cxx/.." -o cxx.cg "$cxx/prog" "$cxx/gmon.out") 2>"$tmp/cxx.err"
 [ ! -s "$tmp/cxx.err" ]; check "C++: no warning where the sources are"
 

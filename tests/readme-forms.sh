@@ -50,8 +50,8 @@ gmon2cg --version --stats
 	gmon2cg --version --stats > version.txt
 gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
 	gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
-gmon2cg --summary=2 -o /dev/null fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
-	gmon2cg --summary=2 -o mingw.cg fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
+gmon2cg --summary=2 --prefix-map=.=fixtures -o /dev/null fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
+	gmon2cg --summary=2 --prefix-map=.=fixtures -o mingw.cg fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
 gmon2cg -o prog.cg prog.exe gmon.out
 	cd fixtures/mingw/x86-64 && gmon2cg -o $work/prog.cg prog.exe gmon.out
 gmon2cg --prefix-map=.=fixtures -o base.cg fixtures/compare/base/prog fixtures/compare/base/gmon.01.out
