@@ -1,8 +1,9 @@
 #!/bin/bash
 # all-bins.sh -- the worst case for memory: a histogram alone with every
 # bin counted, as many bins as gmon2cg takes (one per 2 bytes of the
-# program's loaded span), and glibc's own shape (its bins over the text,
-# every one counted), converted by gmon2cg and read by gprof -b on one
+# program's loaded span), glibc's own shape (its bins over the text,
+# every one counted) and 2-byte bins over the text, converted by gmon2cg
+# and read by gprof -b on one
 # built bench case (default f50000, bench/build.sh).
 #   bench/all-bins.sh [--case NAME] [GMON2CG]
 # Each line: shape, tool, wall seconds, peak RSS kB (GNU time); then the
@@ -17,12 +18,16 @@ dir=work/$case_name
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 ../tests/lib/gmon_rewrite.py all-bins "$dir/prog" "$dir/gmon.out" "$work/most.out"
-# glibc's histogram with every bin set to 1
-python3 - "$dir/gmon.out" "$work/glibc.out" <<'PY'
+# glibc's histogram with every bin set to 1, and one of 2-byte bins over
+# the same text, every one set to 1
+python3 - "$dir/gmon.out" "$work/glibc.out" "$work/text.out" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
 low, high, nbins, rate = struct.unpack_from("<QQII", data, 21)
 open(sys.argv[2], "wb").write(data[:61] + struct.pack("<H", 1) * nbins)
+text_bins = (high - low) // 2
+open(sys.argv[3], "wb").write(data[:21] + struct.pack("<QQI", low, low + 2 * text_bins, text_bins)
+                              + data[41:61] + struct.pack("<H", 1) * text_bins)
 PY
 # measure SHAPE TOOL CMD...: one line, and the peak RSS in $work/SHAPE.TOOL
 measure() {
@@ -33,11 +38,11 @@ measure() {
 	echo "$kb" >"$work/$shape.$tool"
 	printf '%-6s %-8s %7s s %8s kB\n' "$shape" "$tool" "$secs" "$kb"
 }
-for shape in glibc most; do
+for shape in glibc text most; do
 	measure "$shape" gmon2cg "$gmon2cg" -o /dev/null "$dir/prog" "$work/$shape.out"
 	measure "$shape" gprof gprof -b "$dir/prog" "$work/$shape.out"
 done
-for shape in glibc most; do
+for shape in glibc text most; do
 	awk -v s="$shape" -v a="$(cat "$work/$shape.gmon2cg")" -v b="$(cat "$work/$shape.gprof")" \
 		'BEGIN { printf "%-6s RSS gmon2cg / gprof %.2f\n", s, a / b }'
 done

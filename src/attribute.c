@@ -25,6 +25,9 @@ struct build {
 	const struct cg_object *obj;	/* the object being read */
 	const struct symtab *st;	/* its functions */
 	bool counting;		/* only count the positions, not keep them */
+	bool added_any;		/* a position was added in this pass: */
+	size_t last_func;	/* the last one */
+	uint64_t last_pc;
 	struct g2c_error *err;
 };
 
@@ -40,18 +43,35 @@ static size_t func_number(const struct build *b, size_t f)
 	return b->obj->first_func + f;
 }
 
-/* Appends a position to cg->costs, which credit_samples has made
- * room for by counting them first. */
+/* Adds a position of function FUNC.  The counting pass counts each
+ * function's positions (cg_func.ncosts); credit_samples then gives each
+ * function its run of cg->costs, which the second pass fills.  A
+ * position equal to the one added last is merged into it: an
+ * instruction that spans several bins takes them in turn. */
 static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
 		     uint64_t executions)
 {
 	struct callgraph *cg = b->cg;
+	struct cg_func *fn = &cg->funcs[func];
 
+	if (b->added_any && func == b->last_func && pc == b->last_pc) {
+		if (!b->counting) {
+			struct cg_cost *last =
+				&cg->costs[fn->first_cost + fn->ncosts - 1];
+
+			last->ticks += ticks;
+			last->executions = add_saturating(last->executions,
+							  executions);
+		}
+		return;
+	}
+	b->added_any = true;
+	b->last_func = func;
+	b->last_pc = pc;
 	if (!b->counting)
-		cg->costs[cg->ncosts] = (struct cg_cost){
-			.func = func, .pc = pc, .ticks = ticks,
-			.executions = executions };
-	cg->ncosts++;
+		cg->costs[fn->first_cost + fn->ncosts] = (struct cg_cost){
+			.pc = pc, .ticks = ticks, .executions = executions };
+	fn->ncosts++;
 }
 
 /* Basic-block counts become a second cost at each block's address. */
@@ -476,9 +496,9 @@ static int credit_objects(struct build *b)
 }
 
 /* Credits every object's samples and basic-block counts.  The positions
- * are counted first and then kept in an array of that size: a histogram
- * with every bin counted has one per instruction, and a growing array
- * would reserve up to twice that. */
+ * are counted first and then kept in an array of that size, each
+ * function's together: a histogram with every bin counted has one per
+ * instruction, and a growing array would reserve up to twice that. */
 static int credit_samples(struct build *b)
 {
 	struct callgraph *cg = b->cg;
@@ -488,11 +508,17 @@ static int credit_samples(struct build *b)
 	if (credit_objects(b) < 0)
 		return -1;
 	cg->stats = stats;
+	cg->ncosts = 0;
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		cg->funcs[f].first_cost = cg->ncosts;
+		cg->ncosts += cg->funcs[f].ncosts;
+		cg->funcs[f].ncosts = 0;
+	}
 	cg->costs = malloc((cg->ncosts ? cg->ncosts : 1) * sizeof *cg->costs);
 	if (!cg->costs)
 		return g2c_error_set(b->err, "out of memory for sample positions");
-	cg->ncosts = 0;
 	b->counting = false;
+	b->added_any = false;
 	return credit_objects(b);
 }
 

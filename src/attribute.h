@@ -16,7 +16,8 @@
 
 struct g2c_error;
 
-/* Fills CG's positions (cg->costs, unsorted), arcs and sites (sorted by
+/* Fills CG's positions (cg->costs, each function's together as its
+ * first_cost and ncosts say, in any order within), arcs and sites (sorted by
  * caller, callee and site), statistics, hz and each function's
  * ns_per_tick from the profiles of its objects, whose functions are
  * numbered and cg->funcs allocated already.  SEL's arc filters (-k)

@@ -55,10 +55,10 @@ struct cg_selection {
 	bool show_unused;	/* -z: functions never called or sampled too */
 };
 
-/* Self cost at one position of one function.  A histogram with every
- * bin counted has one per instruction: ticks and ns share their place. */
+/* Self cost at one position of a function (cg_func.first_cost and
+ * ncosts say whose).  A histogram with every bin counted has one per
+ * instruction: ticks and ns share their place. */
 struct cg_cost {
-	size_t func;
 	uint64_t pc;
 	union {
 		double ticks;	/* samples credited, fractional (until

@@ -42,63 +42,69 @@ static uint64_t split_next(struct splitter *s, double weight, bool last)
 	return part;
 }
 
-static uint64_t cost_key(const void *x)
+static uint64_t cost_pc(const void *x)
 {
-	return ((const struct cg_cost *)x)->func;
+	return ((const struct cg_cost *)x)->pc;
 }
 
-static int compare_costs(const void *x, const void *y)
+static int compare_cost_pcs(const void *x, const void *y)
 {
 	const struct cg_cost *a = x, *b = y;
 
-	if (a->func != b->func)
-		return a->func < b->func ? -1 : 1;
-	if (a->pc != b->pc)
-		return a->pc < b->pc ? -1 : 1;
-	return 0;
+	return a->pc < b->pc ? -1 : a->pc > b->pc;
 }
 
-/* Sorts the positions by function and address, merges equal ones, and
- * rounds their costs to ns, scaled by the share of each function's time
- * that gprof propagates (1 without selections), so that the rounded costs
- * add up to the rounded total. */
+/* Sorts each function's positions by address (they come sorted from one
+ * histogram), merges equal ones, moves them down over the room merging
+ * freed, and rounds their costs to ns, scaled by the share of each
+ * function's time that gprof propagates (1 without selections), so that
+ * the rounded costs add up to the rounded total. */
 static void finish_costs(struct callgraph *cg)
 {
 	double running = 0;
 	uint64_t given = 0;
 	size_t n = 0;
 
-	if (cg->ncosts)
-		sort_by_small_key(cg->costs, cg->ncosts, sizeof *cg->costs,
-				  cost_key, cg->nfuncs, compare_costs);
-	for (size_t i = 0; i < cg->ncosts; i++) {
-		if (n > 0 && cg->costs[n - 1].func == cg->costs[i].func &&
-		    cg->costs[n - 1].pc == cg->costs[i].pc) {
-			cg->costs[n - 1].ticks += cg->costs[i].ticks;
-			cg->costs[n - 1].executions = add_saturating(
-				cg->costs[n - 1].executions, cg->costs[i].executions);
-		} else {
-			cg->costs[n++] = cg->costs[i];
+	for (size_t fi = 0; fi < cg->nfuncs; fi++) {
+		struct cg_func *f = &cg->funcs[fi];
+		struct cg_cost *run = cg->costs + f->first_cost;
+		size_t first = n;
+
+		for (size_t i = 1; i < f->ncosts; i++)
+			if (run[i].pc < run[i - 1].pc) {
+				sort_by_key(run, f->ncosts, sizeof *run, cost_pc,
+					    compare_cost_pcs);
+				break;
+			}
+		for (size_t i = 0; i < f->ncosts; i++) {
+			if (n > first && cg->costs[n - 1].pc == run[i].pc) {
+				struct cg_cost *last = &cg->costs[n - 1];
+
+				last->ticks += run[i].ticks;
+				last->executions = add_saturating(
+					last->executions, run[i].executions);
+			} else {
+				cg->costs[n++] = run[i];
+			}
+		}
+		f->first_cost = first;
+		f->ncosts = n - first;
+		for (size_t i = first; i < n; i++) {
+			struct cg_cost *c = &cg->costs[i];
+			double ticks = c->ticks;	/* (ns takes its place) */
+			uint64_t upto;
+
+			running += ticks * f->fract * f->ns_per_tick;
+			upto = (uint64_t)llround(running);
+			c->ns = upto > given ? upto - given : 0;
+			given += c->ns;
+			f->self_ticks += ticks;
+			f->self_ns += c->ns;
+			cg->total_executions = add_saturating(
+				cg->total_executions, c->executions);
 		}
 	}
 	cg->ncosts = n;
-	for (size_t i = 0; i < n; i++) {
-		struct cg_cost *c = &cg->costs[i];
-		struct cg_func *f = &cg->funcs[c->func];
-		double ticks = c->ticks;	/* (ns takes its place) */
-		uint64_t upto;
-
-		running += ticks * f->fract * f->ns_per_tick;
-		upto = (uint64_t)llround(running);
-		c->ns = upto > given ? upto - given : 0;
-		given += c->ns;
-		if (f->ncosts++ == 0)
-			f->first_cost = i;
-		f->self_ticks += ticks;
-		f->self_ns += c->ns;
-		cg->total_executions = add_saturating(cg->total_executions,
-						      c->executions);
-	}
 	cg->total_ns = given;
 }
 
@@ -778,8 +784,8 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 	int rc = -1;
 
 	link_arcs(cg);
-	for (size_t i = 0; i < cg->ncosts; i++)
-		cg->funcs[cg->costs[i].func].used = true;
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		cg->funcs[f].used = cg->funcs[f].used || cg->funcs[f].ncosts > 0;
 	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX)
 		return g2c_error_set(err, "too many functions or calls for one call graph");
 	uncalled = calloc(cg->nfuncs, sizeof *uncalled);

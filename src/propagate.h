@@ -18,11 +18,13 @@
 struct g2c_error;
 
 /* Propagates time over the graph CG holds: cg->nfuncs zeroed functions
- * (but for ns_per_tick, and used for functions to show without samples or
- * arcs), cg->costs in any order, and cg->arcs sorted by caller then
- * callee, each with at least one site in cg->sites.  Sets everything
- * else of the functions, arcs, sites and roots, total_ns and ncycles; the
- * costs end up sorted by function and address, equal positions merged.
+ * (but for ns_per_tick, used for functions to show without samples or
+ * arcs, and first_cost and ncosts: each function's positions in
+ * cg->costs, together, in any order within), and cg->arcs sorted by
+ * caller then callee, each with at least one site in cg->sites.  Sets
+ * everything else of the functions, arcs, sites and roots, total_ns and
+ * ncycles; the costs end up sorted by function and address, equal
+ * positions merged.
  * SEL (never NULL) applies gprof's selections, to members of cycles
  * too.  Returns 0, or -1 with ERR set. */
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,

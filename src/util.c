@@ -203,48 +203,6 @@ out:
 		free(swap);
 }
 
-void sort_by_small_key(void *base, size_t n, size_t size,
-		       uint64_t (*key)(const void *), size_t nkeys,
-		       int (*cmp)(const void *, const void *))
-{
-	size_t *start = NULL, *dest = NULL;
-	_Alignas(max_align_t) char swap[128];
-	char *b = base;
-
-	if (size <= sizeof swap && n <= SIZE_MAX / sizeof *dest &&
-	    nkeys < SIZE_MAX / sizeof *start) {
-		start = calloc(nkeys + 1, sizeof *start);
-		dest = malloc((n ? n : 1) * sizeof *dest);
-	}
-	if (!start || !dest) {
-		free(start);
-		free(dest);
-		sort_by_key(base, n, size, key, cmp);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		start[key(b + i * size) + 1]++;
-	for (size_t k = 0; k < nkeys; k++)
-		start[k + 1] += start[k];
-	/* each element's place, in input order within a key: stable */
-	for (size_t i = 0; i < n; i++)
-		dest[i] = start[key(b + i * size)]++;
-	free(start);
-	/* every swap puts the element at I where it belongs */
-	for (size_t i = 0; i < n; i++)
-		while (dest[i] != i) {
-			size_t j = dest[i];
-
-			memcpy(swap, b + j * size, size);
-			memcpy(b + j * size, b + i * size, size);
-			memcpy(b + i * size, swap, size);
-			dest[i] = dest[j];
-			dest[j] = j;
-		}
-	free(dest);
-	sort_equal_runs(base, n, size, key, cmp, swap);
-}
-
 static bool is_unprintable(char c)
 {
 	return (unsigned char)c < 0x20 || c == 0x7f;

@@ -32,14 +32,6 @@ void sort_by_key(void *base, size_t n, size_t size,
 		 uint64_t (*key)(const void *),
 		 int (*cmp)(const void *, const void *));
 
-/* sort_by_key for keys below NKEYS (function numbers): a stable counting
- * sort, which needs one size_t per element and per key beside the array,
- * a quarter of sort_by_key's, for the positions of a histogram whose
- * every bin has samples. */
-void sort_by_small_key(void *base, size_t n, size_t size,
-		       uint64_t (*key)(const void *), size_t nkeys,
-		       int (*cmp)(const void *, const void *));
-
 /* The index of the first of N elements of STRIDE bytes at BASE whose
  * uint64_t key (at the start of each element: BASE may point at a later
  * member to search by it; keys in increasing order) is above LIMIT, N if

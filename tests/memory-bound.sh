@@ -15,9 +15,9 @@ lib=$(ldd "$GMON2CG" | awk '$1 ~ /^libbfd/ { print $3; exit }')
 [ -f "$lib" ] || skip "no libbfd found in ldd's list"
 
 # The README's bound (section Bad input): beyond what the same object's
-# conversion takes with a histogram of one bin, at most 40 bytes per byte
+# conversion takes with a histogram of one bin, at most 30 bytes per byte
 # of S of memory, and 32 MiB more of address space (threads' stacks).
-PER_BYTE=40 ADDRESS_SLACK_KB=32768
+PER_BYTE=30 ADDRESS_SLACK_KB=32768
 
 rewrite() {
 	"${PYTHON3:-python3}" "$srcdir/tests/lib/gmon_rewrite.py" "$1" "$lib" \

@@ -3,9 +3,10 @@
  * symbols or code), against figures worked out from gprof's rules: the
  * worked example of doc/internals.md (a cycle, direct recursion), direct
  * recursion alone, roots without samples, a cycle that nothing calls,
- * a function whose time -E leaves out, and the 1 ns markers of calls
- * into code never sampled; and properties that every viewer relies on,
- * over thousands of random graphs with cycles. */
+ * a function whose time -E leaves out, the 1 ns markers of calls into
+ * code never sampled, and positions given in any order; and properties
+ * that every viewer relies on, over thousands of random graphs with
+ * cycles. */
 #include <config.h>
 
 #include <stdlib.h>
@@ -43,9 +44,12 @@ static void bare_graph(struct callgraph *cg, size_t n, const unsigned *ticks,
 	cg->sites = calloc(narcs ? narcs : 1, sizeof *cg->sites);
 	for (size_t f = 0; f < n; f++) {
 		cg->funcs[f].ns_per_tick = 1e9 / 100;
-		if (ticks[f])
+		cg->funcs[f].first_cost = cg->ncosts;
+		if (ticks[f]) {
+			cg->funcs[f].ncosts = 1;
 			cg->costs[cg->ncosts++] = (struct cg_cost){
-				.func = f, .pc = 0x1000 * (f + 1), .ticks = ticks[f] };
+				.pc = 0x1000 * (f + 1), .ticks = ticks[f] };
+		}
 	}
 	memcpy(sorted, arcs, narcs * sizeof *arcs);
 	qsort(sorted, narcs, sizeof *sorted, compare_arc_specs);
@@ -110,6 +114,54 @@ static void test_direct_recursion(void)
 	CHECK_U64(cg.nroots, 1);
 	CHECK_U64(cg.roots[0].func, M);
 	CHECK_U64(cg.roots[0].ns, 10 * TICK);
+	callgraph_release(&cg);
+}
+
+/* Positions as attribution leaves them: each function's together, in
+ * any order within (several histograms, basic-block counts).  They end
+ * sorted by address, equal ones merged, and moved down over the room
+ * merging freed; each cost rounds to its ticks.  F: 0x30 1 tick, 0x10
+ * 2, 0x30 4, 0x20 0 with 7 executions, 0x10 1; G: 0x40 3. */
+static void test_positions(void)
+{
+	enum { F, G, N };
+	static const unsigned no_ticks[N] = { 0 };
+	static const struct cg_cost given[] = {
+		{ .pc = 0x30, .ticks = 1 }, { .pc = 0x10, .ticks = 2 },
+		{ .pc = 0x30, .ticks = 4 }, { .pc = 0x20, .executions = 7 },
+		{ .pc = 0x10, .ticks = 1 }, { .pc = 0x40, .ticks = 3 },
+	};
+	struct callgraph cg;
+	const struct cg_cost *c;
+
+	bare_graph(&cg, N, no_ticks, NULL, 0);
+	free(cg.costs);
+	cg.costs = malloc(sizeof given);
+	memcpy(cg.costs, given, sizeof given);
+	cg.ncosts = 6;
+	cg.funcs[F] = (struct cg_func){ .ns_per_tick = 1e9 / 100,
+					.first_cost = 0, .ncosts = 5 };
+	cg.funcs[G] = (struct cg_func){ .ns_per_tick = 1e9 / 100,
+					.first_cost = 5, .ncosts = 1 };
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.ncosts, 4);
+	CHECK_U64(cg.funcs[F].first_cost, 0);
+	CHECK_U64(cg.funcs[F].ncosts, 3);
+	c = &cg.costs[cg.funcs[F].first_cost];
+	CHECK_U64(c[0].pc, 0x10);
+	CHECK_U64(c[0].ns, 3 * TICK);
+	CHECK_U64(c[1].pc, 0x20);
+	CHECK_U64(c[1].ns, 0);
+	CHECK_U64(c[1].executions, 7);
+	CHECK_U64(c[2].pc, 0x30);
+	CHECK_U64(c[2].ns, 5 * TICK);
+	CHECK_U64(cg.funcs[F].self_ns, 8 * TICK);
+	CHECK_U64(cg.funcs[G].first_cost, 3);
+	CHECK_U64(cg.funcs[G].ncosts, 1);
+	CHECK_U64(cg.costs[3].pc, 0x40);
+	CHECK_U64(cg.costs[3].ns, 3 * TICK);
+	CHECK_U64(cg.total_ns, 11 * TICK);
+	CHECK_U64(cg.total_executions, 7);
 	callgraph_release(&cg);
 }
 
@@ -390,6 +442,7 @@ int main(void)
 {
 	test_worked_example();
 	test_direct_recursion();
+	test_positions();
 	test_roots();
 	test_uncalled_cycle();
 	test_excluded_time();

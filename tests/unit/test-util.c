@@ -97,36 +97,6 @@ static void check_sort(size_t n, enum shape shape)
 /* Orders by key and tie only: equal items must keep their input order
  * (their serials ascending), as the positions whose ticks are summed in
  * the order they were credited. */
-static int compare_key_tie(const void *x, const void *y)
-{
-	const struct item *a = x, *b = y;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->tie < b->tie ? -1 : a->tie > b->tie;
-}
-
-/* sort_by_small_key on keys below NKEYS: the order qsort gives when
- * the serial breaks ties, found by a comparison that ignores it. */
-static void check_small_key_sort(size_t n, enum shape shape, size_t nkeys)
-{
-	struct item *got = malloc((n ? n : 1) * sizeof *got);
-	struct item *want = malloc((n ? n : 1) * sizeof *want);
-	char what[96];
-
-	fill(got, n, shape);
-	for (size_t i = 0; i < n; i++)
-		got[i].key %= nkeys;
-	memcpy(want, got, n * sizeof *got);
-	qsort(want, n, sizeof *want, compare_items);
-	sort_by_small_key(got, n, sizeof *got, item_key, nkeys, compare_key_tie);
-	snprintf(what, sizeof what, "sort_by_small_key is stable: %zu items, %s, keys below %zu",
-		 n, shape_names[shape], nkeys);
-	check_true(memcmp(got, want, n * sizeof *got) == 0, what, __FILE__, __LINE__);
-	free(got);
-	free(want);
-}
-
 /* An element larger than the in-place path's swap space. */
 struct large_item {
 	struct item item;
@@ -289,12 +259,6 @@ int main(void)
 			check_sort(sizes[s], shape);
 	for (enum shape shape = RANDOM; shape <= HIGH_BYTE; shape++)
 		check_large_elements(shape);
-	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
-		for (enum shape shape = RANDOM; shape <= HIGH_BYTE; shape++) {
-			check_small_key_sort(sizes[s], shape, 1);
-			check_small_key_sort(sizes[s], shape, 50);
-			check_small_key_sort(sizes[s], shape, 100000);
-		}
 
 	check_search(0, 1, 0);
 	check_search(1, 1, 0);

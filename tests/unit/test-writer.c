@@ -154,9 +154,9 @@ static void test_two_objects(void)
 		[2] = { .used = true, .shown = true, .first_cost = 2, .ncosts = 1 },
 	};
 	struct cg_cost costs[3] = {
-		{ .func = 0, .pc = 0x1000, .ns = 5 },
-		{ .func = 1, .pc = 0x500, .ns = 7 },
-		{ .func = 2, .pc = 0x600, .ns = 11 },
+		{ .pc = 0x1000, .ns = 5 },
+		{ .pc = 0x500, .ns = 7 },
+		{ .pc = 0x600, .ns = 11 },
 	};
 	struct cg_root roots[3] = { { 0, 5 }, { 1, 7 }, { 2, 11 } };
 	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 6, .first_pseudo = 3,
@@ -217,7 +217,7 @@ static void test_clashing_names(void)
 		st.funcs[f].name = "init";
 		funcs[f] = (struct cg_func){ .used = true, .shown = true,
 					     .first_cost = f, .ncosts = 1 };
-		costs[f] = (struct cg_cost){ .func = f, .pc = 0x1000 + 16 * f, .ns = 1 };
+		costs[f] = (struct cg_cost){ .pc = 0x1000 + 16 * f, .ns = 1 };
 		roots[f] = (struct cg_root){ f, 1 };
 	}
 	text = write_to_memory(&cg, &map);
