@@ -4,6 +4,7 @@
 #include <bfd.h>
 #include <ctype.h>
 #include <glob.h>
+#include <gnu/libc-version.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,13 @@
 #include "diag.h"
 #include "libfind.h"
 
-/* What a search needs: the library, where it is loaded from, and what
- * decides whether a file found is it. */
+/* glibc-hwcaps levels (3), legacy combinations (at most 2^4 - 1), and
+ * the directory itself */
+#define MAX_SUBDIRS 19
+
+/* What a search needs: the library, where it is loaded from, what
+ * decides whether a file found is it, and the subdirectories ld.so
+ * tries in each directory, best first ("" for the directory itself). */
 struct search {
 	struct object *lib, *exe;
 	const char *soname, *debug_dir, *origin;
@@ -24,6 +30,8 @@ struct search {
 	libfind_accept accept;
 	void *arg;
 	struct g2c_error *err;
+	char subdirs[MAX_SUBDIRS][64];
+	size_t nsubdirs;
 };
 
 /* Tries PATH.  Returns 1 when it is the library (opened in s->lib), 0
@@ -48,6 +56,13 @@ static int try_path(struct search *s, const char *path)
 }
 
 #if defined(__x86_64__)
+/* Whether EXE runs on this machine's x86-64 ld.so. */
+static bool x86_64_here(const struct object *exe)
+{
+	return bfd_get_arch(exe->abfd) == bfd_arch_i386 &&
+	       exe->target.addr_size == 8;
+}
+
 /* The x86-64 micro-architecture level (0 to 4) of this CPU, by the
  * features of each level that both gcc and clang can test (clang 14
  * knows no "x86-64-vN" names); the few it cannot test (cx16, lahf,
@@ -71,27 +86,100 @@ static int x86_64_level(void)
 }
 #endif
 
-/* The glibc-hwcaps subdirectories ld.so searches before each directory,
- * best first: on x86-64, the x86-64 levels this CPU supports. */
-static size_t hwcaps_subdirs(const struct search *s, const char **subdirs)
+/* Whether this glibc's ld.so still searches the legacy hwcap
+ * subdirectories (tls, the platform, hwcap names), which glibc 2.37
+ * dropped. */
+static bool glibc_has_legacy_hwcaps(void)
+{
+	unsigned major = 0, minor = 0;
+
+	return sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor) == 2 &&
+	       (major < 2 || (major == 2 && minor < 37));
+}
+
+/* ld.so's platform, what $PLATFORM stands for: AT_PLATFORM, but on Intel
+ * x86-64 CPUs glibc before 2.37 names two of its own, "xeon_phi" for
+ * AVX-512 ER and PF, else "haswell" for AVX2, FMA and BMI (with them come
+ * the LZCNT and MOVBE it also asks for). */
+static const char *ld_platform(const struct object *exe)
+{
+	const char *platform = (const char *)getauxval(AT_PLATFORM);
+
+#if defined(__x86_64__)
+	if (x86_64_here(exe) && glibc_has_legacy_hwcaps()) {
+		__builtin_cpu_init();
+		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx512cd") &&
+		    __builtin_cpu_supports("avx512er") &&
+		    __builtin_cpu_supports("avx512pf"))
+			return "xeon_phi";
+		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+		    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
+			return "haswell";
+	}
+#else
+	(void)exe;
+#endif
+	return platform ? platform : "";
+}
+
+/* The legacy hwcap names ld.so searches on x86-64 (in bit order): x86_64,
+ * and avx512_1 on Intel CPUs with AVX-512 CD, BW, DQ and VL but not ER. */
+static size_t legacy_hwcap_names(const struct search *s, const char **names)
 {
 	size_t n = 0;
 
 #if defined(__x86_64__)
-	if (bfd_get_arch(s->exe->abfd) == bfd_arch_i386 &&
-	    s->exe->target.addr_size == 8) {
-		static const char *const levels[] = {
-			"glibc-hwcaps/x86-64-v4/", "glibc-hwcaps/x86-64-v3/",
-			"glibc-hwcaps/x86-64-v2/",
-		};
-		for (int level = x86_64_level(); level >= 2; level--)
-			subdirs[n++] = levels[4 - level];
+	if (x86_64_here(s->exe)) {
+		names[n++] = "x86_64";
+		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx512cd") &&
+		    !__builtin_cpu_supports("avx512er") &&
+		    __builtin_cpu_supports("avx512bw") &&
+		    __builtin_cpu_supports("avx512dq") &&
+		    __builtin_cpu_supports("avx512vl"))
+			names[n++] = "avx512_1";
 	}
 #else
 	(void)s;
 #endif
-	subdirs[n++] = "";
 	return n;
+}
+
+/* The subdirectories ld.so searches in each directory, best first, into
+ * s->subdirs: on x86-64 the glibc-hwcaps levels this CPU supports; then,
+ * before glibc 2.37 (and without /etc/ld.so.nohwcap), every combination
+ * of the hwcap names, the platform and "tls", from all of them down,
+ * each written from "tls" to the first hwcap name, as ld.so orders them;
+ * last the directory itself. */
+static void set_subdirs(struct search *s)
+{
+	const char *strings[4];
+	size_t n = 0, nstrings;
+
+	s->nsubdirs = 0;
+#if defined(__x86_64__)
+	if (x86_64_here(s->exe))
+		for (int level = x86_64_level(); level >= 2; level--)
+			snprintf(s->subdirs[s->nsubdirs++], sizeof *s->subdirs,
+				 "glibc-hwcaps/x86-64-v%d/", level);
+#endif
+	if (glibc_has_legacy_hwcaps() && access("/etc/ld.so.nohwcap", F_OK) != 0) {
+		nstrings = legacy_hwcap_names(s, strings);
+		if (*s->platform)
+			strings[nstrings++] = s->platform;
+		strings[nstrings++] = "tls";
+		for (size_t set = ((size_t)1 << nstrings) - 1; set > 0; set--) {
+			char *dir = s->subdirs[s->nsubdirs++];
+
+			n = 0;
+			dir[0] = '\0';
+			for (size_t k = nstrings; k-- > 0;)
+				if (set & ((size_t)1 << k))
+					n += (size_t)snprintf(dir + n, sizeof *s->subdirs - n,
+							      "%.20s/", strings[k]);
+		}
+	}
+	s->subdirs[s->nsubdirs++][0] = '\0';
 }
 
 /* The value of the dynamic string token at DIR (without its '$'), and
@@ -121,12 +209,9 @@ static const char *token_value(const struct search *s, const char *dir,
 }
 
 /* Tries DIR[0..LEN) (the current directory when empty, as for ld.so),
- * with $ORIGIN, $LIB and $PLATFORM expanded, after its glibc-hwcaps
- * subdirectories. */
+ * with $ORIGIN, $LIB and $PLATFORM expanded, after its subdirectories. */
 static int try_dir(struct search *s, const char *dir, size_t len)
 {
-	const char *subdirs[4];
-	size_t nsubdirs = hwcaps_subdirs(s, subdirs);
 	char path[4096];
 	size_t n = 0;
 	int rc = 0;
@@ -149,9 +234,9 @@ static int try_dir(struct search *s, const char *dir, size_t len)
 	}
 	if (n >= sizeof path - 1)
 		return 0;
-	for (size_t k = 0; k < nsubdirs && rc == 0; k++) {
+	for (size_t k = 0; k < s->nsubdirs && rc == 0; k++) {
 		int w = snprintf(path + n, sizeof path - n, "%s%s%s",
-				 n && path[n - 1] == '/' ? "" : "/", subdirs[k],
+				 n && path[n - 1] == '/' ? "" : "/", s->subdirs[k],
 				 s->soname);
 
 		if (w >= 0 && (size_t)w < sizeof path - n)
@@ -271,9 +356,8 @@ int libfind_open(struct object *lib, struct object *exe, const char *soname,
 		 struct g2c_error *err)
 {
 	struct object_dynamic dyn;
-	const char *platform = (const char *)getauxval(AT_PLATFORM);
 	struct search s = { lib, exe, soname, debug_dir, NULL, lib_dir(exe),
-			    platform ? platform : "", accept, arg, err };
+			    ld_platform(exe), accept, arg, err, { "" }, 0 };
 	char *origin = strdup(exe->path), *slash;
 	int rc;
 
@@ -283,6 +367,7 @@ int libfind_open(struct object *lib, struct object *exe, const char *soname,
 	if (slash)
 		*slash = '\0';
 	s.origin = origin;
+	set_subdirs(&s);
 	if (strchr(soname, '/')) {
 		rc = try_path(&s, soname);
 	} else if ((rc = object_read_dynamic(exe, &dyn, err)) == 0) {

@@ -7,7 +7,8 @@
  * /etc/ld.so.cache, then the default directories; $ORIGIN, $LIB and
  * $PLATFORM expanded, an empty entry the current directory, and in each
  * directory its glibc-hwcaps subdirectories for the levels this CPU
- * supports first.  A file counts only when it is an object of the
+ * supports first, then (glibc before 2.37) the legacy tls, platform and
+ * hwcap subdirectories.  A file counts only when it is an object of the
  * program's machine and the caller accepts it (its code fits the
  * profile); the search goes on past one that does not.
  */

@@ -4,7 +4,8 @@
 # candidate's code), the file name only a hint, so that renamed profiles
 # convert; and found as ld.so finds it, in a private tree built here with
 # gcc: an empty LD_LIBRARY_PATH entry (the current directory), the
-# glibc-hwcaps subdirectories, $LIB and $PLATFORM in RUNPATH.  Two builds
+# glibc-hwcaps subdirectories, the legacy ones (tls, the platform), $LIB
+# and $PLATFORM in RUNPATH.  Two builds
 # of one library with different layouts stand where the wrong one would
 # be taken: 200 000 calls of x_delta must not come out as another
 # function's, and a library whose code does not fit is never taken.
@@ -83,7 +84,12 @@ int main(void)
 	return s == 42;
 }
 C
-platform=$(LD_SHOW_AUXV=1 /bin/true 2>/dev/null | awk '$1 == "AT_PLATFORM:" { print $2 }')
+# ld.so's platform ($PLATFORM): before glibc 2.37 its --help names it
+# among the legacy subdirectories (on Intel CPUs "haswell" or "xeon_phi",
+# not AT_PLATFORM); else AT_PLATFORM.
+platform=$(ld.so --help 2>/dev/null | awk '/\(AT_PLATFORM/ { print $1; exit }')
+[ -n "$platform" ] ||
+	platform=$(LD_SHOW_AUXV=1 /bin/true 2>/dev/null | awk '$1 == "AT_PLATFORM:" { print $2 }')
 libdir=$(ld.so --help 2>/dev/null | awk '/system search path/ { sub(/^\//, "", $1); print $1; exit }')
 build() { # DIR [-DOTHER_LAYOUT]: libx.so.1 in DIR
 	mkdir -p "$1" && gcc -O1 -fPIC -shared -Wl,-soname,libx.so.1 ${2:-} -o "$1/libx.so.1" x.c
@@ -126,6 +132,23 @@ if ld.so --help 2>/dev/null | grep -q 'x86-64-v2 (supported, searched)'; then
 	run_and_convert "glibc-hwcaps/x86-64-v2 first" "$tmp" "$tmp/t/prog-hw"
 else
 	skip_check "glibc-hwcaps/x86-64-v2 first" "this ld.so does not search x86-64-v2"
+fi
+
+# The legacy subdirectories that ld.so before glibc 2.37 searches after
+# glibc-hwcaps: combinations of the hwcap names, the platform and tls,
+# the deepest first.
+legacy=$(ld.so --help 2>/dev/null | awk '/^Legacy HWCAP/ { on = 1; next }
+	on && /supported, searched/ && !/AT_PLATFORM/ && $1 != "tls" { print $1 }')
+if ld.so --help 2>/dev/null | grep -q '^  tls (supported, searched)'; then
+	n=0
+	for sub in tls "$platform" "tls/$platform" ${legacy:+"tls/$platform/${legacy%%$'\n'*}"}; do
+		n=$((n + 1))
+		prog "t/prog-leg$n" "\$ORIGIN/leg$n" && mkdir -p "t/leg$n/$sub" &&
+			cp t/a/libx.so.1 "t/leg$n/" && cp t/b/libx.so.1 "t/leg$n/$sub/"
+		run_and_convert "legacy subdirectory $sub/ before the directory" "$tmp" "$tmp/t/prog-leg$n"
+	done
+else
+	skip_check "legacy subdirectories" "this ld.so searches none (glibc 2.37 or later)"
 fi
 
 # An empty LD_LIBRARY_PATH entry is the current directory, before RUNPATH.
