@@ -685,8 +685,11 @@ static int add_input(struct gmon_profile *prof,
 		return g2c_error_set(err,
 				     "%s: empty profile: no histogram, no call arcs, no basic-block counts",
 				     in->name);
-	if (prof->nfiles++ == 0)
+	if (prof->nfiles++ == 0) {
 		prof->first_format = format;
+		prof->first_bin_size = r.bin_size;
+		prof->first_bins_signed = r.bins_signed;
+	}
 	return 0;
 }
 

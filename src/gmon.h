@@ -106,6 +106,8 @@ struct gmon_profile {
 	size_t nbbs;
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
+	unsigned first_bin_size;	/* its histogram's bytes a bin, and */
+	bool first_bins_signed;		/* whether they are signed (FreeBSD) */
 	/* LD_PROFILE: calls ld.so did not count because its arc table was
 	 * full, summed over files (each file's count is modulo 2^32) */
 	uint64_t calls_lost;

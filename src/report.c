@@ -9,6 +9,7 @@
 
 #include "attribute.h"
 #include "diag.h"
+#include "gmon_format.h"
 #include "report.h"
 #include "util.h"
 
@@ -200,6 +201,11 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 		fprintf(fp, "%s: stats: ", PACKAGE_NAME);
 		put_name(fp, own[0], SIZE_MAX);
 		fprintf(fp, " (%s format", format_names[profs[o].first_format]);
+		/* FreeBSD's header names other counter types than gprof's */
+		if (profs[o].first_bin_size != GMON_BIN_SIZE ||
+		    profs[o].first_bins_signed)
+			fprintf(fp, ", %u-bit %s counts", 8 * profs[o].first_bin_size,
+				profs[o].first_bins_signed ? "signed" : "unsigned");
 		if (prog->nobjs > 1 || po->ld_profile) {
 			fputs(", of ", fp);
 			put_name(fp, po->obj.path, SIZE_MAX);

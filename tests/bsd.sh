@@ -3,7 +3,8 @@
 # counter type FreeBSD's header names converts with the samples and calls
 # the fixture was written with, the files GNU gprof reads too agree with
 # it, OpenBSD's arc length bounds the arcs, corrupt files are refused in
-# one line, and PROG.gmon is the profile when none is named.
+# one line, PROG.gmon is the profile when none is named, and --stats names
+# the counter type.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$PYTHON3" ] || skip "python3 not found"
@@ -56,6 +57,18 @@ for expect in "$bsd"/*/*.expect; do
 		diag <"$tmp/err"
 		diag <"$tmp/log"
 	fi
+done
+
+# --stats names FreeBSD's counter type where it is not gprof's 16-bit one.
+for type in s8:8-bit_signed u32:32-bit_unsigned s64:64-bit_signed u16:; do
+	gmon=$bsd/freebsd/${type%%:*}.gmon want=${type#*:}
+	"$GMON2CG" --stats -o "$tmp/s.cg" "$bsd/freebsd/prog" "$gmon" 2>"$tmp/err"
+	if [ -n "$want" ]; then
+		grep -q "stats: $gmon (4.4BSD format, ${want/_/ } counts)\$" "$tmp/err"
+	else
+		grep -q "stats: $gmon (4.4BSD format)\$" "$tmp/err"
+	fi
+	check "--stats: ${type%%:*}.gmon: ${want:-16-bit unsigned, not named}"
 done
 
 # to_tagged IN OUT: the 16-bit 4.4BSD file IN in the GNU tagged format,
