@@ -126,6 +126,7 @@ static void test_positions(void)
 {
 	enum { F, G, N };
 	static const unsigned no_ticks[N] = { 0 };
+	static const struct arc_spec no_arcs[1];
 	static const struct cg_cost given[] = {
 		{ .pc = 0x30, .ticks = 1 }, { .pc = 0x10, .ticks = 2 },
 		{ .pc = 0x30, .ticks = 4 }, { .pc = 0x20, .executions = 7 },
@@ -134,7 +135,7 @@ static void test_positions(void)
 	struct callgraph cg;
 	const struct cg_cost *c;
 
-	bare_graph(&cg, N, no_ticks, NULL, 0);
+	bare_graph(&cg, N, no_ticks, no_arcs, 0);
 	free(cg.costs);
 	cg.costs = malloc(sizeof given);
 	memcpy(cg.costs, given, sizeof given);
