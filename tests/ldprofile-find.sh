@@ -84,6 +84,10 @@ int main(void)
 	return s == 42;
 }
 C
+# Under valgrind gmon2cg sees valgrind's CPU (an Intel one without
+# AVX-512, whatever this machine has), not the one ld.so ran on: the
+# platform is then another.
+under_valgrind=${G2C_VALGRIND:+"valgrind shows gmon2cg another CPU than ld.so's"}
 # ld.so's platform ($PLATFORM): before glibc 2.37 its --help names it
 # among the legacy subdirectories (on Intel CPUs "haswell" or "xeon_phi",
 # not AT_PLATFORM); else AT_PLATFORM.
@@ -143,6 +147,10 @@ if ld.so --help 2>/dev/null | grep -q '^  tls (supported, searched)'; then
 	n=0
 	for sub in tls "$platform" "tls/$platform" ${legacy:+"tls/$platform/${legacy%%$'\n'*}"}; do
 		n=$((n + 1))
+		if [ "$sub" != tls ] && [ -n "$under_valgrind" ]; then
+			skip_check "legacy subdirectory $sub/" "$under_valgrind"
+			continue
+		fi
 		prog "t/prog-leg$n" "\$ORIGIN/leg$n" && mkdir -p "t/leg$n/$sub" &&
 			cp t/a/libx.so.1 "t/leg$n/" && cp t/b/libx.so.1 "t/leg$n/$sub/"
 		run_and_convert "legacy subdirectory $sub/ before the directory" "$tmp" "$tmp/t/prog-leg$n"
@@ -189,7 +197,9 @@ else
 fi
 
 # $PLATFORM and $LIB in RUNPATH, expanded as ld.so expands them.
-if [ -n "$platform" ]; then
+if [ -n "$under_valgrind" ]; then
+	skip_check "\$PLATFORM in RUNPATH" "$under_valgrind"
+elif [ -n "$platform" ]; then
 	prog t/prog-plat '$ORIGIN/plat/$PLATFORM' && mkdir -p "t/plat/$platform" &&
 		cp t/b/libx.so.1 "t/plat/$platform/"
 	run_and_convert "\$PLATFORM in RUNPATH" "$tmp" "$tmp/t/prog-plat"
