@@ -97,64 +97,60 @@ static bool glibc_has_legacy_hwcaps(void)
 	       (major < 2 || (major == 2 && minor < 37));
 }
 
-/* ld.so's platform, what $PLATFORM stands for: AT_PLATFORM, but on Intel
- * x86-64 CPUs glibc before 2.37 names two of its own, "xeon_phi" for
- * AVX-512 ER and PF, else "haswell" for AVX2, FMA and BMI (with them come
- * the LZCNT and MOVBE it also asks for). */
-static const char *ld_platform(const struct object *exe)
+/* ld.so's platform for EXE, what $PLATFORM stands for, into *PLATFORM,
+ * and the legacy hwcap names it searches (in bit order) into NAMES.
+ * AT_PLATFORM and no names, but for x86-64: the name x86_64, and on
+ * Intel CPUs, with glibc before 2.37 (LEGACY), what its cpu-features
+ * make of them: the platform "xeon_phi" for AVX-512 ER and PF, else
+ * "haswell" for AVX2, FMA and BMI (with them come the LZCNT and MOVBE it
+ * also asks for), and the name avx512_1 for AVX-512 CD, BW, DQ and VL
+ * without ER. */
+static size_t ld_capabilities(const struct object *exe, bool legacy,
+			      const char **platform, const char **names)
 {
-	const char *platform = (const char *)getauxval(AT_PLATFORM);
-
-#if defined(__x86_64__)
-	if (x86_64_here(exe) && glibc_has_legacy_hwcaps()) {
-		__builtin_cpu_init();
-		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx512cd") &&
-		    __builtin_cpu_supports("avx512er") &&
-		    __builtin_cpu_supports("avx512pf"))
-			return "xeon_phi";
-		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx2") &&
-		    __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
-		    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
-			return "haswell";
-	}
-#else
-	(void)exe;
-#endif
-	return platform ? platform : "";
-}
-
-/* The legacy hwcap names ld.so searches on x86-64 (in bit order): x86_64,
- * and avx512_1 on Intel CPUs with AVX-512 CD, BW, DQ and VL but not ER. */
-static size_t legacy_hwcap_names(const struct search *s, const char **names)
-{
+	const char *at_platform = (const char *)getauxval(AT_PLATFORM);
 	size_t n = 0;
 
+	*platform = at_platform ? at_platform : "";
 #if defined(__x86_64__)
-	if (x86_64_here(s->exe)) {
-		names[n++] = "x86_64";
-		if (__builtin_cpu_is("intel") && __builtin_cpu_supports("avx512cd") &&
-		    !__builtin_cpu_supports("avx512er") &&
-		    __builtin_cpu_supports("avx512bw") &&
-		    __builtin_cpu_supports("avx512dq") &&
-		    __builtin_cpu_supports("avx512vl"))
-			names[n++] = "avx512_1";
+	if (!x86_64_here(exe))
+		return 0;
+	names[n++] = "x86_64";
+	__builtin_cpu_init();
+	if (!legacy || !__builtin_cpu_is("intel"))
+		return n;
+	if (__builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512er")) {
+		if (__builtin_cpu_supports("avx512pf"))
+			*platform = "xeon_phi";
+	} else if (__builtin_cpu_supports("avx512cd") &&
+		   __builtin_cpu_supports("avx512bw") &&
+		   __builtin_cpu_supports("avx512dq") &&
+		   __builtin_cpu_supports("avx512vl")) {
+		names[n++] = "avx512_1";
 	}
+	if (strcmp(*platform, "xeon_phi") != 0 && __builtin_cpu_supports("avx2") &&
+	    __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
+		*platform = "haswell";
 #else
-	(void)s;
+	(void)exe;
+	(void)legacy;
+	(void)names;
 #endif
 	return n;
 }
 
 /* The subdirectories ld.so searches in each directory, best first, into
  * s->subdirs: on x86-64 the glibc-hwcaps levels this CPU supports; then,
- * before glibc 2.37 (and without /etc/ld.so.nohwcap), every combination
- * of the hwcap names, the platform and "tls", from all of them down,
- * each written from "tls" to the first hwcap name, as ld.so orders them;
- * last the directory itself. */
-static void set_subdirs(struct search *s)
+ * with glibc before 2.37 (LEGACY; and without /etc/ld.so.nohwcap), every
+ * combination of the hwcap NAMES[0..NNAMES), the platform and "tls",
+ * from all of them down, each written from "tls" to the first name, as
+ * ld.so orders them; last the directory itself. */
+static void set_subdirs(struct search *s, bool legacy, const char **names,
+			size_t nnames)
 {
 	const char *strings[4];
-	size_t n = 0, nstrings;
+	size_t nstrings = 0;
 
 	s->nsubdirs = 0;
 #if defined(__x86_64__)
@@ -163,15 +159,16 @@ static void set_subdirs(struct search *s)
 			snprintf(s->subdirs[s->nsubdirs++], sizeof *s->subdirs,
 				 "glibc-hwcaps/x86-64-v%d/", level);
 #endif
-	if (glibc_has_legacy_hwcaps() && access("/etc/ld.so.nohwcap", F_OK) != 0) {
-		nstrings = legacy_hwcap_names(s, strings);
+	if (legacy && access("/etc/ld.so.nohwcap", F_OK) != 0) {
+		memcpy(strings, names, nnames * sizeof *names);
+		nstrings = nnames;
 		if (*s->platform)
 			strings[nstrings++] = s->platform;
 		strings[nstrings++] = "tls";
 		for (size_t set = ((size_t)1 << nstrings) - 1; set > 0; set--) {
 			char *dir = s->subdirs[s->nsubdirs++];
+			size_t n = 0;
 
-			n = 0;
 			dir[0] = '\0';
 			for (size_t k = nstrings; k-- > 0;)
 				if (set & ((size_t)1 << k))
@@ -357,7 +354,10 @@ int libfind_open(struct object *lib, struct object *exe, const char *soname,
 {
 	struct object_dynamic dyn;
 	struct search s = { lib, exe, soname, debug_dir, NULL, lib_dir(exe),
-			    ld_platform(exe), accept, arg, err, { "" }, 0 };
+			    "", accept, arg, err, { "" }, 0 };
+	bool legacy = glibc_has_legacy_hwcaps();
+	const char *names[2];
+	size_t nnames = ld_capabilities(exe, legacy, &s.platform, names);
 	char *origin = strdup(exe->path), *slash;
 	int rc;
 
@@ -367,7 +367,7 @@ int libfind_open(struct object *lib, struct object *exe, const char *soname,
 	if (slash)
 		*slash = '\0';
 	s.origin = origin;
-	set_subdirs(&s);
+	set_subdirs(&s, legacy, names, nnames);
 	if (strchr(soname, '/')) {
 		rc = try_path(&s, soname);
 	} else if ((rc = object_read_dynamic(exe, &dyn, err)) == 0) {
