@@ -21,14 +21,32 @@ for name in $(fixture_names); do
 	fi
 done
 
-# The comparison itself must notice a wrong call count and a wrong cost.
+# The comparison itself must notice a wrong call count and a wrong cost,
+# and a wrong address in the label gmon2cg gives a name several functions
+# share, while it takes the right one for the plain name.
 out=$tmp/calltree.cg exe=$FIXTURES/calltree/prog gmon=$FIXTURES/calltree/gmon.out
 # (the first calls= line is <spontaneous> -> main; change the third)
 awk '/^calls=/ && ++n == 3 { sub(/^calls=[0-9]+/, "calls=99999") } { print }' \
 	"$out" >"$tmp/bad-count.cg"
 awk '/^fn=.*hot_leaf/ { hot = 1; print; next } hot && /^[0-9+*-]/ { $NF = $NF + 50000000; hot = 0 } { print }' \
 	"$out" >"$tmp/bad-cost.cg"
-for bad in bad-count bad-cost; do
+# label_main ADDRESS: main's name labelled "main [0xADDRESS]" (main has a
+# cost line at its entry, where the name is checked).
+label_main() {
+	sed "s/^\(c\{0,1\}fn=([0-9]*) main\)$/\1 [0x$1]/" "$out"
+}
+main=$(nm "$exe" | sed -n 's/^0*\([0-9a-f]*\) T main$/\1/p')
+label_main "$main" >"$tmp/labelled.cg"
+if ! grep -q "main \[0x$main\]" "$tmp/labelled.cg"; then
+	not_ok "labelled: main (at 0x$main) was not relabelled"
+elif $compare --cg "$tmp/labelled.cg" "$exe" "$gmon" >"$tmp/labelled.log"; then
+	ok "a name labelled with its own address is that function"
+else
+	not_ok "a name labelled with its own address is not taken for that function"
+	diag <"$tmp/labelled.log"
+fi
+label_main "$(printf %x $((0x$main + 1)))" >"$tmp/bad-label.cg"
+for bad in bad-count bad-cost bad-label; do
 	if cmp -s "$out" "$tmp/$bad.cg"; then
 		not_ok "$bad: the mutation changed nothing"
 	elif $compare --cg "$tmp/$bad.cg" "$exe" "$gmon" >"$tmp/$bad.log"; then

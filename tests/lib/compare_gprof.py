@@ -27,9 +27,11 @@ only the function symbols exact_hist keeps, so a GCC clone or split part
 (.isra, .part, .cold, ...) is credited, samples and arcs, to the kept
 symbol below it; of aliases (one address, several names) gprof shows the
 one it prefers; and two functions of one name (statics of two files) are
-matched to gprof's "NAME [index]" entries by their numbers.  A function
-at a kept symbol's address under a name that is none of that address's
-names keeps its own name, so a wrong name still fails.
+matched to gprof's "NAME [index]" entries by their numbers (gmon2cg
+labels such names "NAME [FILE]", or "NAME [0xADDRESS]" with the symbol's
+own address; the label is taken off where it is right).  A function at a
+kept symbol's address under a name that is none of that address's names
+keeps its own name, so a wrong name still fails.
 
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
@@ -76,6 +78,15 @@ def gprof_names(exe, gp):
     return starts, names, aliases, dropped
 
 
+def unlabelled(f, addr):
+    """F's name without the label gmon2cg gives a name several functions
+    share, where the label is right: F's own file, or ADDR in hex."""
+    for label in ("0x%x" % addr, f.file):
+        if label and f.name.endswith(" [%s]" % label):
+            return f.name[:-len(label) - 3]
+    return f.name
+
+
 def gprof_view(model, gp, starts, names, aliases):
     """MODEL with its functions merged as gprof credits them (see above)."""
     view = callgrind_model.Model()
@@ -86,7 +97,8 @@ def gprof_view(model, gp, starts, names, aliases):
         name, vkey = f.name, key
         if f.name not in PSEUDO and f.addr is not None and starts:
             j = max(bisect.bisect_right(starts, f.addr) - 1, 0)
-            if f.addr != starts[j] or f.name in aliases.get(starts[j], ()):
+            own = aliases.get(starts[j], ())
+            if f.addr != starts[j] or unlabelled(f, starts[j]) in own:
                 name = names[j]
             vkey = "%s@%x" % (name, starts[j])
         where[key] = vkey
