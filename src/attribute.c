@@ -20,6 +20,10 @@
  * targets we have seen; clang saves argument registers first). */
 #define UNDECODED_MCOUNT_MAX_OFFSET 64
 
+/* The distinct addresses mcount calls name in one object: mcount's entry
+ * or PLT entry, or its GOT slot; more would not be mcount's. */
+#define MCOUNT_TARGETS_MAX 4
+
 struct build {
 	struct callgraph *cg;
 	const struct cg_object *obj;	/* the object being read */
@@ -28,8 +32,16 @@ struct build {
 	bool added_any;		/* a position was added in this pass: */
 	size_t last_func;	/* the last one */
 	uint64_t last_pc;
+	/* What the object's arcs tell of which symbol ranges ran (enum ran
+	 * for each; NULL: nothing), and the addresses the mcount calls of
+	 * the ranges they entered name. */
+	unsigned char *ran;
+	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
+	size_t nmcount_targets;
 	struct g2c_error *err;
 };
+
+enum ran { RAN_NOT_SEEN, RAN_ENTERED, RAN_NEVER, RAN_MAYBE };
 
 /* The number of the object being read. */
 static size_t obj_number(const struct build *b)
@@ -146,55 +158,143 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 	return 0;
 }
 
+/* Whether symbol range F never ran: its prologue calls mcount as the
+ * ranges that ran do, yet no arc entered it (mcount records every call
+ * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
+static int never_ran(struct build *b, size_t f, bool *never)
+{
+	uint64_t ret, target;
+	int decoded;
+
+	*never = b->ran && b->ran[f] == RAN_NEVER;
+	if (!b->ran || b->ran[f] != RAN_NOT_SEEN)
+		return 0;
+	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
+	if (decoded < 0)
+		return -1;
+	for (size_t i = 0; decoded && ret && i < b->nmcount_targets; i++)
+		*never = *never || target == b->mcount_targets[i];
+	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
+	return 0;
+}
+
+/* Marks the symbol ranges the arcs of PROF entered (b->ran), and keeps
+ * the address each of their mcount calls names where mcount returned
+ * from it.  Only a gmon.out's arcs tell: LD_PROFILE records only calls
+ * through the PLT.  Leaves b->ran NULL where they tell nothing. */
+static int find_entered(struct build *b, const struct gmon_profile *prof)
+{
+	b->ran = NULL;
+	b->nmcount_targets = 0;
+	if (!b->obj->code || prof->first_format == GMON_FORMAT_LD_PROFILE)
+		return 0;
+	for (size_t i = 0; i < prof->narcs; i++) {
+		const struct gmon_arc *arc = &prof->arcs[i];
+		size_t f = symtab_lookup(b->st, arc->self_pc);
+		uint64_t ret, target;
+		int decoded;
+
+		if (arc->count == 0 || f == SYMTAB_NONE)
+			continue;
+		if (!b->ran && !(b->ran = calloc(b->st->nfuncs, 1)))
+			return g2c_error_set(b->err, "out of memory for the functions that ran");
+		if (b->ran[f] == RAN_ENTERED)
+			continue;
+		b->ran[f] = RAN_ENTERED;
+		decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
+		if (decoded < 0)
+			return -1;
+		if (!decoded || ret != arc->self_pc || target == 0)
+			continue;
+		for (size_t k = 0; k <= b->nmcount_targets; k++)
+			if (k == b->nmcount_targets) {
+				if (k < MCOUNT_TARGETS_MAX)
+					b->mcount_targets[b->nmcount_targets++] = target;
+			} else if (b->mcount_targets[k] == target) {
+				break;
+			}
+	}
+	return 0;
+}
+
+/* What the bodies in one bin, or those of them that may have run, hold. */
+struct bin_share {
+	uint64_t bytes;
+	size_t nstarts;		/* instructions starting there */
+	bool by_bytes;		/* some of them cannot be decoded */
+};
+
+static void add_share(struct bin_share *s, uint64_t bytes,
+		      const struct insn *insns, size_t nstarts)
+{
+	s->bytes += bytes;
+	s->by_bytes = s->by_bytes || !insns;
+	s->nstarts += nstarts;
+}
+
 /* Credits COUNT samples taken in [LO, HI).  A sampled pc is the start of
  * an instruction that runs: the count is split evenly over the
  * instructions that start in [LO, HI) within functions' bodies (never on
- * the padding past a symbol's size).  Where a body's code cannot be
- * decoded, or no instruction starts there, the bodies share the count by
- * their bytes in the bin, at the instruction covering each share's first
- * byte.  A bin in no body goes to the pseudo function. */
+ * the padding past a symbol's size), leaving out those of functions that
+ * never ran where another function may have.  Where a body's code cannot
+ * be decoded, or no instruction starts there, the bodies share the count
+ * by their bytes in the bin, at the instruction covering each share's
+ * first byte.  A bin in no body goes to the pseudo function. */
 static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			 uint64_t count)
 {
 	const struct symtab *st = b->st;
-	uint64_t bytes = 0, a, e;
-	size_t nstarts = 0, first, last, f0 = first_func_ending_after(st, lo);
-	bool by_bytes = false;
+	uint64_t a, e;
+	size_t first, last, nbodies = 0, f0 = first_func_ending_after(st, lo);
+	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
+	bool never = false, tell;
 
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		nbodies += e > a;
+	}
+	tell = nbodies > 1;	/* (whether a function ran matters only here) */
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		if (e == a)
 			continue;
-		bytes += e - a;
-		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
+		if (starts_in(b, f, a, e, &insns, &first, &last) < 0 ||
+		    (tell && never_ran(b, f, &never) < 0))
 			return -1;
-		by_bytes = by_bytes || !insns;
-		nstarts += last - first;
+		add_share(&all, e - a, insns, last - first);
+		if (!never)
+			add_share(&ran, e - a, insns, last - first);
 	}
-	if (bytes == 0) {
+	if (all.bytes == 0) {
 		b->cg->stats.unattributed_ticks += (double)count;
 		add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo,
 			 (double)count, 0);
 		return 0;
 	}
+	share = ran.bytes > 0 ? &ran : &all;
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		if (e == a)
 			continue;
+		never = false;
+		if (share == &ran && tell && never_ran(b, f, &never) < 0)
+			return -1;
+		if (never)
+			continue;
 		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
 			return -1;
-		if (!by_bytes && nstarts > 0) {
+		if (!share->by_bytes && share->nstarts > 0) {
 			for (size_t k = first; k < last; k++)
 				credit(b, f, insns[k].pc,
-				       (double)count / (double)nstarts);
+				       (double)count / (double)share->nstarts);
 		} else {
 			/* the instruction covering A, which starts before it */
 			bool covered = insns && first > 0 &&
 				       insns[first - 1].pc + insns[first - 1].len > a;
 
 			credit(b, f, covered ? insns[first - 1].pc : a,
-			       (double)count * ((double)(e - a) / (double)bytes));
+			       (double)count * ((double)(e - a) / (double)share->bytes));
 		}
 	}
 	return 0;
@@ -202,7 +302,9 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 
 static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 {
-	for (size_t h = 0; h < prof->nhists; h++) {
+	int rc = find_entered(b, prof);
+
+	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
 		size_t f = first_func_ending_after(b->st, hist->low_pc);
@@ -219,11 +321,15 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 			gmon_hist_bin_to_pc(hist, scale, bin->index, &lo, &hi);
 			if (hi <= lo)	/* only at the very top of the address space */
 				hi = lo == UINT64_MAX ? lo : lo + 1;
-			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0)
-				return -1;
+			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0) {
+				rc = -1;
+				break;
+			}
 		}
 	}
-	return 0;
+	free(b->ran);
+	b->ran = NULL;
+	return rc;
 }
 
 /* One resolved arc record before arcs are summed per (caller, callee). */
@@ -259,7 +365,7 @@ static int check_callee(struct build *b, const struct gmon_arc *arc,
 			size_t callee, bool ld_profile, bool *far,
 			enum code_check *at_self)
 {
-	uint64_t entry = b->st->funcs[callee].addr, ret;
+	uint64_t entry = b->st->funcs[callee].addr, ret, target;
 	int decoded;
 
 	*at_self = CODE_UNKNOWN;
@@ -271,7 +377,7 @@ static int check_callee(struct build *b, const struct gmon_arc *arc,
 	*far = arc->self_pc - entry > UNDECODED_MCOUNT_MAX_OFFSET;
 	if (!b->obj->code)
 		return 0;
-	decoded = code_mcount_return(b->obj->code, callee, &ret, b->err);
+	decoded = code_mcount_call(b->obj->code, callee, &ret, &target, b->err);
 	if (decoded < 0)
 		return -1;
 	if (decoded) {

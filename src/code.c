@@ -16,6 +16,7 @@ struct func_code {
 	size_t count;
 	bool decoded;
 	uint64_t mcount_return;	/* 0: no mcount call */
+	uint64_t mcount_target;	/* the address that call names, or 0 */
 	bool mcount_searched, mcount_decoded;
 };
 
@@ -237,8 +238,8 @@ static bool can_call_mcount(const struct code *c, uint64_t target)
 	return f == SYMTAB_NONE || c->st->funcs[f].is_mcount;
 }
 
-int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
-		       struct g2c_error *err)
+int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
+		     uint64_t *target, struct g2c_error *err)
 {
 	struct func_code *fc = &c->funcs[f];
 	const struct symtab_func *fn = &c->st->funcs[f];
@@ -260,11 +261,13 @@ int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
 		     pc = call.pc + call.len) {
 			if (can_call_mcount(c, call.target)) {
 				fc->mcount_return = call.pc + call.len;
+				fc->mcount_target = call.target;
 				break;
 			}
 		}
 	}
 	*ret = fc->mcount_return;
+	*target = fc->mcount_target;
 	return fc->mcount_decoded;
 }
 

@@ -67,10 +67,11 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 
 /* Sets *RET to the return address of function F's call of mcount (0 if
  * F has none), found once by decoding F from its entry to its first call
- * that can be mcount's.  Returns 1, or 0 where F cannot be decoded here,
- * or -1 with ERR set. */
-int code_mcount_return(struct code *c, size_t f, uint64_t *ret,
-		       struct g2c_error *err);
+ * that can be mcount's, and *TARGET to the address that call names (the
+ * callee, or the GOT slot it reads: 0 through a register).  Returns 1, or
+ * 0 where F cannot be decoded here, or -1 with ERR set. */
+int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
+		     uint64_t *target, struct g2c_error *err);
 
 /* Without decoding: sets *CHECK to whether the instruction that ends at
  * RET, in function F, is a call, as far as its bytes tell

@@ -3,8 +3,8 @@
 # right and gprof is not (or cannot read the file): inlined code, static
 # functions with one name in two util.c files, GCC clones and cold parts,
 # a call in a bucket that starts in the previous function, no -g, and a
-# stripped executable with a separate debug file; and samples on padding
-# that never runs (fixtures/interp).
+# stripped executable with a separate debug file; samples on padding
+# that never runs (fixtures/interp), and on a function that never ran.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
@@ -90,6 +90,31 @@ I=$FIXTURES/interp
 	ok "interp: the exact model counts the same" || not_ok "interp: exact_hist disagrees"
 LC_ALL=C "$GPROF" -b -p "$I/prog" "$I/gmon.out" | grep -q '^ *[0-9.]* *[0-9.]* *0\.05 .* is_digit$' ||
 	not_ok "interp: gprof no longer credits is_digit (fixture changed?)"
+
+# Code that never ran takes no samples where code that may have run shares
+# its bin: unused() in fixtures/positions/neverran is built with -pg and
+# has no call in gmon.out, so it never ran; it starts in the bin of
+# spin()'s loop branch and ret, which holds all 214 samples.  They are
+# spin()'s, as gprof says; a split over the bin's three instructions gave
+# unused() a third.  Without the arcs nothing tells, and it does.
+N=$P/neverran
+"$GMON2CG" -o "$tmp/neverran.cg" "$N/prog" "$N/gmon.out" || not_ok "neverran: conversion"
+[ "$(json "$tmp/neverran.cg" "('unused' in d['functions'], d['functions']['spin']['self'])")" = "(False, 2140000000)" ] &&
+	ok "neverran: no samples on unused(), which never ran; spin() has them all" ||
+	not_ok "neverran: $(json "$tmp/neverran.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
+$compare --cg "$tmp/neverran.cg" "$N/prog" "$N/gmon.out" >"$tmp/log" &&
+	ok "neverran agrees with gprof and the exact model" || { not_ok "neverran differs"; diag <"$tmp/log"; }
+$PYTHON3 - "$N/gmon.out" "$tmp/hist-only.out" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+nbins = struct.unpack_from("<I", data, 37)[0]
+assert data[20] == 0
+open(sys.argv[2], "wb").write(data[:61 + 2 * nbins])
+PY
+"$GMON2CG" -o "$tmp/hist-only.cg" "$N/prog" "$tmp/hist-only.out" || not_ok "neverran, no arcs: conversion"
+[ "$(json "$tmp/hist-only.cg" "(d['functions']['unused']['self'], d['functions']['spin']['self'])")" = "(713333333, 1426666667)" ] &&
+	ok "neverran without arcs: unused() takes its third" ||
+	not_ok "neverran without arcs: $(json "$tmp/hist-only.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
 
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&

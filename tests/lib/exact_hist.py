@@ -29,9 +29,16 @@ start of an instruction: a bin's count is split evenly over the
 instruction starts (addresses `objdump -d` prints) that lie in the bin
 and in some function's body.  Where no instruction starts there, the
 bodies overlapping the bin share the count by their bytes in it; a bin
-overlapping no body gives its count to "<no symbol>".  The mcount family (mcount, _mcount, __mcount,
-__mcount_internal, _gprof_mcount, __mcleanup) is removed from the results
-and from the total, as gprof does.  Names are demangled like gprof's
+overlapping no body gives its count to "<no symbol>".  Code that never ran
+takes no share where code that may have run is in the bin: where the
+gmon.out has call arcs, the code of a function symbol (any T, t or W
+symbol, up to the next one) that no arc's callee address lies in and
+whose first call that is not to another function is objdump's call of an
+mcount entry (the family below, .mcount, __fentry__, __gnu_mcount_nc,
+or their PLT entries) never ran, as mcount records every call of such a function.
+The mcount family (mcount, _mcount, __mcount, __mcount_internal,
+_gprof_mcount, __mcleanup) is removed from the results and from the
+total, as gprof does.  Names are demangled like gprof's
 bfd_demangle (c++filt on the name without its '@...' suffix).
 
 Usage: exact_hist.py EXE GMON... [--json] [--all]
@@ -62,7 +69,13 @@ MCOUNT_FAMILY = frozenset(["mcount", "_mcount", "__mcount",
                            "__mcount_internal", "_gprof_mcount",
                            "__mcleanup"])
 NO_SYMBOL = "<no symbol>"
+MCOUNT_ENTRIES = MCOUNT_FAMILY | {".mcount", "__fentry__", "__gnu_mcount_nc"}
 _INSN = re.compile(r"^ *([0-9a-f]+):\t")
+# call mnemonics objdump prints on our targets, and a named target
+_CALLS = frozenset(["call", "callq", "calll", "bl", "blx", "blr", "bla",
+                    "bctrl", "blrl", "jal", "jalr", "jalx", "bal", "bsr",
+                    "jsr", "brasl", "bras", "basr"])
+_TARGET = re.compile(r"<([^<>+]+)(?:\+0x[0-9a-f]+)?>\s*$")
 _STATIC_OK = re.compile(r"^[^.]*(?:\.(?:clone\.|constprop\.)?[0-9]+)*$")
 
 
@@ -124,8 +137,9 @@ def elf_layout(exe):
     return (4 if ident[4] == 1 else 8), ("<" if ident[5] == 1 else ">")
 
 
-def read_gmon(path, psize, bo):
-    """Returns the list of histogram records of a GNU tagged gmon.out."""
+def read_gmon(path, psize, bo, callees=None):
+    """Returns the list of histogram records of a GNU tagged gmon.out, and
+    appends the callee address of each arc that counted calls to CALLEES."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -170,6 +184,10 @@ def read_gmon(path, psize, bo):
                          "bins": bins})
         elif tag == 1:
             need(2 * psize + 4, "call-graph arc")
+            _from, self_pc, count = struct.unpack(vma + vma[1] + "I",
+                                                  data[pos:pos + 2 * psize + 4])
+            if count and callees is not None:
+                callees.append(self_pc)
             pos += 2 * psize + 4
         elif tag == 2:
             if version == 0:
@@ -296,22 +314,84 @@ def text_end(exe):
     raise HistError("%s: no .text section in objdump -h output" % exe)
 
 
-def instruction_starts(exe):
-    """Sorted addresses of the instructions `objdump -d` prints."""
-    starts = []
+def function_symbols(exe):
+    """Sorted distinct addresses and the names of every T, t and W symbol."""
+    addrs, names = set(), set()
+    for line in _run(["nm", "-n", "--defined-only", exe]).splitlines():
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[1] in ("T", "t", "W"):
+            try:
+                addrs.add(int(f[0], 16))
+            except ValueError:
+                continue
+            names.add(f[2].split("@")[0])
+    return sorted(addrs), names
+
+
+def instructions(exe, func_names):
+    """Sorted addresses of the instructions `objdump -d` prints, and
+    {address: whether it is a call of an mcount entry} for each call not
+    to another function (objdump names no function symbol as its target,
+    or an mcount entry)."""
+    starts, calls = [], {}
     for line in _run(["objdump", "-d", "--no-show-raw-insn",
                       exe]).splitlines():
         m = _INSN.match(line)
-        if m:
-            starts.append(int(m.group(1), 16))
-    return sorted(set(starts))
+        if not m:
+            continue
+        addr = int(m.group(1), 16)
+        starts.append(addr)
+        words = line[m.end():].split()
+        if not words or words[0] not in _CALLS:
+            continue
+        target = _TARGET.search(line)
+        if not target:
+            calls[addr] = False
+        elif target.group(1).endswith("@plt"):      # a function of its own
+            if target.group(1)[:-4] in MCOUNT_ENTRIES:
+                calls[addr] = True
+        else:
+            name = target.group(1).split("@")[0]
+            if name in MCOUNT_ENTRIES or name not in func_names:
+                calls[addr] = name in MCOUNT_ENTRIES
+    return sorted(set(starts)), calls
+
+
+def never_ran_ranges(syms, names, calls, callees):
+    """[(start, end)] of the function symbols' code that never ran (see
+    the module's doc); empty without arcs."""
+    if not callees:
+        return []
+    entered = {syms[max(bisect.bisect_right(syms, pc) - 1, 0)] for pc in callees}
+    call_addrs = sorted(calls)
+    out = []
+    for k, start in enumerate(syms):
+        end = syms[k + 1] if k + 1 < len(syms) else float("inf")
+        i = bisect.bisect_left(call_addrs, start)
+        if (start not in entered and i < len(call_addrs)
+                and call_addrs[i] < end and calls[call_addrs[i]]):
+            out.append((start, end))
+    return out
+
+
+def split_never_ran(overlaps, all_syms, never, never_starts):
+    """OVERLAPS [(function, first byte, end)] cut where function symbols
+    start, each piece with whether it is code that never ran."""
+    pieces = []
+    for j, a, e in overlaps:
+        k = bisect.bisect_right(all_syms, a)
+        cuts = [a] + all_syms[k:bisect.bisect_left(all_syms, e)] + [e]
+        for x, y in zip(cuts, cuts[1:]):
+            i = bisect.bisect_right(never_starts, x) - 1
+            pieces.append((j, x, y, i >= 0 and x < never[i][1]))
+    return pieces
 
 
 def compute(exe, gmons):
     psize, bo = elf_layout(exe)
-    recs = []
+    recs, callees = [], []
     for g in gmons:
-        recs.extend(read_gmon(g, psize, bo))
+        recs.extend(read_gmon(g, psize, bo, callees))
     if not recs:
         raise HistError("no histogram record in %s" % ", ".join(gmons))
     syms = symbols(exe)
@@ -321,7 +401,10 @@ def compute(exe, gmons):
     ends = starts[1:] + [max(tend, starts[-1])]
     bodies = [a + s if 0 < s < e - a else e
               for (a, _n, s), e in zip(syms, ends)]
-    insns = instruction_starts(exe)
+    all_syms, func_names = function_symbols(exe)
+    insns, calls = instructions(exe, func_names)
+    never = never_ran_ranges(all_syms, func_names, calls, callees)
+    never_starts = [a for a, _e in never]
 
     credit = [0.0] * len(syms)
     nosym = 0.0
@@ -346,15 +429,18 @@ def compute(exe, gmons):
             if not overlaps:
                 nosym += c
                 continue
+            pieces = split_never_ran(overlaps, all_syms, never, never_starts)
+            if any(not n for _j, _a, _e, n in pieces):
+                pieces = [p for p in pieces if not p[3]]
             pcs = [(j, bisect.bisect_left(insns, e) - bisect.bisect_left(insns, a))
-                   for j, a, e in overlaps]
+                   for j, a, e, _n in pieces]
             npcs = sum(k for _j, k in pcs)
             if npcs:
                 for j, k in pcs:
                     credit[j] += c * k / npcs
             else:
-                nbytes = sum(e - a for _j, a, e in overlaps)
-                for j, a, e in overlaps:
+                nbytes = sum(e - a for _j, a, e, _n in pieces)
+                for j, a, e, _n in pieces:
                     credit[j] += c * (e - a) / nbytes
         raw_total += rsum
         out_recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
