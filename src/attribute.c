@@ -158,6 +158,15 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 	return 0;
 }
 
+/* Whether TARGET is what the mcount calls of the ranges that ran name. */
+static bool is_mcount_target(const struct build *b, uint64_t target)
+{
+	for (size_t k = 0; k < b->nmcount_targets; k++)
+		if (b->mcount_targets[k] == target)
+			return true;
+	return false;
+}
+
 /* Whether symbol range F never ran: its prologue calls mcount as the
  * ranges that ran do, yet no arc entered it (mcount records every call
  * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
@@ -172,8 +181,7 @@ static int never_ran(struct build *b, size_t f, bool *never)
 	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
 	if (decoded < 0)
 		return -1;
-	for (size_t i = 0; decoded && ret && i < b->nmcount_targets; i++)
-		*never = *never || target == b->mcount_targets[i];
+	*never = decoded && ret && is_mcount_target(b, target);
 	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
 	return 0;
 }
@@ -206,13 +214,9 @@ static int find_entered(struct build *b, const struct gmon_profile *prof)
 			return -1;
 		if (!decoded || ret != arc->self_pc || target == 0)
 			continue;
-		for (size_t k = 0; k <= b->nmcount_targets; k++)
-			if (k == b->nmcount_targets) {
-				if (k < MCOUNT_TARGETS_MAX)
-					b->mcount_targets[b->nmcount_targets++] = target;
-			} else if (b->mcount_targets[k] == target) {
-				break;
-			}
+		if (!is_mcount_target(b, target) &&
+		    b->nmcount_targets < MCOUNT_TARGETS_MAX)
+			b->mcount_targets[b->nmcount_targets++] = target;
 	}
 	return 0;
 }
