@@ -38,6 +38,8 @@ struct build {
 	unsigned char *ran;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
 	size_t nmcount_targets;
+	const struct gmon_profile *arcs_unread;	/* the profile whose arcs
+					   tell that, until they are read */
 	struct g2c_error *err;
 };
 
@@ -167,33 +169,16 @@ static bool is_mcount_target(const struct build *b, uint64_t target)
 	return false;
 }
 
-/* Whether symbol range F never ran: its prologue calls mcount as the
- * ranges that ran do, yet no arc entered it (mcount records every call
- * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
-static int never_ran(struct build *b, size_t f, bool *never)
+/* Marks the symbol ranges the arcs of b->arcs_unread entered (b->ran),
+ * and keeps the address each of their mcount calls names where mcount
+ * returned from it: once per object and pass, when a bin is shared.
+ * Only a gmon.out's arcs tell: LD_PROFILE records only calls through the
+ * PLT.  Leaves b->ran NULL where they tell nothing. */
+static int find_entered(struct build *b)
 {
-	uint64_t ret, target;
-	int decoded;
+	const struct gmon_profile *prof = b->arcs_unread;
 
-	*never = b->ran && b->ran[f] == RAN_NEVER;
-	if (!b->ran || b->ran[f] != RAN_NOT_SEEN)
-		return 0;
-	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
-	if (decoded < 0)
-		return -1;
-	*never = decoded && ret && is_mcount_target(b, target);
-	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
-	return 0;
-}
-
-/* Marks the symbol ranges the arcs of PROF entered (b->ran), and keeps
- * the address each of their mcount calls names where mcount returned
- * from it.  Only a gmon.out's arcs tell: LD_PROFILE records only calls
- * through the PLT.  Leaves b->ran NULL where they tell nothing. */
-static int find_entered(struct build *b, const struct gmon_profile *prof)
-{
-	b->ran = NULL;
-	b->nmcount_targets = 0;
+	b->arcs_unread = NULL;
 	if (!b->obj->code || prof->first_format == GMON_FORMAT_LD_PROFILE)
 		return 0;
 	for (size_t i = 0; i < prof->narcs; i++) {
@@ -218,6 +203,27 @@ static int find_entered(struct build *b, const struct gmon_profile *prof)
 		    b->nmcount_targets < MCOUNT_TARGETS_MAX)
 			b->mcount_targets[b->nmcount_targets++] = target;
 	}
+	return 0;
+}
+
+/* Whether symbol range F never ran: its prologue calls mcount as the
+ * ranges that ran do, yet no arc entered it (mcount records every call
+ * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
+static int never_ran(struct build *b, size_t f, bool *never)
+{
+	uint64_t ret, target;
+	int decoded;
+
+	if (b->arcs_unread && find_entered(b) < 0)
+		return -1;
+	*never = b->ran && b->ran[f] == RAN_NEVER;
+	if (!b->ran || b->ran[f] != RAN_NOT_SEEN)
+		return 0;
+	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
+	if (decoded < 0)
+		return -1;
+	*never = decoded && ret && is_mcount_target(b, target);
+	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
 	return 0;
 }
 
@@ -306,8 +312,10 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 
 static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 {
-	int rc = find_entered(b, prof);
+	int rc = 0;
 
+	b->arcs_unread = prof;
+	b->nmcount_targets = 0;
 	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
@@ -333,6 +341,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 	}
 	free(b->ran);
 	b->ran = NULL;
+	b->arcs_unread = NULL;
 	return rc;
 }
 
