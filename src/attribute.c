@@ -283,6 +283,11 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 		return 0;
 	}
 	share = ran.bytes > 0 ? &ran : &all;
+	if (share == &ran && ran.bytes < all.bytes)
+		b->cg->stats.never_ran_ticks += (double)count *
+			(!all.by_bytes && all.nstarts > 0 ?
+			 (double)(all.nstarts - ran.nstarts) / (double)all.nstarts :
+			 (double)(all.bytes - ran.bytes) / (double)all.bytes);
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		if (e == a)

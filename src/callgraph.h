@@ -121,6 +121,9 @@ struct cg_stats {
 	uint64_t samples;		/* sum of all histogram bins */
 	double excluded_ticks;		/* in the mcount family */
 	double unattributed_ticks;	/* in no function */
+	double never_ran_ticks;		/* that a split over every function
+					   in their bins would have given to
+					   functions that never ran */
 	uint64_t blocks_unresolved;	/* basic blocks in no function */
 	uint64_t arcs_read;		/* records with a non-zero count */
 	uint64_t arcs_unresolved;	/* an end in no function */

@@ -104,6 +104,10 @@ N=$P/neverran
 	not_ok "neverran: $(json "$tmp/neverran.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
 $compare --cg "$tmp/neverran.cg" "$N/prog" "$N/gmon.out" >"$tmp/log" &&
 	ok "neverran agrees with gprof and the exact model" || { not_ok "neverran differs"; diag <"$tmp/log"; }
+"$GMON2CG" --stats -o /dev/null "$N/prog" "$N/gmon.out" 2>"$tmp/stats"
+grep -qx 'gmon2cg: stats: samples kept off functions that never ran (no call recorded) in bins they share: 71.333' "$tmp/stats" &&
+	ok "neverran: --stats says how many samples were kept off unused()" ||
+	{ not_ok "neverran: --stats"; diag <"$tmp/stats"; }
 $PYTHON3 - "$N/gmon.out" "$tmp/hist-only.out" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
@@ -115,6 +119,8 @@ PY
 [ "$(json "$tmp/hist-only.cg" "(d['functions']['unused']['self'], d['functions']['spin']['self'])")" = "(713333333, 1426666667)" ] &&
 	ok "neverran without arcs: unused() takes its third" ||
 	not_ok "neverran without arcs: $(json "$tmp/hist-only.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
+"$GMON2CG" --stats -o /dev/null "$N/prog" "$tmp/hist-only.out" 2>&1 | grep -q 'never ran' &&
+	not_ok "neverran without arcs: --stats speaks of functions that never ran"
 
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&
