@@ -486,6 +486,57 @@ static size_t collect_candidates(struct object *obj, bool no_statics,
 	return n;
 }
 
+/* Whether SEC is a PLT section of code (.plt, .plt.sec, .plt.got). */
+static bool is_plt_code(asection *sec)
+{
+	return (sec->flags & SEC_CODE) && bfd_section_size(sec) > 0 &&
+	       strncmp(sec->name, ".plt", 4) == 0;
+}
+
+static size_t count_plt_sections(bfd *abfd)
+{
+	size_t n = 0;
+
+	for (asection *sec = abfd->sections; sec; sec = sec->next)
+		n += is_plt_code(sec);
+	return n;
+}
+
+/* The code at the start of a PLT section before its first entry has no
+ * symbol: x86's and ARM's PLT0, which every lazily bound call passes
+ * through (with LD_PROFILE, every call through the PLT), or a whole .plt
+ * whose entries are named in .plt.sec.  Each such stretch becomes the
+ * function "<SECTION>" ("<.plt>"), up to the first entry, as a candidate
+ * after the N in F; returns the new count, or SIZE_MAX when memory runs
+ * out.  (gprof credits it to _init, with the entries.) */
+static size_t add_plt_headers(struct symtab *st, bfd *abfd,
+			      struct symtab_func *f, size_t n)
+{
+	size_t kept = n;
+
+	for (asection *sec = abfd->sections; sec; sec = sec->next) {
+		uint64_t start = bfd_section_vma(sec);
+		bool named = false;
+		char *name;
+
+		if (!is_plt_code(sec))
+			continue;
+		for (size_t i = 0; i < n && !named; i++)
+			named = f[i].addr == start;
+		if (named)
+			continue;
+		name = room_for_owned(st) ? malloc(strlen(sec->name) + 3) : NULL;
+		if (!name)
+			return SIZE_MAX;
+		sprintf(name, "<%s>", sec->name);
+		st->owned[st->nowned++] = name;
+		f[kept++] = (struct symtab_func){
+			.addr = start, .end = section_end(sec),
+			.raw_name = name, .is_static = true };
+	}
+	return kept;
+}
+
 /* Keeps one name per address (gprof's choice, with the largest size
  * among them) and ends each function where the next one starts, or at its
  * section's end, and its body where its size says; returns how many are
@@ -592,7 +643,8 @@ int symtab_build(struct symtab *st, struct object *obj,
 	st->abfd = obj->abfd;
 	st->path = obj->path;
 	st->demangle = opts->demangle;
-	st->funcs = calloc(obj->nsyms + obj->nsynth, sizeof *st->funcs);
+	st->funcs = calloc(obj->nsyms + obj->nsynth + count_plt_sections(obj->abfd),
+			   sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, opts->no_statics, st->funcs);
@@ -600,6 +652,9 @@ int symtab_build(struct symtab *st, struct object *obj,
 		symtab_release(st);
 		return g2c_error_set(err, "%s: no function symbols", obj->path);
 	}
+	n = add_plt_headers(st, obj->abfd, st->funcs, n);
+	if (n == SIZE_MAX)
+		goto oom;
 	st->nfuncs = merge_and_bound(st->funcs, n);
 	if (obj->dynamic_symbols_only) {
 		struct symtab_func *grown = realloc(st->funcs, 2 * st->nfuncs *

@@ -11,7 +11,9 @@
  * one) except where gprof has a bug; the README lists those places.  Each
  * function's body ends where its ELF symbol size says (the rest is
  * padding), and in a stripped library the code past it is a function of
- * its own, "<unknown code after NAME>".
+ * its own, "<unknown code after NAME>".  The code at the start of a PLT
+ * section before its first entry is the function "<.plt>" (its section's
+ * name).
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H

@@ -71,6 +71,19 @@ else
 	LC_ALL=C "$GPROF" -b -p "$P/plt/prog" "$tmp/plt.out" | grep -q ' _init$' ||
 		not_ok "plt: gprof no longer credits _init (fixture changed?)"
 fi
+# The PLT's header (PLT0, which lazily bound calls and, with LD_PROFILE,
+# all calls through the PLT pass) has no symbol: it is "<.plt>".  Samples
+# there are no sign of a profile of some other program, even when they are
+# most of them.
+plt0=$(objdump -h "$P/plt/prog" | awk '$2 == ".plt" { print $4 }')
+$python_add "add-samples=$plt0:500" "$P/plt/prog" "$P/plt/gmon.out" "$tmp/plt0.out"
+"$GMON2CG" -o "$tmp/plt0.cg" "$P/plt/prog" "$tmp/plt0.out" 2>"$tmp/log" &&
+	[ "$(json "$tmp/plt0.cg" "d['functions'].get('<.plt>', {}).get('self')")" = 5000000000 ] &&
+	ok "plt: the 500 samples in the PLT's header are <.plt>'s" ||
+	{ not_ok "plt: samples in the PLT header"; diag <"$tmp/log"; }
+$compare --cg "$tmp/plt0.cg" "$P/plt/prog" "$tmp/plt0.out" >"$tmp/log" &&
+	ok "plt: with samples in the PLT header, gprof agrees (it credits _init)" ||
+	{ not_ok "plt: samples in the PLT header differ from gprof"; diag <"$tmp/log"; }
 
 # No -g: gprof's numbers.
 convert nodebug && $compare --cg "$tmp/nodebug.cg" "$P/nodebug/prog" "$P/nodebug/gmon.out" >"$tmp/log" &&
