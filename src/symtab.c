@@ -486,57 +486,6 @@ static size_t collect_candidates(struct object *obj, bool no_statics,
 	return n;
 }
 
-/* Whether SEC is a PLT section of code (.plt, .plt.sec, .plt.got). */
-static bool is_plt_code(asection *sec)
-{
-	return (sec->flags & SEC_CODE) && bfd_section_size(sec) > 0 &&
-	       strncmp(sec->name, ".plt", 4) == 0;
-}
-
-static size_t count_plt_sections(bfd *abfd)
-{
-	size_t n = 0;
-
-	for (asection *sec = abfd->sections; sec; sec = sec->next)
-		n += is_plt_code(sec);
-	return n;
-}
-
-/* The code at the start of a PLT section before its first entry has no
- * symbol: x86's and ARM's PLT0, which every lazily bound call passes
- * through (with LD_PROFILE, every call through the PLT), or a whole .plt
- * whose entries are named in .plt.sec.  Each such stretch becomes the
- * function "<SECTION>" ("<.plt>"), up to the first entry, as a candidate
- * after the N in F; returns the new count, or SIZE_MAX when memory runs
- * out.  (gprof credits it to _init, with the entries.) */
-static size_t add_plt_headers(struct symtab *st, bfd *abfd,
-			      struct symtab_func *f, size_t n)
-{
-	size_t kept = n;
-
-	for (asection *sec = abfd->sections; sec; sec = sec->next) {
-		uint64_t start = bfd_section_vma(sec);
-		bool named = false;
-		char *name;
-
-		if (!is_plt_code(sec))
-			continue;
-		for (size_t i = 0; i < n && !named; i++)
-			named = f[i].addr == start;
-		if (named)
-			continue;
-		name = room_for_owned(st) ? malloc(strlen(sec->name) + 3) : NULL;
-		if (!name)
-			return SIZE_MAX;
-		sprintf(name, "<%s>", sec->name);
-		st->owned[st->nowned++] = name;
-		f[kept++] = (struct symtab_func){
-			.addr = start, .end = section_end(sec),
-			.raw_name = name, .is_static = true };
-	}
-	return kept;
-}
-
 /* Keeps one name per address (gprof's choice, with the largest size
  * among them) and ends each function where the next one starts, or at its
  * section's end, and its body where its size says; returns how many are
@@ -571,6 +520,105 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 	return kept;
 }
 
+static size_t count_code_sections(bfd *abfd)
+{
+	size_t n = 0;
+
+	for (asection *sec = abfd->sections; sec; sec = sec->next)
+		n += (sec->flags & SEC_CODE) != 0;
+	return n;
+}
+
+/* The index of the first of ST's functions at or above ADDR. */
+static size_t first_at_or_above(const struct symtab *st, uint64_t addr)
+{
+	return addr ? search_above(st->funcs, st->nfuncs, sizeof *st->funcs,
+				   addr - 1, 0) : 0;
+}
+
+/* The name of the code at the start of SEC that no symbol names, up to
+ * FIRST (the first function in SEC, or NULL): "<.plt>" in a PLT section;
+ * in an object with only dynamic symbols, "<unknown code before NAME>",
+ * or "<unknown code in SECTION>" when SEC has no symbol.  NULL when that
+ * code is left in no function (the rest), or memory runs out (*OOM). */
+static char *section_head_name(asection *sec, const struct symtab_func *first,
+			       bool dynamic_symbols_only, bool *oom)
+{
+	const char *fmt = "<%s>", *what = sec->name;
+	char *name;
+
+	if (strncmp(sec->name, ".plt", 4) != 0) {
+		if (!dynamic_symbols_only)
+			return NULL;
+		fmt = first ? "<unknown code before %s>" : "<unknown code in %s>";
+		what = first ? first->raw_name : sec->name;
+	}
+	name = malloc(strlen(fmt) + strlen(what));
+	if (!name)
+		*oom = true;
+	else
+		sprintf(name, fmt, what);
+	return name;
+}
+
+/* Code at the start of a code section before its first symbol becomes a
+ * function of its own: the PLT's header (x86's and ARM's PLT0, which every
+ * lazily bound call passes, and with LD_PROFILE every call through the
+ * PLT; or a whole .plt whose entries are named in .plt.sec), and in a
+ * stripped library the local functions placed before its first exported
+ * one.  (gprof credits the PLT's header to _init, with the entries.)  ST's
+ * table has room for one per code section of ABFD.  Returns -1 when
+ * memory runs out. */
+static int add_section_heads(struct symtab *st, bfd *abfd,
+			     bool dynamic_symbols_only)
+{
+	size_t n = st->nfuncs, nheads = 0, to;
+	struct symtab_func *heads = NULL;
+	bool oom = false;
+
+	for (asection *sec = abfd->sections; sec; sec = sec->next) {
+		uint64_t start = bfd_section_vma(sec), end = section_end(sec);
+		size_t i = first_at_or_above(st, start);
+		const struct symtab_func *first = i < n && st->funcs[i].addr < end ?
+						  &st->funcs[i] : NULL;
+		char *name;
+
+		if (!(sec->flags & SEC_CODE) || end == start ||
+		    (first && first->addr == start))
+			continue;
+		if (!room_for_owned(st))
+			return -1;
+		name = section_head_name(sec, first, dynamic_symbols_only, &oom);
+		if (oom)
+			return -1;
+		if (!name)
+			continue;
+		st->owned[st->nowned++] = name;
+		end = first ? first->addr : end;
+		st->funcs[n + nheads++] = (struct symtab_func){
+			.addr = start, .end = end, .body_end = end,
+			.raw_name = name, .is_static = true };
+	}
+	if (nheads == 0)
+		return 0;
+	/* The heads (one per section start, so at distinct addresses) are
+	 * merged into the sorted table from its end. */
+	heads = malloc(nheads * sizeof *heads);
+	if (!heads)
+		return -1;
+	memcpy(heads, st->funcs + n, nheads * sizeof *heads);
+	sort_by_key(heads, nheads, sizeof *heads, func_key, compare_funcs);
+	st->nfuncs = to = n + nheads;
+	while (nheads > 0) {
+		if (n > 0 && st->funcs[n - 1].addr > heads[nheads - 1].addr)
+			st->funcs[--to] = st->funcs[--n];
+		else
+			st->funcs[--to] = heads[--nheads];
+	}
+	free(heads);
+	return 0;
+}
+
 /* In an object with only dynamic symbols (a stripped library), the code
  * past an exported function's size up to the next symbol is some
  * function of its own, not the exported one: each such gap becomes the
@@ -597,7 +645,7 @@ static int add_gaps(struct symtab *st)
 			st->funcs[--to] = (struct symtab_func){
 				.addr = f->body_end, .end = f->end,
 				.body_end = f->end, .name = name, .raw_name = name,
-				.is_static = true, .is_gap = true };
+				.is_static = true };
 			f->end = f->body_end;
 		}
 		st->funcs[--to] = *f;
@@ -643,7 +691,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 	st->abfd = obj->abfd;
 	st->path = obj->path;
 	st->demangle = opts->demangle;
-	st->funcs = calloc(obj->nsyms + obj->nsynth + count_plt_sections(obj->abfd),
+	st->funcs = calloc(obj->nsyms + obj->nsynth + count_code_sections(obj->abfd),
 			   sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
@@ -652,10 +700,9 @@ int symtab_build(struct symtab *st, struct object *obj,
 		symtab_release(st);
 		return g2c_error_set(err, "%s: no function symbols", obj->path);
 	}
-	n = add_plt_headers(st, obj->abfd, st->funcs, n);
-	if (n == SIZE_MAX)
-		goto oom;
 	st->nfuncs = merge_and_bound(st->funcs, n);
+	if (add_section_heads(st, obj->abfd, obj->dynamic_symbols_only) < 0)
+		goto oom;
 	if (obj->dynamic_symbols_only) {
 		struct symtab_func *grown = realloc(st->funcs, 2 * st->nfuncs *
 						    sizeof *st->funcs);

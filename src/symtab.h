@@ -11,9 +11,10 @@
  * one) except where gprof has a bug; the README lists those places.  Each
  * function's body ends where its ELF symbol size says (the rest is
  * padding), and in a stripped library the code past it is a function of
- * its own, "<unknown code after NAME>".  The code at the start of a PLT
- * section before its first entry is the function "<.plt>" (its section's
- * name).
+ * its own, "<unknown code after NAME>".  Code at a code section's start
+ * before its first symbol is a function too: in a PLT section "<.plt>"
+ * (the section's name), in a stripped library "<unknown code before
+ * NAME>".
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H
@@ -43,9 +44,6 @@ struct symtab_func {
 	bool is_mcount;		/* what a -pg prologue calls: the mcount
 				   family, ARM's __gnu_mcount_nc, or a PLT
 				   entry for one */
-	bool is_gap;		/* "<unknown code after X>": in an object with
-				   only dynamic symbols, the code between the
-				   end of X's size and the next symbol */
 	size_t owner;		/* the function this code is part of: itself,
 				   or for a cold part ("f.cold") its parent */
 };

@@ -133,4 +133,44 @@ PY
 "$GMON2CG" -o "$tmp/other.cg" "$tmp/libother.so.1" "$tmp/libother.so.1.profile" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -e "$tmp/other.cg" ] && grep -q "does not belong to" "$tmp/err" &&
 	ok "a profile of another build is refused" || not_ok "mismatch: $(cat "$tmp/err")"
+# A stripped library (dynamic symbols only) whose time is in a local
+# function placed before its first exported one: that code is the
+# function "<unknown code before NAME>", not code in no function (which
+# made most samples fall outside every function and the profile refused).
+# Built and run here: ld.so writes the profile.
+mkdir "$tmp/strip" && cat >"$tmp/strip/lib.c" <<'C'
+unsigned long s_api2(unsigned long x);
+static unsigned long s_hot(unsigned long x)
+{
+	for (long i = 0; i < 300000000; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+unsigned long s_api(unsigned long x) { return s_api2(s_hot(x)) + 1; }
+unsigned long s_api2(unsigned long x) { return x + 2; }
+C
+printf '%s\n' '#include <stdio.h>' 'unsigned long s_api(unsigned long);' \
+	'int main(void) { printf("%lu\n", s_api(3)); return 0; }' >"$tmp/strip/prog.c"
+if ! command -v gcc >/dev/null ||
+	! (cd "$tmp/strip" && gcc -O1 -fno-inline -fPIC -shared -Wl,-soname,libs.so.1 -o libs.so.1 lib.c &&
+	   strip libs.so.1 && gcc -o prog prog.c ./libs.so.1 -Wl,-rpath,'$ORIGIN'); then
+	skip_check "a stripped library's local code before its first export" "cannot build it here"
+elif ! (cd "$tmp/strip" && LD_PROFILE=libs.so.1 LD_PROFILE_OUTPUT="$tmp/strip" ./prog >/dev/null) ||
+	[ ! -s "$tmp/strip/libs.so.1.profile" ]; then
+	skip_check "a stripped library's local code before its first export" "no LD_PROFILE output here"
+else
+	"$GMON2CG" -o "$tmp/strip.cg" "$tmp/strip/prog" "$tmp/strip/libs.so.1.profile" 2>"$tmp/err"
+	# (the head's share of all self time in percent, and the calls of s_api2)
+	read -r share calls < <("$PYTHON3" "$srcdir/tests/lib/callgrind_model.py" --json \
+		"$tmp/strip.cg" 2>/dev/null | "$PYTHON3" -c '
+import json, sys
+d = json.load(sys.stdin)
+f = d["functions"]
+head = f.get("<unknown code before s_api2>", {}).get("self", 0)
+print(100 * head // max(sum(g["self"] for g in f.values()), 1),
+      sum(a["count"] for a in d["arcs"] if a["callee"] == "s_api2"))')
+	[ "${share:-0}" -ge 90 ] && [ "$calls" = 1 ] &&
+		ok "a stripped library: its local code before its first export is <unknown code before s_api2> (${share} % of the time)" ||
+		not_ok "a stripped library's local code: ${share:-no} % of the time, ${calls:-no} calls of s_api2; $(cat "$tmp/err")"
+fi
 finish
