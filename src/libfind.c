@@ -25,7 +25,8 @@
  * tries in each directory, best first ("" for the directory itself). */
 struct search {
 	struct object *lib, *exe;
-	const char *soname, *debug_dir, *origin;
+	const char *soname, *debug_dir;
+	char origin[4096];		/* $ORIGIN of the list being tried */
 	const char *lib_dir, *platform;	/* $LIB and $PLATFORM */
 	libfind_accept accept;
 	void *arg;
@@ -242,12 +243,18 @@ static int try_dir(struct search *s, const char *dir, size_t len)
 	return rc;
 }
 
-/* Tries every directory of LIST, separated by any of SEPARATORS; an empty
- * one is the current directory (an empty LIST, none). */
-static int try_list(struct search *s, const char *list, const char *separators)
+/* Tries every directory of LIST, separated by any of SEPARATORS, the
+ * list of the object at OWNER (its directory is $ORIGIN); an empty
+ * directory is the current one (an empty LIST, none). */
+static int try_list(struct search *s, const char *list, const char *separators,
+		    const char *owner)
 {
-	if (!list || !*list)
+	const char *slash = strrchr(owner, '/');
+	int dirlen = slash ? (int)(slash - owner) : 1;
+
+	if (!list || !*list || dirlen >= (int)sizeof s->origin)
 		return 0;
+	snprintf(s->origin, sizeof s->origin, "%.*s", dirlen, slash ? owner : ".");
 	while (list) {
 		size_t len = strcspn(list, separators);
 		int rc = try_dir(s, list, len);
@@ -348,41 +355,36 @@ static const char *lib_dir(const struct object *exe)
 	return exe->target.addr_size == 8 ? "lib64" : "lib";
 }
 
-int libfind_open(struct object *lib, struct object *exe, const char *soname,
+int libfind_open(struct object *lib, struct object *exe,
+		 const struct libfind_loader *loader, const char *soname,
 		 const char *debug_dir, libfind_accept accept, void *arg,
 		 struct g2c_error *err)
 {
-	struct object_dynamic dyn;
-	struct search s = { lib, exe, soname, debug_dir, NULL, lib_dir(exe),
+	struct search s = { lib, exe, soname, debug_dir, "", lib_dir(exe),
 			    "", accept, arg, err, { "" }, 0 };
 	bool legacy = glibc_has_legacy_hwcaps();
+	const struct libfind_loader *program = loader;
 	const char *names[2];
 	size_t nnames = ld_capabilities(exe, legacy, &s.platform, names);
-	char *origin = strdup(exe->path), *slash;
-	int rc;
+	int rc = 0;
 
-	if (!origin)
-		return g2c_error_set(err, "out of memory");
-	slash = strrchr(origin, '/');
-	if (slash)
-		*slash = '\0';
-	s.origin = origin;
+	while (program->parent)
+		program = program->parent;
 	set_subdirs(&s, legacy, names, nnames);
-	if (strchr(soname, '/')) {
-		rc = try_path(&s, soname);
-	} else if ((rc = object_read_dynamic(exe, &dyn, err)) == 0) {
-		if (!dyn.runpath)
-			rc = try_list(&s, dyn.rpath, ":");
-		if (rc == 0)
-			rc = try_list(&s, getenv("LD_LIBRARY_PATH"), ":;");
-		if (rc == 0)
-			rc = try_list(&s, dyn.runpath, ":");
-		if (rc == 0)
-			rc = try_cache(&s, "/etc/ld.so.cache");
-		if (rc == 0)
-			rc = try_defaults(&s);
-		object_dynamic_release(&dyn);
-	}
-	free(origin);
+	if (strchr(soname, '/'))
+		return try_path(&s, soname);
+	/* (the needing object's DT_RUNPATH turns off the DT_RPATHs of the
+	 * whole chain) */
+	for (const struct libfind_loader *l = loader; !loader->runpath && l && rc == 0;
+	     l = l->parent)
+		rc = try_list(&s, l->rpath, ":", l->path);
+	if (rc == 0)
+		rc = try_list(&s, getenv("LD_LIBRARY_PATH"), ":;", program->path);
+	if (rc == 0)
+		rc = try_list(&s, loader->runpath, ":", loader->path);
+	if (rc == 0)
+		rc = try_cache(&s, "/etc/ld.so.cache");
+	if (rc == 0)
+		rc = try_defaults(&s);
 	return rc;
 }

@@ -237,62 +237,113 @@ static bool profile_fits(const struct program_object *po,
 	return entries * 2 >= prof->narcs;
 }
 
-/* The sonames of libraries to look at, in the order ld.so loads them,
- * each once. */
-struct soname_queue {
-	char **names;
-	size_t n;
+/* An object whose DT_NEEDED libraries are looked for: where ld.so looks
+ * for them (chain), and the strings it points to. */
+struct loader_node {
+	struct libfind_loader chain;
+	char *path;
+	struct object_dynamic dyn;
 };
 
+/* The libraries to look at, in the order ld.so loads them (breadth
+ * first), each with the object that needs it; and those objects. */
+struct soname_queue {
+	struct queued {
+		char *name;
+		const struct libfind_loader *loader;
+		bool hint;	/* not from a DT_NEEDED: the profile's name */
+	} *entries;
+	size_t n;
+	struct loader_node **loaders;
+	size_t nloaders;
+};
+
+/* Adds NAME, needed by LOADER (or, as a HINT, the profile file's name
+ * for LOADER), to Q: once, as ld.so loads it once, but a hint is looked
+ * for again where a library needs it. */
 static int queue_add(struct soname_queue *q, const char *name,
+		     const struct libfind_loader *loader, bool hint,
 		     struct g2c_error *err)
 {
-	char **names;
+	struct queued *entries;
 
 	for (size_t i = 0; i < q->n; i++)
-		if (strcmp(q->names[i], name) == 0)
+		if (strcmp(q->entries[i].name, name) == 0 &&
+		    (!q->entries[i].hint || q->entries[i].loader == loader))
 			return 0;
-	names = realloc(q->names, (q->n + 1) * sizeof *names);
-	if (!names || !(names[q->n] = strdup(name))) {
-		if (names)
-			q->names = names;
+	entries = realloc(q->entries, (q->n + 1) * sizeof *entries);
+	if (!entries || !(entries[q->n].name = strdup(name))) {
+		if (entries)
+			q->entries = entries;
 		return g2c_error_set(err, "out of memory");
 	}
-	q->names = names;
+	entries[q->n].loader = loader;
+	entries[q->n].hint = hint;
+	q->entries = entries;
 	q->n++;
 	return 0;
 }
 
-/* Adds the DT_NEEDED libraries of OBJ to Q. */
-static int queue_needed(struct soname_queue *q, struct object *obj,
+/* Adds OBJ, loaded by PARENT (NULL: OBJ is the program), to Q's objects
+ * that need libraries.  Returns it, or NULL with ERR set. */
+static struct loader_node *add_loader(struct soname_queue *q, struct object *obj,
+				      const struct libfind_loader *parent,
+				      struct g2c_error *err)
+{
+	struct loader_node **loaders, *node = calloc(1, sizeof *node);
+
+	loaders = node ? realloc(q->loaders, (q->nloaders + 1) * sizeof *loaders) : NULL;
+	if (!loaders || !(node->path = strdup(obj->path))) {
+		free(node);
+		if (loaders)
+			q->loaders = loaders;
+		g2c_error_set(err, "out of memory");
+		return NULL;
+	}
+	q->loaders = loaders;
+	loaders[q->nloaders++] = node;
+	if (object_read_dynamic(obj, &node->dyn, err) < 0)
+		return NULL;
+	node->chain = (struct libfind_loader){
+		node->path, node->dyn.runpath ? NULL : node->dyn.rpath,
+		node->dyn.runpath, parent };
+	return node;
+}
+
+/* Adds the DT_NEEDED libraries of NODE to Q, each to be looked for as
+ * NODE's object loads it. */
+static int queue_needed(struct soname_queue *q, const struct loader_node *node,
 			struct g2c_error *err)
 {
-	struct object_dynamic dyn;
-	int rc;
+	int rc = 0;
 
-	if (object_read_dynamic(obj, &dyn, err) < 0)
-		return -1;
-	rc = 0;
-	for (size_t i = 0; rc == 0 && i < dyn.nneeded; i++)
-		rc = queue_add(q, dyn.needed[i], err);
-	object_dynamic_release(&dyn);
+	for (size_t i = 0; rc == 0 && i < node->dyn.nneeded; i++)
+		rc = queue_add(q, node->dyn.needed[i], &node->chain, false, err);
 	return rc;
 }
 
 static void queue_release(struct soname_queue *q)
 {
 	for (size_t i = 0; i < q->n; i++)
-		free(q->names[i]);
-	free(q->names);
+		free(q->entries[i].name);
+	free(q->entries);
+	for (size_t i = 0; i < q->nloaders; i++) {
+		free(q->loaders[i]->path);
+		object_dynamic_release(&q->loaders[i]->dyn);
+		free(q->loaders[i]);
+	}
+	free(q->loaders);
 }
 
 /* A library being looked for: the object it is opened in, the profile
- * it must fit, and the libraries still to look at. */
+ * it must fit, the libraries still to look at, and the object that
+ * needs the one being looked for. */
 struct wanted {
 	struct program_object *po;
 	const struct gmon_profile *prof;
 	const struct program_options *opts;
 	struct soname_queue queue;
+	const struct libfind_loader *loader;
 };
 
 /* libfind's test of a library found: the profile fits it (prepared).
@@ -301,8 +352,9 @@ static int accept_library(struct object *lib, void *arg, struct g2c_error *err)
 {
 	struct wanted *w = arg;
 	struct g2c_error no_symbols = { "" };
+	struct loader_node *node = add_loader(&w->queue, lib, w->loader, err);
 
-	if (queue_needed(&w->queue, lib, err) < 0)
+	if (!node || queue_needed(&w->queue, node, err) < 0)
 		return -1;
 	if (!range_fits(lib, w->prof))
 		return 0;
@@ -335,29 +387,34 @@ static int open_named_library(struct wanted *w, const char *path, bool fit,
 
 /* Opens as *PO the library the LD_PROFILE profile PROF is of, the one
  * its code fits: among the --library paths, then as the dynamic loader
- * finds them for the executable, the library SONAME (the file's name)
+ * finds them, the library SONAME (the file's name) for the executable
  * and the libraries the executable needs, directly or through the
- * others; failing that, a --library (the one called SONAME first),
- * whose misfit the call graph then reports.  Returns 1, 0 when there is
- * none, or -1 with ERR set. */
+ * others, each for the object that needs it; failing that, a --library
+ * (the one called SONAME first), whose misfit the call graph then
+ * reports.  Returns 1, 0 when there is none, or -1 with ERR set. */
 static int open_library(struct program *prog, struct program_object *po,
 			const char *soname, const struct gmon_profile *prof,
 			const struct program_options *opts,
 			struct g2c_error *err)
 {
 	struct object *exe = &prog->objs[0]->obj;
-	struct wanted w = { po, prof, opts, { NULL, 0 } };
-	int found = 0;
+	struct wanted w = { po, prof, opts, { NULL, 0, NULL, 0 }, NULL };
+	struct loader_node *program = add_loader(&w.queue, exe, NULL, err);
+	int found = program ? 0 : -1;
 
 	memset(po, 0, sizeof *po);
-	for (size_t i = 0; i < opts->nlibraries && !found; i++)
+	for (size_t i = 0; i < opts->nlibraries && !found; i++) {
+		w.loader = &program->chain;
 		found = open_named_library(&w, opts->libraries[i], true, err);
-	if (!found && (queue_add(&w.queue, soname, err) < 0 ||
-		       queue_needed(&w.queue, exe, err) < 0))
+	}
+	if (!found && (queue_add(&w.queue, soname, &program->chain, true, err) < 0 ||
+		       queue_needed(&w.queue, program, err) < 0))
 		found = -1;
-	for (size_t i = 0; i < w.queue.n && !found; i++)
-		found = libfind_open(&po->obj, exe, w.queue.names[i],
+	for (size_t i = 0; i < w.queue.n && !found; i++) {
+		w.loader = w.queue.entries[i].loader;
+		found = libfind_open(&po->obj, exe, w.loader, w.queue.entries[i].name,
 				     opts->debug_dir, accept_library, &w, err);
+	}
 	for (int pass = 0; pass < 2 && found == 0; pass++)
 		for (size_t i = 0; i < opts->nlibraries && !found; i++)
 			if (pass == 1 || strcmp(base_name(opts->libraries[i]), soname) == 0)

@@ -5,7 +5,8 @@
 # convert; and found as ld.so finds it, in a private tree built here with
 # gcc: an empty LD_LIBRARY_PATH entry (the current directory), the
 # glibc-hwcaps subdirectories, the legacy ones (tls, the platform), $LIB
-# and $PLATFORM in RUNPATH.  Two builds
+# and $PLATFORM in RUNPATH, the RUNPATH or RPATH of the library that
+# needs the one profiled.  Two builds
 # of one library with different layouts stand where the wrong one would
 # be taken: 200 000 calls of x_delta must not come out as another
 # function's, and a library whose code does not fit is never taken.
@@ -195,6 +196,33 @@ if mkdir -p t/w && cp t/b/libx.so.1 t/w/ &&
 else
 	not_ok "cannot build or run the program needing libw.so.1"
 fi
+
+# A library that another needs is looked for where ld.so looks for it
+# for that library: its RUNPATH (not the program's), or, without one, its
+# RPATH and then the program's.  The program's own directories hold the
+# build that does not fit.
+# needed_through DIR NAME DTAGS PROG_RPATH: libv.so.1 (in t/DIR/v,
+# linked with DTAGS, --enable-new-dtags for RUNPATH, --disable-new-dtags
+# for RPATH, '$ORIGIN/../x') needs libx.so.1 (in t/DIR/x); the program
+# t/DIR/prog has PROG_RPATH (its DTAGS alike), whose t/DIR/p holds the
+# other build of libx.so.1.
+cat >v.c <<'C'
+int x_delta(int);
+int v_call(int v) { return x_delta(v); }
+C
+sed 's/x_delta(i)/v_call(i)/; s/^int x_delta(int);/int v_call(int);/' main.c >mainv.c
+needed_through() {
+	local d=t/$1 name=$2 dtags=$3
+	mkdir -p "$d/v" "$d/x" "$d/p" && cp t/b/libx.so.1 "$d/x/" && cp t/a/libx.so.1 "$d/p/" &&
+		gcc -O1 -fPIC -shared -Wl,-soname,libv.so.1 -o "$d/v/libv.so.1" v.c \
+			-L"$d/x" -l:libx.so.1 -Wl,"$dtags",-rpath,'$ORIGIN/../x' &&
+		gcc -O1 -o "$d/prog" mainv.c -L"$d/v" -l:libv.so.1 -Wl,-rpath-link,"$d/x" \
+			-Wl,"$dtags",-rpath,"$4" ||
+		{ not_ok "$name: cannot build the program needing libv.so.1"; return; }
+	run_and_convert "$name" "$tmp" "$tmp/$d/prog"
+}
+needed_through vr "a library's own RUNPATH for what it needs" --enable-new-dtags '$ORIGIN/v:$ORIGIN/p'
+needed_through vp "a library's own RPATH for what it needs" --disable-new-dtags '$ORIGIN/v:$ORIGIN/p'
 
 # $PLATFORM and $LIB in RUNPATH, expanded as ld.so expands them.
 if [ -n "$under_valgrind" ]; then
