@@ -16,8 +16,10 @@ limits() {
 	for kb in "$@"; do
 		(ulimit -v "$kb" && exec "$GMON2CG" -o "$tmp/lim.cg" "$exe" "$gmon") 2>"$tmp/err" >/dev/null
 		st=$?
-		# Too little even for the dynamic loader to map the libraries.
-		[ "$st" -eq 127 ] && grep -q 'error while loading shared libraries' "$tmp/err" && continue
+		# Too little even for the dynamic loader to map the libraries or
+		# to set up the first thread's TLS (it exits 127 before main).
+		[ "$st" -eq 127 ] && grep -q 'error while loading shared libraries\|cannot allocate TLS data structures for initial thread' "$tmp/err" &&
+			continue
 		runs=$((runs + 1))
 		lines=$(grep -vc 'warning: none of the' "$tmp/err")
 		case $st in
