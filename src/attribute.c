@@ -440,6 +440,18 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 	return 0;
 }
 
+/* Whether ARC, whose callee is symbol range CALLEE, is one gprof -s
+ * wrote: it records each arc between symbols, self_pc the callee's entry
+ * and from_pc the start of the caller's line (with -s gprof reads by
+ * lines) or of the caller.  mcount never records an entry (it is called
+ * from the prologue), so that the record was summed is certain; where the
+ * call was is not, and its site stays from_pc, unchecked. */
+static bool is_summed(const struct build *b, const struct gmon_arc *arc,
+		      size_t callee, bool ld_profile)
+{
+	return !ld_profile && arc->self_pc == b->st->funcs[callee].addr;
+}
+
 /* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
@@ -504,9 +516,11 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 				arc->count };
 			continue;
 		}
-		if (callee != SYMTAB_NONE &&
-		    check_arc(b, arc, callee, ld_profile ? 1 : bucket, ld_profile,
-			      &site, &far) < 0)
+		if (callee != SYMTAB_NONE && is_summed(b, arc, callee, ld_profile))
+			stats->arcs_summed++;
+		else if (callee != SYMTAB_NONE &&
+			 check_arc(b, arc, callee, ld_profile ? 1 : bucket,
+				   ld_profile, &site, &far) < 0)
 			return -1;
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {

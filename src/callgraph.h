@@ -136,6 +136,9 @@ struct cg_stats {
 	 * do not follow call instructions: a program rebuilt after
 	 * profiling, or another program's profile. */
 	uint64_t arcs_checked, arcs_not_after_call;
+	/* Records gprof -s wrote (self_pc the callee's entry, where no
+	 * mcount call returns): not checked, their call sites unknown. */
+	uint64_t arcs_summed;
 	size_t hists, hists_outside;	/* histograms; those covering no function */
 };
 

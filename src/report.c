@@ -250,6 +250,11 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 	fprintf(fp, "%s: stats: call arcs checked against the code: %" PRIu64
 		"; not where calls return: %" PRIu64 "\n", PACKAGE_NAME,
 		s->arcs_checked, s->arcs_not_after_call);
+	if (s->arcs_summed)
+		fprintf(fp, "%s: stats: call arcs summed by gprof -s: %" PRIu64
+			"; their call sites are unknown: each is at the start of"
+			" the line gprof gave (the caller's, without lines)\n",
+			PACKAGE_NAME, s->arcs_summed);
 	if (cg->has_executions || s->blocks_unresolved)
 		fprintf(fp, "%s: stats: basic blocks: %" PRIu64 " executions;"
 			" dropped: %" PRIu64 " blocks in no function\n",

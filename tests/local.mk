@@ -94,6 +94,7 @@ SHELL_TESTS += tests/bsd.sh
 SHELL_TESTS += tests/memory-bound.sh
 SHELL_TESTS += tests/readme-forms.sh
 SHELL_TESTS += tests/compare.sh
+SHELL_TESTS += tests/sum.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 # tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
 EXTRA_DIST += tests/lib/check_speedscope.py

@@ -1,0 +1,82 @@
+#!/bin/bash
+# sum.sh -- what "gprof -s" writes (fixtures/sum, fixtures/regen-sum.sh):
+# gmon.sum in the tagged and 4.4BSD formats, a sum of a sum, and a sum
+# named with raw profiles convert with gprof's numbers, saying once in
+# --stats that the summed arcs' call sites are unknown and placing each at
+# the line gprof recorded; a sum of a profile of another build is still
+# refused.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -n "$PYTHON3" ] || skip "python3 not found"
+[ -n "$GPROF" ] || skip "gprof not found (install binutils)"
+sum=$FIXTURES/sum
+compare="$PYTHON3 $srcdir/tests/lib/compare_gprof.py"
+export GPROF
+
+# agrees NAME EXACT EXE GMON...: converted without a word on stderr (the
+# sources in $srcs), with gprof's numbers (EXACT: a tagged twin for the
+# exact samples, or "").
+srcs=$FIXTURES
+agrees() {
+	local name=$1 exact=$2 exe=$3
+	shift 3
+	if ! "$GMON2CG" --prefix-map=.="$srcs" -o "$tmp/$name.cg" "$exe" "$@" 2>"$tmp/err"; then
+		not_ok "$name: refused: $(cat "$tmp/err")"
+	elif [ -s "$tmp/err" ]; then
+		not_ok "$name: stderr: $(cat "$tmp/err")"
+	elif $compare --cg "$tmp/$name.cg" ${exact:+--exact-gmon "$exact"} "$exe" "$@" >"$tmp/log"; then
+		ok "$name converts with gprof's numbers"
+	else
+		not_ok "$name differs from gprof"
+		diag <"$tmp/log"
+	fi
+}
+
+agrees calltree.sum "" "$FIXTURES/calltree/prog" "$sum/calltree.sum"
+agrees cycle.sum "" "$FIXTURES/cycle/prog" "$sum/cycle.sum"
+agrees calltree.sum.sum "" "$FIXTURES/calltree/prog" "$sum/calltree.sum.sum"
+for os in freebsd freebsd-i386; do
+	srcs=$FIXTURES/bsd agrees $os.4.4bsd.sum "$sum/$os.sum" "$FIXTURES/bsd/$os/prog" "$sum/$os.4.4bsd.sum"
+done
+# gprof itself sums a sum with raw profiles: so do we.
+agrees calltree.sum+gmon.out "" "$FIXTURES/calltree/prog" "$sum/calltree.sum" "$FIXTURES/calltree/gmon.out"
+
+# --stats says it once; the raw profile's arcs are still checked.
+"$GMON2CG" --stats -o /dev/null "$FIXTURES/calltree/prog" "$sum/calltree.sum" "$FIXTURES/calltree/gmon.out" 2>"$tmp/stats"
+[ "$(grep -c 'call sites are unknown' "$tmp/stats")" -eq 1 ] &&
+	grep -q "^gmon2cg: stats: call arcs summed by gprof -s: 9; their call sites are unknown" "$tmp/stats" &&
+	grep -q "^gmon2cg: stats: call arcs checked against the code: 9; not where calls return: 0$" "$tmp/stats"
+check "--stats: 9 summed arcs said once, the raw profile's 9 checked" || diag <"$tmp/stats"
+"$GMON2CG" --stats -o /dev/null "$FIXTURES/calltree/prog" "$FIXTURES/calltree/gmon.out" 2>&1 |
+	grep -q "summed by gprof -s"
+[ $? -ne 0 ]; check "--stats says nothing of sums for a raw profile"
+
+# Each call of the sum is at the address gprof recorded as its caller's
+# (the start of the calling line); the pseudo caller's at 0.
+$PYTHON3 - "$srcdir/tests/lib" "$tmp/calltree.sum.cg" "$sum/calltree.sum" <<'PY' >"$tmp/log"
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+from check_positions import positions
+sites = {a for a, is_call, _, _ in positions(sys.argv[2]) if is_call and a}
+data = open(sys.argv[3], "rb").read()
+froms, i = set(), 20
+while i < len(data):            # 64-bit little-endian tagged records
+    tag = data[i]; i += 1
+    if tag == 0:
+        nbins = struct.unpack_from("<I", data, i + 16)[0]
+        i += 40 + 2 * nbins
+    elif tag == 1:
+        froms.add(struct.unpack_from("<Q", data, i)[0]); i += 20
+    else:
+        sys.exit("tag %d" % tag)
+print(sorted(map(hex, sites)), sorted(map(hex, froms)))
+sys.exit(0 if sites == froms and sites else 1)
+PY
+check "the calls are at the lines gprof recorded" || diag <"$tmp/log"
+
+# A sum of a profile of the earlier build does not fit the rebuilt program.
+"$GMON2CG" -o "$tmp/stale.cg" "$FIXTURES/stale/refused/prog" "$sum/stale-refused.sum" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$tmp/stale.cg" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "does not belong to .*--force converts anyway" "$tmp/err"
+check "a sum for a rebuilt program is refused" || diag <"$tmp/err"
+finish
