@@ -235,6 +235,7 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 	struct gmon_hist *target;
 	struct gmon_bin *fresh;
 	size_t nfresh;
+	const char *misfit;
 
 	if (h->high_pc < h->low_pc)
 		return g2c_error_set(r->err,
@@ -249,6 +250,12 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 				     "%s: %s at offset %llu has %u bins for an empty address range",
 				     r->name, what, (unsigned long long)start,
 				     h->nbins);
+	if ((misfit = gmon_hist_misfit(h)))
+		return g2c_error_set(r->err,
+				     "%s: %s at offset %llu has %u bins for 0x%llx-0x%llx: %s (corrupted or hostile file)",
+				     r->name, what, (unsigned long long)start,
+				     h->nbins, (unsigned long long)h->low_pc,
+				     (unsigned long long)h->high_pc, misfit);
 	if (h->nbins > r->max_bins - r->bins)
 		return g2c_error_set(r->err,
 				     "%s: %s at offset %llu has %u bins, more than %llu bytes of code can use (corrupted or hostile file)",
@@ -260,6 +267,15 @@ static int add_hist(struct gmon_profile *prof, struct reader *r,
 	if (!target ||
 	    read_counted_bins(r, h, what, start, end, &fresh, &nfresh) < 0)
 		return -1;
+	for (size_t i = 0; i < nfresh; i++) {
+		if (fresh[i].count > UINT64_MAX - prof->samples) {
+			free(fresh);
+			return g2c_error_set(r->err,
+					     "%s: %s at offset %llu: more samples than 64 bits count (corrupted or hostile file)",
+					     r->name, what, (unsigned long long)start);
+		}
+		prof->samples += fresh[i].count;
+	}
 	if (!gmon_hist_add_counted(target, fresh, nfresh))
 		return bins_out_of_memory(r, h);
 	r->carries_data = true;

@@ -103,6 +103,8 @@ struct gmon_profile {
 	struct gmon_arc *arcs;	/* by from_pc, then self_pc; each pair once */
 	size_t narcs;
 	struct gmon_bb *bbs;	/* by address, each once */
+	uint64_t samples;	/* in all histograms: the reader refuses more
+				   than 64 bits count */
 	size_t nbbs;
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
@@ -122,8 +124,8 @@ void gmon_profile_init(struct gmon_profile *prof);
 void gmon_profile_release(struct gmon_profile *prof);
 
 /* Frees PROF's histogram bins, arcs and blocks once they are credited,
- * keeping what describes it (histogram ranges, format, calls_lost); the
- * counts of what was freed become 0. */
+ * keeping what describes it (histogram ranges, format, samples,
+ * calls_lost); the counts of what was freed become 0. */
 void gmon_profile_drop_records(struct gmon_profile *prof);
 
 /* Adds the gmon data in DATA[0..LEN) to PROF.  NAME is used only in error
@@ -161,11 +163,25 @@ int gmon_profile_add_file(struct gmon_profile *prof,
  * profile has no histogram or its format records no rate (old BSD). */
 uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback);
 
+/* Adds the ns PROF's samples stand for at HZ samples a second (a sample
+ * counting as 1 ns at least) to *NS, the sum over the profiles read so
+ * far.  Returns 0, or -1 with ERR set, naming NAME, when the sum reaches
+ * 2^63: no cost in 64-bit nanoseconds holds it exactly, nor the count of
+ * samples behind it. */
+int gmon_profile_add_ns(const struct gmon_profile *prof, uint32_t hz,
+			double *ns, const char *name, struct g2c_error *err);
+
 /* The profil(2) scale glibc used for HIST: a bin index is
  * ((pc - low_pc) / 2) * scale / 65536. */
 uint32_t gmon_hist_scale(const struct gmon_hist *hist);
 
-/* The addresses [*LO, *HI) whose samples profil(2) counts in bin BIN. */
+/* Why profil(2) cannot have filled HIST's bins (a corrupt or hostile
+ * range), or NULL: the reader refuses such a histogram, so that every bin
+ * maps to addresses. */
+const char *gmon_hist_misfit(const struct gmon_hist *hist);
+
+/* The addresses [*LO, *HI) whose samples profil(2) counts in bin BIN of
+ * HIST, a histogram the reader accepted, whose scale is SCALE. */
 void gmon_hist_bin_to_pc(const struct gmon_hist *hist, uint32_t scale,
 			 uint64_t bin, uint64_t *lo, uint64_t *hi);
 

@@ -379,6 +379,19 @@ uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback)
 						   : fallback;
 }
 
+int gmon_profile_add_ns(const struct gmon_profile *prof, uint32_t hz,
+			double *ns, const char *name, struct g2c_error *err)
+{
+	double ns_per_tick = hz ? 1e9 / hz : 1;
+
+	*ns += (double)prof->samples * (ns_per_tick > 1 ? ns_per_tick : 1);
+	if (*ns >= 0x1p63)
+		return g2c_error_set(err, "%s: too many samples for 64-bit nanoseconds (%llu at %u Hz)",
+				     name, (unsigned long long)prof->samples,
+				     (unsigned)hz);
+	return 0;
+}
+
 uint32_t gmon_hist_scale(const struct gmon_hist *hist)
 {
 	uint64_t textsize = hist->high_pc - hist->low_pc;
@@ -401,23 +414,21 @@ static uint64_t first_unit_of_bin(uint64_t bin, uint32_t scale)
 	return (bin * 65536 + scale - 1) / scale;
 }
 
+const char *gmon_hist_misfit(const struct gmon_hist *hist)
+{
+	uint32_t scale = gmon_hist_scale(hist);
+
+	if (scale == 0)
+		return "more than 128 KiB of code a bin, where profil(2) records nothing";
+	/* (at most 2^49: no overflow) */
+	if (2 * first_unit_of_bin(hist->nbins, scale) > UINT64_MAX - hist->low_pc)
+		return "they reach past the end of the address space";
+	return NULL;
+}
+
 void gmon_hist_bin_to_pc(const struct gmon_hist *hist, uint32_t scale,
 			 uint64_t bin, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t ulo, uhi;
-
-	if (scale == 0) {
-		/* profil maps every pc to bin 0 */
-		*lo = bin == 0 ? hist->low_pc : hist->high_pc;
-		*hi = hist->high_pc;
-		return;
-	}
-	ulo = first_unit_of_bin(bin, scale);
-	uhi = first_unit_of_bin(bin + 1, scale);
-	*lo = hist->low_pc + 2 * ulo;
-	*hi = hist->low_pc + 2 * uhi;
-	if (*lo < hist->low_pc)	/* wrapped: hostile range at the top */
-		*lo = UINT64_MAX;
-	if (*hi < hist->low_pc)
-		*hi = UINT64_MAX;
+	*lo = hist->low_pc + 2 * first_unit_of_bin(bin, scale);
+	*hi = hist->low_pc + 2 * first_unit_of_bin(bin + 1, scale);
 }

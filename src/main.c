@@ -98,6 +98,8 @@ static int read_profiles(struct conversion *c, const struct options *o,
 			 struct program *prog, const char **files, size_t n,
 			 unsigned part, struct g2c_error *err)
 {
+	double ns = 0;	/* that the profiles read so far stand for */
+
 	memset(c, 0, sizeof *c);
 	c->profs = calloc(prog->nobjs, sizeof *c->profs);
 	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
@@ -119,6 +121,9 @@ static int read_profiles(struct conversion *c, const struct options *o,
 			.prof = nown ? &c->profs[i] : NULL,
 			.hz = gmon_profile_rate(&c->profs[i],
 						o->rate ? o->rate : DEFAULT_RATE) };
+		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
+						own[0], err) < 0)
+			return -1;
 		if ((prog->nobjs > 1 || po->ld_profile) &&
 		    report_describe_object(&c->desc[c->ndesc++], po,
 					   &c->profs[i], err) < 0)

@@ -155,6 +155,35 @@ patch "$tmp/big.gmon" $((40 + 4 * first)) feffffff
 	grep -qx "desc: Samples: $((119 * 1000000 - old + 4294967294))" "$tmp/big.cg"
 check "an unsigned 32-bit bin holds up to 2^32 - 1"
 
+# 64-bit counts: every sample is kept (to a hundredth of one, 10^4 ns:
+# costs are doubles until written) up to 2^63 ns, what a cost in 64-bit nanoseconds
+# holds; a profile past that, or whose counts add up past 64 bits, is
+# refused.  u64.gmon: leaf's 9e11 samples are bins 1 and 2, of 1.19e12
+# at 1000 Hz.
+# le64 N: the 8 little-endian bytes of N, in hex
+le64() { printf '%016x' "$1" | sed 's/../& /g' | awk '{ for (i = 8; i > 0; i--) printf "%s", $i }'; }
+# leaf_bins HEX...: u64.gmon with bins 1 and 2 made HEX, as $tmp/u64.gmon
+leaf_bins() {
+	cp "$u64" "$tmp/u64.gmon" && patch "$tmp/u64.gmon" 48 "$1" && patch "$tmp/u64.gmon" 56 "$1"
+}
+leaf_bins "$(le64 4000000000000)"
+"$GMON2CG" -o "$tmp/u64.cg" "$fexe" "$tmp/u64.gmon" 2>/dev/null &&
+	grep -qx "desc: Samples: 8290000000000" "$tmp/u64.cg" &&
+	$model --json "$tmp/u64.cg" | $PYTHON3 -c '
+import json, sys
+m = json.load(sys.stdin)
+sys.exit(abs(m["summary_values"][0] - 829 * 10**16) > 10**4 or
+         abs(m["functions"]["leaf"]["self"] - 8 * 10**18) > 10**4)'
+check "8.29e12 samples at 1000 Hz: 8.29e18 ns, every sample kept"
+rm -f "$tmp/u64.cg"
+leaf_bins "$(le64 5000000000000)"
+expect -x 1 "gmon2cg: $tmp/u64.gmon: too many samples for 64-bit nanoseconds (10290000000000 at 1000 Hz)" \
+	"$GMON2CG" -o "$tmp/u64.cg" "$fexe" "$tmp/u64.gmon"
+leaf_bins 0000000000000080
+expect -x 1 "gmon2cg: $tmp/u64.gmon: BSD histogram at offset 0: more samples than 64 bits count (corrupted or hostile file)" \
+	"$GMON2CG" -o "$tmp/u64.cg" "$fexe" "$tmp/u64.gmon"
+[ ! -e "$tmp/u64.cg" ]; check "no output file for too many samples"
+
 # Spare words of other writers (MinGW leaves them uninitialised) are
 # ignored as gprof ignores them: a counter type followed by words that
 # are not zero is not taken for one.

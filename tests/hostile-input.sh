@@ -160,6 +160,16 @@ refused "basic-block record claims 2^32-1 blocks" \
 	-o "$out" "$exe" "$tmp/bb-count"
 small "basic-block record claims 2^32-1 blocks" 65536
 
+# a range profil(2) cannot map to the bins: the samples would be lost
+cp "$gmon" "$tmp/high-max" && patch_bytes "$tmp/high-max" 29 ffffffffffffffff
+refused "a histogram up to the top of the address space" \
+	"$tmp/high-max: histogram record at offset 20 has 1308 bins for 0x0-0xffffffffffffffff: more than 128 KiB of code a bin, where profil(2) records nothing (corrupted or hostile file)" \
+	-o "$out" "$exe" "$tmp/high-max"
+cp "$tmp/high-max" "$tmp/top" && patch_bytes "$tmp/top" 21 00f8ffffffffffff
+refused "histogram bins past the top of the address space" \
+	"$tmp/top: histogram record at offset 20 has 1308 bins for 0xfffffffffffff800-0xffffffffffffffff: they reach past the end of the address space (corrupted or hostile file)" \
+	-o "$out" "$exe" "$tmp/top"
+
 # --- the output is an input ---
 cp "$exe" "$tmp/prog" && cp "$gmon" "$tmp/gmon.out"
 sum_before=$(cat "$tmp/prog" "$tmp/gmon.out" | cksum)
