@@ -1,6 +1,6 @@
 #!/bin/bash
 # sum.sh -- what "gprof -s" writes (fixtures/sum, fixtures/regen-sum.sh):
-# gmon.sum in the tagged and 4.4BSD formats, a sum of a sum, and a sum
+# gmon.sum in the tagged, 4.4BSD and old BSD formats, a sum of a sum, and a sum
 # named with raw profiles convert with gprof's numbers, saying once in
 # --stats that the summed arcs' call sites are unknown and placing each at
 # the line gprof recorded; a sum of a profile of another build is still
@@ -38,6 +38,8 @@ agrees calltree.sum.sum "" "$FIXTURES/calltree/prog" "$sum/calltree.sum.sum"
 for os in freebsd freebsd-i386; do
 	srcs=$FIXTURES/bsd agrees $os.4.4bsd.sum "$sum/$os.sum" "$FIXTURES/bsd/$os/prog" "$sum/$os.4.4bsd.sum"
 done
+# the old BSD header (no rate: 100 Hz, as gprof's on Linux)
+srcs=$FIXTURES/bsd agrees freebsd.bsd.sum "$sum/freebsd-100hz.sum" "$FIXTURES/bsd/freebsd/prog" "$sum/freebsd.bsd.sum"
 # gprof itself sums a sum with raw profiles: so do we.
 agrees calltree.sum+gmon.out "" "$FIXTURES/calltree/prog" "$sum/calltree.sum" "$FIXTURES/calltree/gmon.out"
 
