@@ -103,9 +103,9 @@ struct gmon_profile {
 	struct gmon_arc *arcs;	/* by from_pc, then self_pc; each pair once */
 	size_t narcs;
 	struct gmon_bb *bbs;	/* by address, each once */
+	size_t nbbs;
 	uint64_t samples;	/* in all histograms: the reader refuses more
 				   than 64 bits count */
-	size_t nbbs;
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
 	unsigned first_bin_size;	/* its histogram's bytes a bin, and */
@@ -163,11 +163,11 @@ int gmon_profile_add_file(struct gmon_profile *prof,
  * profile has no histogram or its format records no rate (old BSD). */
 uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback);
 
-/* Adds the ns PROF's samples stand for at HZ samples a second (a sample
- * counting as 1 ns at least) to *NS, the sum over the profiles read so
- * far.  Returns 0, or -1 with ERR set, naming NAME, when the sum reaches
- * 2^63: no cost in 64-bit nanoseconds holds it exactly, nor the count of
- * samples behind it. */
+/* Adds the ns PROF's samples stand for at HZ (> 0) samples a second (a
+ * sample counting as 1 ns at least) to *NS, the sum over the profiles
+ * read so far.  Returns 0, or -1 with ERR set, naming NAME, when the sum
+ * reaches 2^63: no cost in 64-bit nanoseconds holds it, nor a 64-bit
+ * count the samples of all profiles. */
 int gmon_profile_add_ns(const struct gmon_profile *prof, uint32_t hz,
 			double *ns, const char *name, struct g2c_error *err);
 
@@ -175,9 +175,9 @@ int gmon_profile_add_ns(const struct gmon_profile *prof, uint32_t hz,
  * ((pc - low_pc) / 2) * scale / 65536. */
 uint32_t gmon_hist_scale(const struct gmon_hist *hist);
 
-/* Why profil(2) cannot have filled HIST's bins (a corrupt or hostile
- * range), or NULL: the reader refuses such a histogram, so that every bin
- * maps to addresses. */
+/* Why profil(2) cannot have filled the bins of HIST (which has bins and
+ * a non-empty range): a corrupt or hostile range; or NULL.  The reader
+ * refuses such a histogram, so that every bin maps to addresses. */
 const char *gmon_hist_misfit(const struct gmon_hist *hist);
 
 /* The addresses [*LO, *HI) whose samples profil(2) counts in bin BIN of

@@ -382,7 +382,7 @@ uint32_t gmon_profile_rate(const struct gmon_profile *prof, uint32_t fallback)
 int gmon_profile_add_ns(const struct gmon_profile *prof, uint32_t hz,
 			double *ns, const char *name, struct g2c_error *err)
 {
-	double ns_per_tick = hz ? 1e9 / hz : 1;
+	double ns_per_tick = 1e9 / hz;
 
 	*ns += (double)prof->samples * (ns_per_tick > 1 ? ns_per_tick : 1);
 	if (*ns >= 0x1p63)
