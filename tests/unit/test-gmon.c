@@ -427,6 +427,35 @@ static void test_bin_to_pc(void)
 	}
 }
 
+/* The ranges profil(2) cannot map to their bins: scale 0 (a bin of more
+ * than 128 KiB), and bins past the top of the address space; bins that
+ * end just at it map. */
+static void test_hist_misfit(void)
+{
+	struct gmon_hist glibc = { .low_pc = 0x400000, .high_pc = 0x401338,
+				   .nbins = 1232 };
+	struct gmon_hist whole = { .low_pc = 0, .high_pc = UINT64_MAX,
+				   .nbins = 1308 };
+	struct gmon_hist coarsest = { .low_pc = 0, .high_pc = 131072,
+				      .nbins = 1 };
+	struct gmon_hist top = { .low_pc = UINT64_MAX - 2047,
+				 .high_pc = UINT64_MAX, .nbins = 1308 };
+	struct gmon_hist at_top = { .low_pc = UINT64_MAX - 2616,
+				    .high_pc = UINT64_MAX, .nbins = 1308 };
+	uint64_t lo, hi;
+
+	CHECK(gmon_hist_misfit(&glibc) == NULL);
+	CHECK(gmon_hist_misfit(&coarsest) == NULL);
+	coarsest.high_pc += 2;
+	CHECK_STR_CONTAINS(gmon_hist_misfit(&coarsest), "128 KiB");
+	CHECK_STR_CONTAINS(gmon_hist_misfit(&whole), "128 KiB");
+	CHECK_STR_CONTAINS(gmon_hist_misfit(&top), "past the end of the address space");
+	CHECK(gmon_hist_misfit(&at_top) == NULL);
+	gmon_hist_bin_to_pc(&at_top, gmon_hist_scale(&at_top), 1307, &lo, &hi);
+	CHECK_U64(lo, UINT64_MAX - 2);
+	CHECK_U64(hi, UINT64_MAX);
+}
+
 /* A small LD_PROFILE file: 64 bins over 0x10000-0x10100, three arcs (one
  * from outside the library) in a table of 50 arcs (MINARCS), whose file
  * has two pointers' size times as many slots, as ld.so sizes it. */
@@ -868,6 +897,7 @@ int main(void)
 	test_bsd();
 	test_bsd44_spare();
 	test_bin_to_pc();
+	test_hist_misfit();
 	test_ld_profile();
 	test_ld_profile_bytes();
 	test_ld_profile_truncation();
