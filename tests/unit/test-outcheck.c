@@ -1,0 +1,177 @@
+/* test-outcheck.c -- the self-check of the numbers about to be written:
+ * a call graph built by hand passes it; each invariant broken on purpose
+ * in the final integers (a cost of 2^64 - 1, self costs that do not add
+ * up to the total, calls in that do not carry self + calls out, an
+ * inclusive cost below the self cost, a position outside its function)
+ * fails it with one line that says it is an internal error, which
+ * invariant, for which function, and where to report it; and a function
+ * never sampled called from many sites, whose calls in once carried more
+ * than its cost (the pseudo caller's call then 2^64 - 1 ns), passes. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "diag.h"
+#include "fake.h"
+#include "outcheck.h"
+
+enum { MAIN, MID, LEAF, N };
+
+/* main (1 sample) calls mid 5 times from two call sites, mid (no
+ * samples) calls leaf (3 samples) twice. */
+static void small_graph(struct callgraph *cg, struct symtab *st,
+			struct cg_object *obj, struct gmon_profile *p)
+{
+	struct g2c_error err;
+
+	fake_symtab(st, N, 0x1000, 32);
+	st->funcs[MAIN].name = "main";
+	st->funcs[MID].name = "mid";
+	st->funcs[LEAF].name = "leaf";
+	fake_profile(p, 0x1000, 0x1060);
+	set_bin(p, 2, 1);	/* main, 0x1004 */
+	set_bin(p, 33, 2);	/* leaf, 0x1042 */
+	set_bin(p, 34, 1);	/* leaf, 0x1044 */
+	add_arc(p, 0x1008, 0x1024, 3);
+	add_arc(p, 0x1018, 0x1024, 2);
+	add_arc(p, 0x1028, 0x1044, 2);
+	CHECK(build(cg, obj, p, st, 100, &err) == 0);
+}
+
+static void release(struct callgraph *cg, struct symtab *st,
+		    struct gmon_profile *p)
+{
+	callgraph_release(cg);
+	gmon_profile_release(p);
+	free(st->funcs);
+}
+
+/* The arc from CALLER to CALLEE. */
+static struct cg_arc *arc_of(struct callgraph *cg, size_t caller, size_t callee)
+{
+	for (size_t a = 0; a < cg->narcs; a++)
+		if (cg->arcs[a].caller == caller && cg->arcs[a].callee == callee)
+			return &cg->arcs[a];
+	CHECK(!"no such arc");
+	return &cg->arcs[0];
+}
+
+/* Checks that CG fails the self-check with a message that contains
+ * WHAT and, unless NULL, the function's name FUNC. */
+static void check_fails(const struct callgraph *cg, const char *what,
+			const char *func)
+{
+	struct g2c_error err = { "" };
+
+	CHECK(outcheck_graph(cg, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "internal error: ");
+	CHECK_STR_CONTAINS(err.msg, what);
+	if (func)
+		CHECK_STR_CONTAINS(err.msg, func);
+	CHECK_STR_CONTAINS(err.msg, PACKAGE_BUGREPORT);
+	CHECK(strchr(err.msg, '\n') == NULL);
+}
+
+static void test_passes(void)
+{
+	struct symtab st;
+	struct cg_object obj;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err;
+
+	small_graph(&cg, &st, &obj, &p);
+	CHECK(outcheck_graph(&cg, &err) == 0);
+	release(&cg, &st, &p);
+}
+
+/* Each case breaks one number of the small graph. */
+enum planted { WRAPPED_ROOT, COST_NOT_IN_TOTAL, CALL_TOO_DEAR,
+	       INCL_BELOW_SELF, POSITION_OUTSIDE, HUGE_TOTAL };
+
+static void test_planted(enum planted what)
+{
+	struct symtab st;
+	struct cg_object obj;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct cg_arc *arc;
+
+	small_graph(&cg, &st, &obj, &p);
+	switch (what) {
+	case WRAPPED_ROOT:
+		CHECK_U64(cg.nroots, 1);
+		cg.roots[0].ns = UINT64_MAX;
+		check_fails(&cg, "call from <spontaneous> is not below 2^63", "main");
+		break;
+	case COST_NOT_IN_TOTAL:
+		cg.total_ns += 1;
+		check_fails(&cg, "self costs add up to 40000000 ns, the total is 40000001", NULL);
+		break;
+	case CALL_TOO_DEAR:	/* a main -> mid call carries 1 ns of main's */
+		arc = arc_of(&cg, MAIN, MID);
+		cg.sites[arc->first_site].ns += 1;
+		cg.costs[cg.funcs[MAIN].first_cost].ns -= 1;
+		check_fails(&cg, "calls in do not carry the self cost plus the calls out", "mid");
+		break;
+	case INCL_BELOW_SELF:	/* leaf costs 1 ns more than its call in */
+		cg.costs[cg.funcs[LEAF].first_cost].ns += 1;
+		cg.total_ns += 1;
+		check_fails(&cg, "calls in carry less than the self cost", "leaf");
+		break;
+	case POSITION_OUTSIDE:
+		cg.costs[cg.funcs[LEAF].first_cost].pc = 0x1004;
+		check_fails(&cg, "cost position outside the function", "leaf");
+		break;
+	case HUGE_TOTAL:
+		cg.total_ns = UINT64_MAX;
+		check_fails(&cg, "total is not below 2^63", NULL);
+		break;
+	}
+	release(&cg, &st, &p);
+}
+
+/* main (1 sample) calls leaf, never sampled, from 28 call sites (hash
+ * buckets of 16 bytes) with uneven counts: leaf's cost is 1 ns per site.
+ * Its calls once carried 29 ns, and main's call from the pseudo caller
+ * leaf's cost less that, 2^64 - 1 ns. */
+static void test_many_sites(void)
+{
+	enum { NSITES = 28 };
+	static const uint64_t counts[NSITES] = {
+		3, 2, 25, 3, 3, 2, 1, 3, 3, 2, 1, 1, 2, 3,
+		2, 1, 3, 2, 2, 2, 2, 3, 2, 3, 2, 2, 1, 2,
+	};
+	struct symtab st;
+	struct cg_object obj;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct g2c_error err = { "" };
+
+	fake_symtab(&st, 2, 0x1000, 0x200);
+	st.funcs[0].name = "main";
+	st.funcs[1].name = "leaf";
+	fake_profile(&p, 0x1000, 0x1400);
+	set_bin(&p, 2, 1);
+	for (size_t s = 0; s < NSITES; s++)
+		add_arc(&p, 0x1010 + 16 * s, 0x1204, counts[s]);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
+	CHECK_U64(cg.nsites, NSITES);
+	CHECK_U64(cg.funcs[1].marker_ns, NSITES);
+	CHECK(outcheck_graph(&cg, &err) == 0);
+	for (size_t r = 0; r < cg.nroots; r++)
+		CHECK(cg.roots[r].ns < UINT64_C(1) << 63);
+	release(&cg, &st, &p);
+}
+
+int main(void)
+{
+	test_passes();
+	for (int what = WRAPPED_ROOT; what <= HUGE_TOTAL; what++)
+		test_planted(what);
+	test_many_sites();
+	return check_report("test-outcheck");
+}
