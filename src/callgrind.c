@@ -392,7 +392,7 @@ static void write_spontaneous(struct writer *w)
 	for (size_t i = 0; i < w->cg->nroots; i++) {
 		const struct cg_root *root = &w->cg->roots[i];
 
-		write_call(w, root->func, 1);
+		write_call(w, root->func, root->count);
 		write_cost_line(w, 0, 0, &root->ns, 1);
 	}
 }

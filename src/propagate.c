@@ -698,8 +698,10 @@ static int compare_roots(const void *x, const void *y)
 	return a->func < b->func ? -1 : a->func > b->func;
 }
 
-/* Adds a call from the pseudo caller to FUNC carrying NS.  Returns -1
- * when out of memory. */
+/* Adds a call from the pseudo caller to FUNC carrying NS, as many calls
+ * as the profile recorded into FUNC from code in no function (a callback
+ * of a library's), or one where it recorded none.  Returns -1 when out
+ * of memory. */
 static int add_root(struct callgraph *cg, size_t *cap, size_t func,
 		    uint64_t ns)
 {
@@ -709,7 +711,9 @@ static int add_root(struct callgraph *cg, size_t *cap, size_t func,
 	if (!roots)
 		return -1;
 	cg->roots = roots;
-	roots[cg->nroots++] = (struct cg_root){ func, ns };
+	roots[cg->nroots++] = (struct cg_root){
+		func, ns,
+		cg->funcs[func].outside_calls ? cg->funcs[func].outside_calls : 1 };
 	return 0;
 }
 
