@@ -193,3 +193,15 @@ out:
 	free(in);
 	return rc;
 }
+
+int outcheck_name_ids(const char *key, size_t last, size_t given, bool in_order,
+		      struct g2c_error *err)
+{
+	char what[160];
+
+	if (in_order && last == given)
+		return 0;
+	snprintf(what, sizeof what, "the %zu ids of %s names are not each defined once (%s, the last defined %zu)",
+		 given, key, in_order ? "in order" : "out of order", last);
+	return violated(NULL, SIZE_MAX, what, err);
+}

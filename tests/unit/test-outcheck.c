@@ -6,7 +6,8 @@
  * fails it with one line that says it is an internal error, which
  * invariant, for which function, and where to report it; and a function
  * never sampled called from many sites, whose calls in once carried more
- * than its cost (the pseudo caller's call then 2^64 - 1 ns), passes. */
+ * than its cost (the pseudo caller's call then 2^64 - 1 ns), passes;
+ * and the writer's name ids, each defined once. */
 #include <config.h>
 
 #include <stdio.h>
@@ -167,11 +168,28 @@ static void test_many_sites(void)
 	release(&cg, &st, &p);
 }
 
+/* The writer's names: each id defined once, in order, up to the last
+ * given; an id defined out of order (twice, or one skipped) or the last
+ * ones never defined fail. */
+static void test_name_ids(void)
+{
+	struct g2c_error err = { "" };
+
+	CHECK(outcheck_name_ids("fn=", 12, 12, true, &err) == 0);
+	CHECK(outcheck_name_ids("fn=", 0, 0, true, &err) == 0);
+	CHECK(outcheck_name_ids("fn=", 12, 12, false, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "internal error: the 12 ids of fn= names are not each defined once (out of order");
+	CHECK_STR_CONTAINS(err.msg, PACKAGE_BUGREPORT);
+	CHECK(outcheck_name_ids("fl=", 11, 12, true, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "the 12 ids of fl= names are not each defined once (in order, the last defined 11)");
+}
+
 int main(void)
 {
 	test_passes();
 	for (int what = WRAPPED_ROOT; what <= HUGE_TOTAL; what++)
 		test_planted(what);
 	test_many_sites();
+	test_name_ids();
 	return check_report("test-outcheck");
 }
