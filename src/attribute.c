@@ -470,6 +470,17 @@ static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 	       sel->excl_arcs[lo].to == to;
 }
 
+/* Counts COUNT calls into symbol range CALLEE from code in no function
+ * (a callback called by a library that was not profiled). */
+static void count_outside_call(struct build *b, size_t callee, uint64_t count)
+{
+	const struct symtab_func *f = &b->st->funcs[b->st->funcs[callee].owner];
+	struct cg_func *fn = &b->cg->funcs[func_number(b, b->st->funcs[callee].owner)];
+
+	if (!f->excluded)
+		fn->outside_calls = add_saturating(fn->outside_calls, count);
+}
+
 /* Resolves each arc of the object being read as gprof does, appending
  * them to CALLS[0..*N): the caller is the function containing from_pc,
  * the callee the one containing self_pc; records with an end in no
@@ -525,6 +536,8 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 		caller = symtab_lookup(b->st, site);
 		if (caller == SYMTAB_NONE || callee == SYMTAB_NONE) {
 			stats->arcs_unresolved++;
+			if (callee != SYMTAB_NONE)
+				count_outside_call(b, callee, arc->count);
 			continue;
 		}
 		if (far)

@@ -104,6 +104,9 @@ struct cg_func {
 	 * profile adds to the self time for "total" per call */
 	double flat_child_ns;
 	uint64_t ncalls;	/* calls from other functions */
+	/* calls recorded from code in no function, such as a library's
+	 * qsort calling back: not in ncalls (gprof drops them too) */
+	uint64_t outside_calls;
 	uint64_t self_calls;	/* direct recursion */
 	unsigned cycle;		/* 0, or the number of its cycle */
 	size_t first_cost, ncosts;	/* in callgraph.costs, by pc */
@@ -115,6 +118,9 @@ struct cg_func {
 struct cg_root {
 	size_t func;		/* for a cycle: its first member */
 	uint64_t ns;		/* inclusive cost of the function or cycle */
+	uint64_t count;		/* the calls written: the function's
+				   outside_calls, or 1 where none were
+				   recorded (a call counts at least 1) */
 };
 
 struct cg_stats {

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "hashindex.h"
 #include "object.h"
+#include "outcheck.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -88,6 +89,10 @@ struct fn_ref {
 	bool shown;
 };
 
+/* The name spaces of compressed names: each id is given once, in order,
+ * and defined ("(id) name") where it is first written. */
+enum name_space { NAMES_FILE, NAMES_OBJECT, NAMES_FN, NAME_SPACES };
+
 struct writer {
 	const struct callgraph *cg;
 	const struct source_map *map;
@@ -107,6 +112,10 @@ struct writer {
 	bool instr;		/* positions are "instr line", else "line" */
 	bool follow_only;	/* keep the state up to date, write nothing */
 	bool failed;		/* out of memory */
+	/* per name space: the last id defined (or followed), and whether
+	 * one came out of order, which would define an id twice or never */
+	size_t last_defined[NAME_SPACES];
+	bool ids_out_of_order;
 };
 
 static const char *func_name(const struct writer *w, size_t f)
@@ -131,12 +140,16 @@ static const char *object_path(const struct writer *w, size_t o)
 /* Writes "KEY=(id)" or, at first use, "KEY=(id) name".  Control characters
  * cannot be written in a name line; they become '?' (as in every line
  * that carries a name). */
-static void write_name(struct writer *w, const char *key, size_t id,
-		       bool is_new, const char *name)
+static void write_name(struct writer *w, enum name_space space,
+		       const char *key, size_t id, bool is_new, const char *name)
 {
 	size_t len;
 	char *p;
 
+	if (is_new) {
+		w->ids_out_of_order |= id != w->last_defined[space] + 1;
+		w->last_defined[space] = id;
+	}
 	if (w->follow_only)
 		return;
 	len = strlen(key);
@@ -158,9 +171,10 @@ static void write_name(struct writer *w, const char *key, size_t id,
 	outstream_write(w->os, "\n", 1);
 }
 
-/* Writes KEY naming STRING, compressed in the name space IDS. */
+/* Writes KEY naming STRING, compressed in the name space IDS, SPACE. */
 static void write_compressed(struct writer *w, struct name_ids *ids,
-			     const char *key, const char *string)
+			     enum name_space space, const char *key,
+			     const char *string)
 {
 	bool is_new;
 	long long id = name_id(ids, string, &is_new);
@@ -169,19 +183,19 @@ static void write_compressed(struct writer *w, struct name_ids *ids,
 		w->failed = true;
 		return;
 	}
-	write_name(w, key, (size_t)id, is_new, string);
+	write_name(w, space, key, (size_t)id, is_new, string);
 }
 
 static void write_file(struct writer *w, const char *key, const char *file)
 {
-	write_compressed(w, &w->files, key, file);
+	write_compressed(w, &w->files, NAMES_FILE, key, file);
 }
 
 /* Makes object O the object of the following lines ("ob="), or of the
  * following call's target ("cob="). */
 static void write_object(struct writer *w, const char *key, size_t o)
 {
-	write_compressed(w, &w->objects, key, object_path(w, o));
+	write_compressed(w, &w->objects, NAMES_OBJECT, key, object_path(w, o));
 }
 
 static void write_fn(struct writer *w, const char *key, size_t f)
@@ -190,7 +204,7 @@ static void write_fn(struct writer *w, const char *key, size_t f)
 
 	if (is_new)
 		w->fn_id[f] = ++w->next_fn_id;
-	write_name(w, key, w->fn_id[f], is_new, w->ref[f].name);
+	write_name(w, NAMES_FN, key, w->fn_id[f], is_new, w->ref[f].name);
 }
 
 /* Puts "0x" and V in lowercase hex at P; returns the end. */
@@ -388,11 +402,11 @@ static void write_spontaneous(struct writer *w)
 		return;
 	write_file(w, "fl", UNKNOWN_FILE);
 	w->last_fl = w->cur_file = UNKNOWN_FILE;
-	write_name(w, "fn", ++w->next_fn_id, true, SPONTANEOUS);
+	write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true, SPONTANEOUS);
 	for (size_t i = 0; i < w->cg->nroots; i++) {
 		const struct cg_root *root = &w->cg->roots[i];
 
-		write_call(w, root->func, 1);
+		write_call(w, root->func, root->count);
 		write_cost_line(w, 0, 0, &root->ns, 1);
 	}
 }
@@ -420,7 +434,8 @@ static void write_hidden(struct writer *w)
 				switch_object(w, 0);
 				write_file(w, "fl", UNKNOWN_FILE);
 				w->last_fl = w->cur_file = UNKNOWN_FILE;
-				write_name(w, "fn", ++w->next_fn_id, true, HIDDEN);
+				write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true,
+					   HIDDEN);
 				named = true;
 			}
 			write_cost(w, c, 0);
@@ -448,6 +463,7 @@ static void write_functions(struct writer *w, size_t from, size_t to)
 struct second_half {
 	struct writer w;	/* its own state */
 	size_t split;
+	size_t at_split[NAME_SPACES];	/* w.last_defined there */
 	struct outstream os;	/* into memory */
 	pthread_t thread;
 };
@@ -508,6 +524,7 @@ static void *write_second_half(void *arg)
 	h->w.follow_only = true;
 	write_functions(&h->w, 0, h->split);
 	h->w.follow_only = false;
+	memcpy(h->at_split, h->w.last_defined, sizeof h->at_split);
 	write_functions(&h->w, h->split, h->w.cg->nfuncs);
 	write_hidden(&h->w);
 	outstream_flush_pending(&h->os);
@@ -569,6 +586,17 @@ static void finish_second_half(struct second_half *h, struct writer *w)
 		w->failed = true;
 	else
 		outstream_write(w->os, h->os.mem, h->os.mem_len);
+	/* Its definitions go on from where this thread's end, and its ids
+	 * are the profile's. */
+	w->ids_out_of_order |= h->w.ids_out_of_order ||
+		memcmp(w->last_defined, h->at_split, sizeof h->at_split) != 0;
+	memcpy(w->last_defined, h->w.last_defined, sizeof w->last_defined);
+	w->next_fn_id = h->w.next_fn_id;
+	name_ids_release(&w->files);
+	name_ids_release(&w->objects);
+	w->files = h->w.files;
+	w->objects = h->w.objects;
+	h->w.files = h->w.objects = (struct name_ids){ 0 };
 	second_half_release(h);
 }
 
@@ -761,6 +789,9 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 	write_object(w, "ob", 0);
 }
 
+/* How the name spaces are written, for messages. */
+static const char *const name_keys[NAME_SPACES] = { "fl=", "ob=", "fn=" };
+
 int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		    const struct callgrind_info *info, struct outstream *os,
 		    struct g2c_error *err)
@@ -769,7 +800,7 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 			    .instr = !info->no_instr };
 	struct second_half *half;
 	struct fn_ref *ref = malloc(cg->nfuncs * sizeof *ref);
-	size_t split;
+	size_t split, given[NAME_SPACES];
 	uint64_t lines_after = 0;
 	int rc = 0;
 
@@ -805,8 +836,16 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	}
 	outstream_printf(os, "\n");
 	write_totals(&w, "totals");
-	if (w.failed)
+	if (w.failed) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
+		goto out;
+	}
+	given[NAMES_FILE] = w.files.index.count;
+	given[NAMES_OBJECT] = w.objects.index.count;
+	given[NAMES_FN] = w.next_fn_id;
+	for (int s = 0; s < NAME_SPACES && rc == 0; s++)
+		rc = outcheck_name_ids(name_keys[s], w.last_defined[s], given[s],
+				       !w.ids_out_of_order, err);
 out:
 	for (size_t f = 0; w.label && f < cg->nfuncs; f++)
 		free(w.label[f]);

@@ -512,14 +512,43 @@ static size_t split_over_sites(struct callgraph *cg, struct cg_arc *arc,
 	return empty;
 }
 
+/* Takes EXCESS back from the sites of the calls entering component C,
+ * from each what it carries above its floor (MIN_CALL_NS for a written
+ * call with FLOORS, else 0), in order, until none is left. */
+static void take_back(struct callgraph *cg, const struct components *comps,
+		      size_t c, uint64_t excess, bool floors)
+{
+	for_each_entering_arc(comps, c, e) {
+		struct cg_arc *arc = &cg->arcs[e->arc];
+		uint64_t floor = floors && cg->funcs[e->caller].shown ? MIN_CALL_NS : 0;
+
+		for (size_t s = arc->first_site;
+		     s < arc->first_site + arc->nsites && excess > 0; s++) {
+			uint64_t *ns = &cg->sites[s].ns;
+			uint64_t take = *ns > floor ? *ns - floor : 0;
+
+			if (take > excess)
+				take = excess;
+			*ns -= take;
+			arc->ns -= take;
+			excess -= take;
+		}
+	}
+}
+
 /* Splits INCL, component C's inclusive cost, over the sites of the calls
  * entering it: each call's share is its weight (its caller's share of
  * the calls), the sum of weights SUM, each site's part of it its part of
  * the call's count.  With FLOORS (into a shown component), a site of a
  * shown caller (a call written) left with nothing gets MIN_CALL_NS, taken
  * from the others: the split is redone on INCL less those markers until
- * it leaves as many sites empty as were set aside.  INCL is at least
- * MIN_CALL_NS per written site.  Returns what the calls carry. */
+ * it leaves as many sites empty as were set aside.  That need not settle
+ * (each pass on less can leave more sites empty); what the calls still
+ * carry above INCL then is taken back from the sites above their floor,
+ * so that they never carry more than INCL: what they leave of it goes to
+ * the pseudo caller, a difference that must not go below 0.  INCL is at
+ * least MIN_CALL_NS per written site, so there is enough to take back.
+ * Returns what the calls carry. */
 static uint64_t split_entering(struct callgraph *cg,
 			       const struct components *comps, size_t c,
 			       uint64_t incl, double sum, bool whole, bool floors)
@@ -548,6 +577,10 @@ static uint64_t split_entering(struct callgraph *cg,
 		if (empty == reserve || given <= incl)
 			break;
 		reserve = empty;
+	}
+	if (given > incl) {
+		take_back(cg, comps, c, given - incl, floors);
+		given = incl;
 	}
 	return given;
 }
@@ -665,8 +698,10 @@ static int compare_roots(const void *x, const void *y)
 	return a->func < b->func ? -1 : a->func > b->func;
 }
 
-/* Adds a call from the pseudo caller to FUNC carrying NS.  Returns -1
- * when out of memory. */
+/* Adds a call from the pseudo caller to FUNC carrying NS, as many calls
+ * as the profile recorded into FUNC from code in no function (a callback
+ * of a library's), or one where it recorded none.  Returns -1 when out
+ * of memory. */
 static int add_root(struct callgraph *cg, size_t *cap, size_t func,
 		    uint64_t ns)
 {
@@ -676,7 +711,9 @@ static int add_root(struct callgraph *cg, size_t *cap, size_t func,
 	if (!roots)
 		return -1;
 	cg->roots = roots;
-	roots[cg->nroots++] = (struct cg_root){ func, ns };
+	roots[cg->nroots++] = (struct cg_root){
+		func, ns,
+		cg->funcs[func].outside_calls ? cg->funcs[func].outside_calls : 1 };
 	return 0;
 }
 

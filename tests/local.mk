@@ -2,7 +2,8 @@
 check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
-	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope
+	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope \
+	tests/unit/test-outcheck
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
@@ -17,6 +18,9 @@ tests_unit_test_writer_LDADD = libgmon2cg.a
 tests_unit_test_speedscope_SOURCES = tests/unit/test-speedscope.c \
 	tests/unit/check.h tests/unit/fake.h
 tests_unit_test_speedscope_LDADD = libgmon2cg.a
+tests_unit_test_outcheck_SOURCES = tests/unit/test-outcheck.c \
+	tests/unit/check.h tests/unit/fake.h
+tests_unit_test_outcheck_LDADD = libgmon2cg.a
 tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
 tests_unit_test_decode_LDADD = libgmon2cg.a
 tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h

@@ -272,6 +272,47 @@ static void test_markers(void)
 	callgraph_release(&cg);
 }
 
+/* R calls T, never sampled, from 28 sites with uneven counts: T's cost
+ * is its marker, 1 ns per site, split over the sites by count.  Each
+ * split on less leaves more sites short of their 1 ns, so redoing it
+ * does not settle; the calls into T must still carry exactly T's cost
+ * (once they carried 1 ns more, and R's call from the pseudo caller the
+ * difference, 2^64 - 1).  Every site carries at least 1 ns. */
+static void test_markers_many_sites(void)
+{
+	enum { R, T, N, NSITES = 28 };
+	static const uint64_t counts[NSITES] = {
+		3, 2, 25, 3, 3, 2, 1, 3, 3, 2, 1, 1, 2, 3,
+		2, 1, 3, 2, 2, 2, 2, 3, 2, 3, 2, 2, 1, 2,
+	};
+	static const unsigned ticks[N] = { 0, 0 };
+	static const struct arc_spec arcs[] = { { R, T, 1 } };
+	struct callgraph cg;
+	uint64_t sum = 0;
+
+	bare_graph(&cg, N, ticks, arcs, 1);
+	cg.sites = realloc(cg.sites, NSITES * sizeof *cg.sites);
+	cg.arcs[0].count = 0;
+	for (size_t s = 0; s < NSITES; s++) {
+		cg.sites[s] = (struct cg_site){ 0x1008 + s, counts[s], 0 };
+		cg.arcs[0].count += counts[s];
+	}
+	cg.arcs[0].nsites = cg.nsites = NSITES;
+	CHECK(propagate(&cg, NULL) == 0);
+	CHECK_U64(cg.funcs[T].marker_ns, NSITES);
+	CHECK_U64(cg.funcs[T].incl_ns, NSITES);
+	CHECK_U64(arc_ns(&cg, R, T), NSITES);
+	for (size_t s = 0; s < NSITES; s++) {
+		CHECK(cg.sites[s].ns >= MIN_CALL_NS);
+		sum += cg.sites[s].ns;
+	}
+	CHECK_U64(sum, NSITES);
+	CHECK_U64(cg.nroots, 1);
+	CHECK_U64(cg.roots[0].func, R);
+	CHECK_U64(cg.roots[0].ns, NSITES);
+	callgraph_release(&cg);
+}
+
 /* The worked example with -E B, a member of cycle {A, B}: as gprof, B's
  * 20 and its call to C count for nothing, the cycle keeps A's 10 + 30,
  * all carried by main -> A; C keeps 6/10 + 2/10 of its 50.  The flat
@@ -448,6 +489,7 @@ int main(void)
 	test_uncalled_cycle();
 	test_excluded_time();
 	test_markers();
+	test_markers_many_sites();
 	test_excluded_member();
 	test_shown_member();
 	test_random_graphs();

@@ -158,7 +158,7 @@ static void test_two_objects(void)
 		{ .pc = 0x500, .ns = 7 },
 		{ .pc = 0x600, .ns = 11 },
 	};
-	struct cg_root roots[3] = { { 0, 5 }, { 1, 7 }, { 2, 11 } };
+	struct cg_root roots[3] = { { 0, 5, 1 }, { 1, 7, 1 }, { 2, 11, 1 } };
 	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 6, .first_pseudo = 3,
 				.funcs = funcs, .costs = costs, .ncosts = 3,
 				.roots = roots, .nroots = 3, .hz = 100,
@@ -218,7 +218,7 @@ static void test_clashing_names(void)
 		funcs[f] = (struct cg_func){ .used = true, .shown = true,
 					     .first_cost = f, .ncosts = 1 };
 		costs[f] = (struct cg_cost){ .pc = 0x1000 + 16 * f, .ns = 1 };
-		roots[f] = (struct cg_root){ f, 1 };
+		roots[f] = (struct cg_root){ f, 1, 1 };
 	}
 	text = write_to_memory(&cg, &map);
 	CHECK_STR_CONTAINS(text, "cfn=(2) init [/x/a/util.c]\n");
@@ -229,10 +229,65 @@ static void test_clashing_names(void)
 	free(st.funcs);
 }
 
+/* A callback: cmp (2 samples) is called 193 times from code in no
+ * function (a library's qsort, not profiled), and once by main, which
+ * calls nothing else.  main's call carries cmp's whole cost, as in gprof
+ * (the calls from outside are not among the callers it shares by).  fin
+ * (1 sample) is only called from outside, 7 times: the pseudo caller's
+ * call says 7 calls, not 1.  main, whose call nothing recorded, keeps 1. */
+static void test_callback(void)
+{
+	enum { MAIN, CMP, FIN, N };
+	struct symtab st;
+	struct cg_object obj;
+	struct gmon_profile p;
+	struct callgraph cg;
+	struct source_map map = { 0 };
+	struct g2c_error err;
+	char *text;
+
+	fake_symtab(&st, N, 0x1000, 32);
+	st.funcs[MAIN].name = "main";
+	st.funcs[CMP].name = "cmp";
+	st.funcs[FIN].name = "fin";
+	fake_profile(&p, 0x1000, 0x1060);
+	set_bin(&p, 18, 2);	/* cmp, 0x1024 */
+	set_bin(&p, 34, 1);	/* fin, 0x1044 */
+	add_arc(&p, 0x1008, 0x1024, 1);
+	add_arc(&p, 0x9000, 0x1024, 193);	/* from outside every function */
+	add_arc(&p, 0x9010, 0x1044, 7);
+	CHECK(build(&cg, &obj, &p, &st, 100, &err) == 0);
+	CHECK_U64(cg.funcs[CMP].ncalls, 1);
+	CHECK_U64(cg.funcs[CMP].outside_calls, 193);
+	CHECK_U64(cg.funcs[FIN].outside_calls, 7);
+	map.home = calloc(cg.nfuncs, sizeof *map.home);
+	map.cost = calloc(cg.ncosts, sizeof *map.cost);
+	map.site = calloc(cg.nsites, sizeof *map.site);
+	for (size_t f = 0; f < cg.nfuncs; f++)
+		map.home[f] = (struct src_pos){ "/src/a.c", 10 * (unsigned)f };
+	for (size_t i = 0; i < cg.ncosts; i++)
+		map.cost[i] = (struct src_pos){ "/src/a.c", 1 };
+	for (size_t i = 0; i < cg.nsites; i++)
+		map.site[i] = (struct src_pos){ "/src/a.c", 2 };
+	text = write_to_memory(&cg, &map);
+	CHECK_STR_CONTAINS(text, "fn=(1) <spontaneous>\ncfi=(2) /src/a.c\n"
+			   "cfn=(2) main\ncalls=1 0x1000 0\n0x0 0 20000000\n"
+			   "cfi=(2)\ncfn=(3) fin\ncalls=7 0x1040 20\n* * 10000000\n");
+	CHECK_STR_CONTAINS(text, "cfn=(4) cmp\ncalls=1 0x1020 10\n");
+	free(text);
+	free(map.home);
+	free(map.cost);
+	free(map.site);
+	callgraph_release(&cg);
+	gmon_profile_release(&p);
+	free(st.funcs);
+}
+
 int main(void)
 {
 	test_one_object();
 	test_two_objects();
 	test_clashing_names();
+	test_callback();
 	return check_report("test-writer");
 }

@@ -1,0 +1,207 @@
+/* outcheck.c -- checks the numbers the writer is about to write. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "object.h"
+#include "outcheck.h"
+#include "symtab.h"
+#include "util.h"
+
+/* A cost this large is a difference that went below 0. */
+#define COST_LIMIT (UINT64_C(1) << 63)
+
+/* Function F's name, for the message. */
+static const char *name_of(const struct callgraph *cg, size_t f, char *buf,
+			   size_t size)
+{
+	if (!callgraph_is_pseudo(cg, f))
+		return callgraph_symbol(cg, f)->name;
+	if (callgraph_is_no_symbol(cg, f))
+		return "<no symbol>";
+	snprintf(buf, size, "<outside %s>",
+		 base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
+	return buf;
+}
+
+/* Sets ERR to the internal error WHAT (a failed invariant) of function F
+ * (SIZE_MAX: of the whole profile); returns -1. */
+static int violated(const struct callgraph *cg, size_t f, const char *what,
+		    struct g2c_error *err)
+{
+	char buf[256];
+
+	return g2c_error_set(err, "internal error: %s%s%s; this is a bug of gmon2cg, please report it at %s",
+			     what, f == SIZE_MAX ? "" : " for ",
+			     f == SIZE_MAX ? "" : name_of(cg, f, buf, sizeof buf),
+			     PACKAGE_BUGREPORT);
+}
+
+/* Whether a cost of NS can be written: below 2^63 and at most the total
+ * (no call carries more than every sample). */
+static bool cost_fits(const struct callgraph *cg, uint64_t ns)
+{
+	return ns < COST_LIMIT && ns <= cg->total_ns;
+}
+
+/* Whether PC lies in function F: in its symbol's range, or in a part of
+ * it elsewhere (a cold part, credited to its owner). */
+static bool inside(const struct callgraph *cg, size_t f, uint64_t pc)
+{
+	const struct cg_object *obj = &cg->objs[callgraph_object_of(cg, f)];
+	const struct symtab_func *sym = callgraph_symbol(cg, f);
+	size_t at;
+
+	if (pc >= sym->addr && pc < sym->end)
+		return true;
+	at = symtab_lookup(obj->st, pc);
+	return at != SYMTAB_NONE &&
+	       obj->st->funcs[at].owner == f - obj->first_func;
+}
+
+/* Adds what the calls written into each function carry (direct recursion
+ * aside, as the viewers take it) into IN[callee]: the pseudo caller's
+ * calls and every call site of a shown function to a shown one. */
+static int sum_calls_in(const struct callgraph *cg, uint64_t *in,
+			struct g2c_error *err)
+{
+	for (size_t r = 0; r < cg->nroots; r++) {
+		const struct cg_root *root = &cg->roots[r];
+
+		if (!cg->funcs[root->func].shown)
+			return violated(cg, root->func, "a call from <spontaneous> to a function not written", err);
+		if (!cost_fits(cg, root->ns))
+			return violated(cg, root->func, "the cost of the call from <spontaneous> is not below 2^63 and at most the total", err);
+		in[root->func] = add_saturating(in[root->func], root->ns);
+	}
+	for (size_t a = 0; a < cg->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+		uint64_t ns = 0;
+
+		if (!cg->funcs[arc->caller].shown || !cg->funcs[arc->callee].shown)
+			continue;
+		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
+			if (!cost_fits(cg, cg->sites[s].ns))
+				return violated(cg, arc->caller, "the cost of a call is not below 2^63 and at most the total", err);
+			ns = add_saturating(ns, cg->sites[s].ns);
+		}
+		if (arc->caller != arc->callee)
+			in[arc->callee] = add_saturating(in[arc->callee], ns);
+	}
+	return 0;
+}
+
+/* Checks shown function F against IN[F], what its calls in carry, and
+ * adds the self cost written for it to *TOTAL. */
+static int check_function(const struct callgraph *cg, size_t f,
+			  const uint64_t *in, uint64_t *total,
+			  uint64_t *executions, struct g2c_error *err)
+{
+	const struct cg_func *fn = &cg->funcs[f];
+	bool pseudo = callgraph_is_pseudo(cg, f);
+	/* the writer writes a marker at the entry of a function with a
+	 * symbol; a pseudo function's would be lost */
+	uint64_t self = fn->marker_ns, out = 0, hidden_out = 0;
+
+	if (pseudo && fn->marker_ns)
+		return violated(cg, f, "a marker cost on a function without an entry", err);
+	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
+		const struct cg_cost *c = &cg->costs[i];
+
+		if (!cost_fits(cg, c->ns))
+			return violated(cg, f, "a self cost is not below 2^63 and at most the total", err);
+		if (!pseudo && !inside(cg, f, c->pc))
+			return violated(cg, f, "a cost position outside the function", err);
+		self = add_saturating(self, c->ns);
+		*executions = add_saturating(*executions, c->executions);
+	}
+	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+
+		if (arc->callee == f)
+			continue;
+		if (!cg->funcs[arc->callee].shown) {
+			hidden_out = add_saturating(hidden_out, arc->ns);
+			continue;
+		}
+		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
+			if (!pseudo && !inside(cg, f, cg->sites[s].pc))
+				return violated(cg, f, "a call site outside the function", err);
+			out = add_saturating(out, cg->sites[s].ns);
+		}
+	}
+	*total = add_saturating(*total, self);
+	if (in[f] < self)
+		return violated(cg, f, "the calls in carry less than the self cost (inclusive below self)", err);
+	/* The calls into a function that a selection leaves out are not
+	 * written, but its cost is in its callers' (gprof's -e). */
+	if (fn->cycle == 0 &&
+	    in[f] != add_saturating(add_saturating(self, out), hidden_out))
+		return violated(cg, f, "the calls in do not carry the self cost plus the calls out", err);
+	return 0;
+}
+
+int outcheck_graph(const struct callgraph *cg, struct g2c_error *err)
+{
+	uint64_t *in = calloc(cg->nfuncs ? cg->nfuncs : 1, sizeof *in);
+	uint64_t total = 0, executions = 0;
+	int rc = -1;
+
+	if (!in)
+		return g2c_error_set(err, "out of memory while checking the profile");
+	if (cg->total_ns >= COST_LIMIT) {
+		violated(cg, SIZE_MAX, "the total is not below 2^63", err);
+		goto out;
+	}
+	if (sum_calls_in(cg, in, err) < 0)
+		goto out;
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		const struct cg_func *fn = &cg->funcs[f];
+
+		if (fn->shown) {
+			if (check_function(cg, f, in, &total, &executions, err) < 0)
+				goto out;
+			continue;
+		}
+		/* written as <hidden> */
+		for (size_t i = fn->first_cost; fn->used && i < fn->first_cost + fn->ncosts; i++) {
+			if (!cost_fits(cg, cg->costs[i].ns)) {
+				violated(cg, SIZE_MAX, "a cost of <hidden> is not below 2^63 and at most the total", err);
+				goto out;
+			}
+			total = add_saturating(total, cg->costs[i].ns);
+			executions = add_saturating(executions, cg->costs[i].executions);
+		}
+	}
+	if (total != cg->total_ns) {
+		char what[128];
+
+		snprintf(what, sizeof what, "the self costs add up to %" PRIu64 " ns, the total is %" PRIu64,
+			 total, cg->total_ns);
+		violated(cg, SIZE_MAX, what, err);
+		goto out;
+	}
+	if (cg->has_executions && executions != cg->total_executions) {
+		violated(cg, SIZE_MAX, "the basic-block counts do not add up to their total", err);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(in);
+	return rc;
+}
+
+int outcheck_name_ids(const char *key, size_t last, size_t given, bool in_order,
+		      struct g2c_error *err)
+{
+	char what[160];
+
+	if (in_order && last == given)
+		return 0;
+	snprintf(what, sizeof what, "the %zu ids of %s names are not each defined once (%s, the last defined %zu)",
+		 given, key, in_order ? "in order" : "out of order", last);
+	return violated(NULL, SIZE_MAX, what, err);
+}
