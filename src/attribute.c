@@ -32,18 +32,20 @@ struct build {
 	bool added_any;		/* a position was added in this pass: */
 	size_t last_func;	/* the last one */
 	uint64_t last_pc;
-	/* What the object's arcs tell of which symbol ranges ran (enum ran
-	 * for each; NULL: nothing), and the addresses the mcount calls of
-	 * the ranges they entered name. */
+	/* What the object's profile tells of which symbol ranges ran (enum
+	 * ran for each; NULL: nothing, as it has no arcs), and the addresses
+	 * the mcount calls of the ranges its arcs entered name. */
 	unsigned char *ran;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
 	size_t nmcount_targets;
-	const struct gmon_profile *arcs_unread;	/* the profile whose arcs
-					   tell that, until they are read */
+	const struct gmon_profile *prof;	/* the profile being read */
+	const struct gmon_profile *arcs_unread;	/* it, until its arcs are read */
 	struct g2c_error *err;
 };
 
-enum ran { RAN_NOT_SEEN, RAN_ENTERED, RAN_NEVER, RAN_MAYBE };
+/* RAN_CALLER: an arc leaves it; RAN_MAYBE: no arc tells, but it has
+ * samples of its own or does not call mcount as the ranges entered do. */
+enum ran { RAN_NOT_SEEN, RAN_ENTERED, RAN_CALLER, RAN_NEVER, RAN_MAYBE };
 
 /* The number of the object being read. */
 static size_t obj_number(const struct build *b)
@@ -128,6 +130,62 @@ static void body_overlap(const struct symtab_func *fn, uint64_t lo,
 		*e = *a;
 }
 
+/* The number of function bodies [LO, HI) overlaps. */
+static size_t bodies_in(const struct symtab *st, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+	uint64_t a, e;
+
+	for (size_t f = first_func_ending_after(st, lo);
+	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		n += e > a;
+	}
+	return n;
+}
+
+/* The addresses [*LO, *HI) of counted bin I of HIST (SCALE its scale);
+ * empty only at the very top of the address space. */
+static void counted_range(const struct gmon_hist *hist, uint32_t scale,
+			  size_t i, uint64_t *lo, uint64_t *hi)
+{
+	gmon_hist_bin_to_pc(hist, scale, hist->counted[i].index, lo, hi);
+	if (*hi <= *lo)
+		*hi = *lo == UINT64_MAX ? *lo : *lo + 1;
+}
+
+/* Whether a counted bin of the profile being read overlaps the body of
+ * symbol range F and no other body: samples only F can have taken. */
+static bool has_own_samples(const struct build *b, size_t f)
+{
+	const struct symtab_func *fn = &b->st->funcs[f];
+
+	for (size_t h = 0; h < b->prof->nhists; h++) {
+		const struct gmon_hist *hist = &b->prof->hists[h];
+		uint32_t scale = gmon_hist_scale(hist);
+		size_t i = 0, n = hist->ncounted;
+		uint64_t lo, hi;
+
+		while (i < n) {	/* the first counted bin ending after F's entry */
+			size_t mid = i + (n - i) / 2;
+
+			counted_range(hist, scale, mid, &lo, &hi);
+			if (hi <= fn->addr)
+				i = mid + 1;
+			else
+				n = mid;
+		}
+		for (; i < hist->ncounted; i++) {
+			counted_range(hist, scale, i, &lo, &hi);
+			if (lo >= fn->body_end)
+				break;
+			if (bodies_in(b->st, lo, hi) == 1)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Credits TICKS at PC to the function owning symbol range F; the mcount
  * family's share is dropped, as gprof drops it. */
 static void credit(struct build *b, size_t f, uint64_t pc, double ticks)
@@ -169,11 +227,31 @@ static bool is_mcount_target(const struct build *b, uint64_t target)
 	return false;
 }
 
-/* Marks the symbol ranges the arcs of b->arcs_unread entered (b->ran),
- * and keeps the address each of their mcount calls names where mcount
- * returned from it: once per object and pass, when a bin is shared.
- * Only a gmon.out's arcs tell: LD_PROFILE records only calls through the
- * PLT.  Leaves b->ran NULL where they tell nothing. */
+/* glibc records a call by the hash bucket of its return address:
+ * HASHFRACTION (2) times the size of a long. */
+static uint64_t call_bucket(const struct build *b)
+{
+	return 2 * (uint64_t)b->obj->obj->target.addr_size;
+}
+
+/* Marks the symbol ranges that may hold the caller of ARC: those the
+ * bucket of its return address, from from_pc, overlaps. */
+static void mark_callers(struct build *b, const struct gmon_arc *arc)
+{
+	uint64_t end = arc->from_pc > UINT64_MAX - call_bucket(b) ?
+		       UINT64_MAX : arc->from_pc + call_bucket(b);
+
+	for (size_t f = first_func_ending_after(b->st, arc->from_pc);
+	     f < b->st->nfuncs && b->st->funcs[f].addr < end; f++)
+		if (b->ran[f] == RAN_NOT_SEEN)
+			b->ran[f] = RAN_CALLER;
+}
+
+/* Marks the symbol ranges the arcs of b->arcs_unread entered or leave
+ * (b->ran), and keeps the address each mcount call of those entered
+ * names where mcount returned from it: once per object and pass, when a
+ * bin is shared.  Only a gmon.out's arcs tell: LD_PROFILE records only
+ * calls through the PLT.  Leaves b->ran NULL where they tell nothing. */
 static int find_entered(struct build *b)
 {
 	const struct gmon_profile *prof = b->arcs_unread;
@@ -191,6 +269,7 @@ static int find_entered(struct build *b)
 			continue;
 		if (!b->ran && !(b->ran = calloc(b->st->nfuncs, 1)))
 			return g2c_error_set(b->err, "out of memory for the functions that ran");
+		mark_callers(b, arc);
 		if (b->ran[f] == RAN_ENTERED)
 			continue;
 		b->ran[f] = RAN_ENTERED;
@@ -207,8 +286,10 @@ static int find_entered(struct build *b)
 }
 
 /* Whether symbol range F never ran: its prologue calls mcount as the
- * ranges that ran do, yet no arc entered it (mcount records every call
- * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
+ * ranges that ran do (mcount records every call of a -pg function, but
+ * for calls from outside the profiled code), yet no arc enters or leaves
+ * it and no sample can only be its own.  Sets *NEVER; returns 0, or -1
+ * with b->err set. */
 static int never_ran(struct build *b, size_t f, bool *never)
 {
 	uint64_t ret, target;
@@ -219,6 +300,10 @@ static int never_ran(struct build *b, size_t f, bool *never)
 	*never = b->ran && b->ran[f] == RAN_NEVER;
 	if (!b->ran || b->ran[f] != RAN_NOT_SEEN)
 		return 0;
+	if (has_own_samples(b, f)) {
+		b->ran[f] = RAN_MAYBE;
+		return 0;
+	}
 	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
 	if (decoded < 0)
 		return -1;
@@ -255,16 +340,12 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 {
 	const struct symtab *st = b->st;
 	uint64_t a, e;
-	size_t first, last, nbodies = 0, f0 = first_func_ending_after(st, lo);
+	size_t first, last, f0 = first_func_ending_after(st, lo);
 	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
-	bool never = false, tell;
+	/* (whether a function ran matters only in a shared bin) */
+	bool never = false, tell = bodies_in(st, lo, hi) > 1;
 
-	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
-		body_overlap(&st->funcs[f], lo, hi, &a, &e);
-		nbodies += e > a;
-	}
-	tell = nbodies > 1;	/* (whether a function ran matters only here) */
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		if (e == a)
@@ -319,7 +400,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 {
 	int rc = 0;
 
-	b->arcs_unread = prof;
+	b->prof = b->arcs_unread = prof;
 	b->nmcount_targets = 0;
 	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
@@ -335,9 +416,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 			uint64_t lo, hi;
 
 			b->cg->stats.samples += bin->count;
-			gmon_hist_bin_to_pc(hist, scale, bin->index, &lo, &hi);
-			if (hi <= lo)	/* only at the very top of the address space */
-				hi = lo == UINT64_MAX ? lo : lo + 1;
+			counted_range(hist, scale, i, &lo, &hi);
 			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0) {
 				rc = -1;
 				break;
@@ -468,9 +547,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 {
 	struct cg_stats *stats = &b->cg->stats;
 	size_t n = *nout;
-	/* glibc records a call by the hash bucket of its return address:
-	 * HASHFRACTION (2) times the size of a long. */
-	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
+	uint64_t bucket = call_bucket(b);
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
 
 	for (size_t i = 0; i < prof->narcs; i++) {
