@@ -34,10 +34,11 @@ struct build {
 	uint64_t last_pc;
 	/* What the object's profile tells of which symbol ranges ran (enum
 	 * ran for each; NULL: nothing, as it has no arcs), and the addresses
-	 * the mcount calls of the ranges its arcs entered name. */
+	 * the mcount calls of the ranges its first ARCS_READ arcs entered
+	 * name (read only as far as needed). */
 	unsigned char *ran;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
-	size_t nmcount_targets;
+	size_t nmcount_targets, arcs_read;
 	const struct gmon_profile *prof;	/* the profile being read */
 	const struct gmon_profile *arcs_unread;	/* it, until its arcs are read */
 	struct g2c_error *err;
@@ -218,13 +219,43 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 	return 0;
 }
 
-/* Whether TARGET is what the mcount calls of the ranges that ran name. */
-static bool is_mcount_target(const struct build *b, uint64_t target)
+/* Whether TARGET is among the mcount targets read so far. */
+static bool known_mcount_target(const struct build *b, uint64_t target)
 {
 	for (size_t k = 0; k < b->nmcount_targets; k++)
 		if (b->mcount_targets[k] == target)
 			return true;
 	return false;
+}
+
+/* Whether TARGET is what the mcount calls of the ranges the arcs entered
+ * name, where mcount returned from them: the prologues of the next
+ * arcs' callees are decoded only until one names it.  Sets *IS; returns
+ * 0, or -1 with b->err set. */
+static int is_mcount_target(struct build *b, uint64_t target, bool *is)
+{
+	const struct gmon_profile *prof = b->prof;
+
+	*is = known_mcount_target(b, target);
+	while (!*is && b->arcs_read < prof->narcs &&
+	       b->nmcount_targets < MCOUNT_TARGETS_MAX) {
+		const struct gmon_arc *arc = &prof->arcs[b->arcs_read++];
+		size_t f = symtab_lookup(b->st, arc->self_pc);
+		uint64_t ret, named;
+		int decoded;
+
+		if (arc->count == 0 || f == SYMTAB_NONE)
+			continue;
+		decoded = code_mcount_call(b->obj->code, f, &ret, &named, b->err);
+		if (decoded < 0)
+			return -1;
+		if (!decoded || ret != arc->self_pc || named == 0 ||
+		    known_mcount_target(b, named))
+			continue;
+		b->mcount_targets[b->nmcount_targets++] = named;
+		*is = named == target;
+	}
+	return 0;
 }
 
 /* glibc records a call by the hash bucket of its return address:
@@ -248,10 +279,9 @@ static void mark_callers(struct build *b, const struct gmon_arc *arc)
 }
 
 /* Marks the symbol ranges the arcs of b->arcs_unread entered or leave
- * (b->ran), and keeps the address each mcount call of those entered
- * names where mcount returned from it: once per object and pass, when a
- * bin is shared.  Only a gmon.out's arcs tell: LD_PROFILE records only
- * calls through the PLT.  Leaves b->ran NULL where they tell nothing. */
+ * (b->ran): once per object and pass, when a bin is shared.  Only a
+ * gmon.out's arcs tell: LD_PROFILE records only calls through the PLT.
+ * Leaves b->ran NULL where they tell nothing. */
 static int find_entered(struct build *b)
 {
 	const struct gmon_profile *prof = b->arcs_unread;
@@ -262,25 +292,13 @@ static int find_entered(struct build *b)
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t f = symtab_lookup(b->st, arc->self_pc);
-		uint64_t ret, target;
-		int decoded;
 
 		if (arc->count == 0 || f == SYMTAB_NONE)
 			continue;
 		if (!b->ran && !(b->ran = calloc(b->st->nfuncs, 1)))
 			return g2c_error_set(b->err, "out of memory for the functions that ran");
 		mark_callers(b, arc);
-		if (b->ran[f] == RAN_ENTERED)
-			continue;
 		b->ran[f] = RAN_ENTERED;
-		decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
-		if (decoded < 0)
-			return -1;
-		if (!decoded || ret != arc->self_pc || target == 0)
-			continue;
-		if (!is_mcount_target(b, target) &&
-		    b->nmcount_targets < MCOUNT_TARGETS_MAX)
-			b->mcount_targets[b->nmcount_targets++] = target;
 	}
 	return 0;
 }
@@ -294,6 +312,7 @@ static int never_ran(struct build *b, size_t f, bool *never)
 {
 	uint64_t ret, target;
 	int decoded;
+	bool calls_mcount = false;
 
 	if (b->arcs_unread && find_entered(b) < 0)
 		return -1;
@@ -305,9 +324,10 @@ static int never_ran(struct build *b, size_t f, bool *never)
 		return 0;
 	}
 	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
-	if (decoded < 0)
+	if (decoded < 0 || (decoded && ret &&
+			    is_mcount_target(b, target, &calls_mcount) < 0))
 		return -1;
-	*never = decoded && ret && is_mcount_target(b, target);
+	*never = calls_mcount;
 	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
 	return 0;
 }
@@ -401,7 +421,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 	int rc = 0;
 
 	b->prof = b->arcs_unread = prof;
-	b->nmcount_targets = 0;
+	b->nmcount_targets = b->arcs_read = 0;
 	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
