@@ -32,18 +32,21 @@ struct build {
 	bool added_any;		/* a position was added in this pass: */
 	size_t last_func;	/* the last one */
 	uint64_t last_pc;
-	/* What the object's arcs tell of which symbol ranges ran (enum ran
-	 * for each; NULL: nothing), and the addresses the mcount calls of
-	 * the ranges they entered name. */
+	/* What the object's profile tells of which symbol ranges ran (enum
+	 * ran for each; NULL: nothing, as it has no arcs), and the addresses
+	 * the mcount calls of the ranges its first ARCS_READ arcs entered
+	 * name (read only as far as needed). */
 	unsigned char *ran;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
-	size_t nmcount_targets;
-	const struct gmon_profile *arcs_unread;	/* the profile whose arcs
-					   tell that, until they are read */
+	size_t nmcount_targets, arcs_read;
+	const struct gmon_profile *prof;	/* the profile being read */
+	const struct gmon_profile *arcs_unread;	/* it, until its arcs are read */
 	struct g2c_error *err;
 };
 
-enum ran { RAN_NOT_SEEN, RAN_ENTERED, RAN_NEVER, RAN_MAYBE };
+/* RAN_CALLER: an arc leaves it; RAN_MAYBE: no arc tells, but it has
+ * samples of its own or does not call mcount as the ranges entered do. */
+enum ran { RAN_NOT_SEEN, RAN_ENTERED, RAN_CALLER, RAN_NEVER, RAN_MAYBE };
 
 /* The number of the object being read. */
 static size_t obj_number(const struct build *b)
@@ -128,6 +131,62 @@ static void body_overlap(const struct symtab_func *fn, uint64_t lo,
 		*e = *a;
 }
 
+/* The number of function bodies [LO, HI) overlaps. */
+static size_t bodies_in(const struct symtab *st, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+	uint64_t a, e;
+
+	for (size_t f = first_func_ending_after(st, lo);
+	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+		body_overlap(&st->funcs[f], lo, hi, &a, &e);
+		n += e > a;
+	}
+	return n;
+}
+
+/* The addresses [*LO, *HI) of counted bin I of HIST (SCALE its scale);
+ * empty only at the very top of the address space. */
+static void counted_range(const struct gmon_hist *hist, uint32_t scale,
+			  size_t i, uint64_t *lo, uint64_t *hi)
+{
+	gmon_hist_bin_to_pc(hist, scale, hist->counted[i].index, lo, hi);
+	if (*hi <= *lo)
+		*hi = *lo == UINT64_MAX ? *lo : *lo + 1;
+}
+
+/* Whether a counted bin of the profile being read overlaps the body of
+ * symbol range F and no other body: samples only F can have taken. */
+static bool has_own_samples(const struct build *b, size_t f)
+{
+	const struct symtab_func *fn = &b->st->funcs[f];
+
+	for (size_t h = 0; h < b->prof->nhists; h++) {
+		const struct gmon_hist *hist = &b->prof->hists[h];
+		uint32_t scale = gmon_hist_scale(hist);
+		size_t i = 0, n = hist->ncounted;
+		uint64_t lo, hi;
+
+		while (i < n) {	/* the first counted bin ending after F's entry */
+			size_t mid = i + (n - i) / 2;
+
+			counted_range(hist, scale, mid, &lo, &hi);
+			if (hi <= fn->addr)
+				i = mid + 1;
+			else
+				n = mid;
+		}
+		for (; i < hist->ncounted; i++) {
+			counted_range(hist, scale, i, &lo, &hi);
+			if (lo >= fn->body_end)
+				break;
+			if (bodies_in(b->st, lo, hi) == 1)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Credits TICKS at PC to the function owning symbol range F; the mcount
  * family's share is dropped, as gprof drops it. */
 static void credit(struct build *b, size_t f, uint64_t pc, double ticks)
@@ -160,8 +219,8 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 	return 0;
 }
 
-/* Whether TARGET is what the mcount calls of the ranges that ran name. */
-static bool is_mcount_target(const struct build *b, uint64_t target)
+/* Whether TARGET is among the mcount targets read so far. */
+static bool known_mcount_target(const struct build *b, uint64_t target)
 {
 	for (size_t k = 0; k < b->nmcount_targets; k++)
 		if (b->mcount_targets[k] == target)
@@ -169,11 +228,60 @@ static bool is_mcount_target(const struct build *b, uint64_t target)
 	return false;
 }
 
-/* Marks the symbol ranges the arcs of b->arcs_unread entered (b->ran),
- * and keeps the address each of their mcount calls names where mcount
- * returned from it: once per object and pass, when a bin is shared.
- * Only a gmon.out's arcs tell: LD_PROFILE records only calls through the
- * PLT.  Leaves b->ran NULL where they tell nothing. */
+/* Whether TARGET is what the mcount calls of the ranges the arcs entered
+ * name, where mcount returned from them: the prologues of the next
+ * arcs' callees are decoded only until one names it.  Sets *IS; returns
+ * 0, or -1 with b->err set. */
+static int is_mcount_target(struct build *b, uint64_t target, bool *is)
+{
+	const struct gmon_profile *prof = b->prof;
+
+	*is = known_mcount_target(b, target);
+	while (!*is && b->arcs_read < prof->narcs &&
+	       b->nmcount_targets < MCOUNT_TARGETS_MAX) {
+		const struct gmon_arc *arc = &prof->arcs[b->arcs_read++];
+		size_t f = symtab_lookup(b->st, arc->self_pc);
+		uint64_t ret, named;
+		int decoded;
+
+		if (arc->count == 0 || f == SYMTAB_NONE)
+			continue;
+		decoded = code_mcount_call(b->obj->code, f, &ret, &named, b->err);
+		if (decoded < 0)
+			return -1;
+		if (!decoded || ret != arc->self_pc || named == 0 ||
+		    known_mcount_target(b, named))
+			continue;
+		b->mcount_targets[b->nmcount_targets++] = named;
+		*is = named == target;
+	}
+	return 0;
+}
+
+/* glibc records a call by the hash bucket of its return address:
+ * HASHFRACTION (2) times the size of a long. */
+static uint64_t call_bucket(const struct build *b)
+{
+	return 2 * (uint64_t)b->obj->obj->target.addr_size;
+}
+
+/* Marks the symbol ranges that may hold the caller of ARC: those the
+ * bucket of its return address, from from_pc, overlaps. */
+static void mark_callers(struct build *b, const struct gmon_arc *arc)
+{
+	uint64_t end = arc->from_pc > UINT64_MAX - call_bucket(b) ?
+		       UINT64_MAX : arc->from_pc + call_bucket(b);
+
+	for (size_t f = first_func_ending_after(b->st, arc->from_pc);
+	     f < b->st->nfuncs && b->st->funcs[f].addr < end; f++)
+		if (b->ran[f] == RAN_NOT_SEEN)
+			b->ran[f] = RAN_CALLER;
+}
+
+/* Marks the symbol ranges the arcs of b->arcs_unread entered or leave
+ * (b->ran): once per object and pass, when a bin is shared.  Only a
+ * gmon.out's arcs tell: LD_PROFILE records only calls through the PLT.
+ * Leaves b->ran NULL where they tell nothing. */
 static int find_entered(struct build *b)
 {
 	const struct gmon_profile *prof = b->arcs_unread;
@@ -184,45 +292,42 @@ static int find_entered(struct build *b)
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t f = symtab_lookup(b->st, arc->self_pc);
-		uint64_t ret, target;
-		int decoded;
 
 		if (arc->count == 0 || f == SYMTAB_NONE)
 			continue;
 		if (!b->ran && !(b->ran = calloc(b->st->nfuncs, 1)))
 			return g2c_error_set(b->err, "out of memory for the functions that ran");
-		if (b->ran[f] == RAN_ENTERED)
-			continue;
+		mark_callers(b, arc);
 		b->ran[f] = RAN_ENTERED;
-		decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
-		if (decoded < 0)
-			return -1;
-		if (!decoded || ret != arc->self_pc || target == 0)
-			continue;
-		if (!is_mcount_target(b, target) &&
-		    b->nmcount_targets < MCOUNT_TARGETS_MAX)
-			b->mcount_targets[b->nmcount_targets++] = target;
 	}
 	return 0;
 }
 
 /* Whether symbol range F never ran: its prologue calls mcount as the
- * ranges that ran do, yet no arc entered it (mcount records every call
- * of a -pg function).  Sets *NEVER; returns 0, or -1 with b->err set. */
+ * ranges that ran do (mcount records every call of a -pg function, but
+ * for calls from outside the profiled code), yet no arc enters or leaves
+ * it and no sample can only be its own.  Sets *NEVER; returns 0, or -1
+ * with b->err set. */
 static int never_ran(struct build *b, size_t f, bool *never)
 {
 	uint64_t ret, target;
 	int decoded;
+	bool calls_mcount = false;
 
 	if (b->arcs_unread && find_entered(b) < 0)
 		return -1;
 	*never = b->ran && b->ran[f] == RAN_NEVER;
 	if (!b->ran || b->ran[f] != RAN_NOT_SEEN)
 		return 0;
+	if (has_own_samples(b, f)) {
+		b->ran[f] = RAN_MAYBE;
+		return 0;
+	}
 	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
-	if (decoded < 0)
+	if (decoded < 0 || (decoded && ret &&
+			    is_mcount_target(b, target, &calls_mcount) < 0))
 		return -1;
-	*never = decoded && ret && is_mcount_target(b, target);
+	*never = calls_mcount;
 	b->ran[f] = *never ? RAN_NEVER : RAN_MAYBE;
 	return 0;
 }
@@ -255,16 +360,12 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 {
 	const struct symtab *st = b->st;
 	uint64_t a, e;
-	size_t first, last, nbodies = 0, f0 = first_func_ending_after(st, lo);
+	size_t first, last, f0 = first_func_ending_after(st, lo);
 	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
-	bool never = false, tell;
+	/* (whether a function ran matters only in a shared bin) */
+	bool never = false, tell = bodies_in(st, lo, hi) > 1;
 
-	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
-		body_overlap(&st->funcs[f], lo, hi, &a, &e);
-		nbodies += e > a;
-	}
-	tell = nbodies > 1;	/* (whether a function ran matters only here) */
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		if (e == a)
@@ -319,8 +420,8 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 {
 	int rc = 0;
 
-	b->arcs_unread = prof;
-	b->nmcount_targets = 0;
+	b->prof = b->arcs_unread = prof;
+	b->nmcount_targets = b->arcs_read = 0;
 	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
@@ -335,9 +436,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 			uint64_t lo, hi;
 
 			b->cg->stats.samples += bin->count;
-			gmon_hist_bin_to_pc(hist, scale, bin->index, &lo, &hi);
-			if (hi <= lo)	/* only at the very top of the address space */
-				hi = lo == UINT64_MAX ? lo : lo + 1;
+			counted_range(hist, scale, i, &lo, &hi);
 			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0) {
 				rc = -1;
 				break;
@@ -491,9 +590,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 {
 	struct cg_stats *stats = &b->cg->stats;
 	size_t n = *nout;
-	/* glibc records a call by the hash bucket of its return address:
-	 * HASHFRACTION (2) times the size of a long. */
-	uint64_t bucket = 2 * (uint64_t)b->obj->obj->target.addr_size;
+	uint64_t bucket = call_bucket(b);
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
 
 	for (size_t i = 0; i < prof->narcs; i++) {

@@ -237,7 +237,8 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 		s->unattributed_ticks, s->excluded_ticks);
 	if (s->never_ran_ticks > 0)
 		fprintf(fp, "%s: stats: samples kept off functions that never"
-			" ran (no call recorded) in bins they share: %.3f\n",
+			" ran (no call recorded, no sample of their own) in"
+			" bins they share: %.3f\n",
 			PACKAGE_NAME, s->never_ran_ticks);
 	fprintf(fp, "%s: stats: functions: %zu in the objects, %zu"
 		" written; cycles: %u\n", PACKAGE_NAME, cg->first_pseudo, written,

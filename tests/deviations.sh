@@ -4,7 +4,8 @@
 # functions with one name in two util.c files, GCC clones and cold parts,
 # a call in a bucket that starts in the previous function, no -g, and a
 # stripped executable with a separate debug file; samples on padding
-# that never runs (fixtures/interp), and on a function that never ran.
+# that never runs (fixtures/interp), on a function that never ran, and on
+# callbacks that ran though no arc says so.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
@@ -118,7 +119,7 @@ N=$P/neverran
 $compare --cg "$tmp/neverran.cg" "$N/prog" "$N/gmon.out" >"$tmp/log" &&
 	ok "neverran agrees with gprof and the exact model" || { not_ok "neverran differs"; diag <"$tmp/log"; }
 "$GMON2CG" --stats -o /dev/null "$N/prog" "$N/gmon.out" 2>"$tmp/stats"
-grep -qx 'gmon2cg: stats: samples kept off functions that never ran (no call recorded) in bins they share: 71.333' "$tmp/stats" &&
+grep -qx 'gmon2cg: stats: samples kept off functions that never ran (no call recorded, no sample of their own) in bins they share: 71.333' "$tmp/stats" &&
 	ok "neverran: --stats says how many samples were kept off unused()" ||
 	{ not_ok "neverran: --stats"; diag <"$tmp/stats"; }
 $PYTHON3 - "$N/gmon.out" "$tmp/hist-only.out" <<'PY'
@@ -134,6 +135,35 @@ PY
 	not_ok "neverran without arcs: $(json "$tmp/hist-only.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
 "$GMON2CG" --stats -o /dev/null "$N/prog" "$tmp/hist-only.out" 2>&1 | grep -q 'never ran' &&
 	not_ok "neverran without arcs: --stats speaks of functions that never ran"
+# An arc out of unused() is evidence that it ran, as an arc into it is:
+# add a call from the bucket at 0x1250, in unused(), of seed().
+$PYTHON3 - "$N/gmon.out" "$tmp/arc-out.out" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data + b"\x01" + struct.pack("<QQI", 0x1250, 0x1260, 1))
+PY
+"$GMON2CG" -o "$tmp/arc-out.cg" "$N/prog" "$tmp/arc-out.out" || not_ok "neverran, an arc out of unused(): conversion"
+[ "$(json "$tmp/arc-out.cg" "(d['functions']['unused']['self'], d['functions']['spin']['self'])")" = "(713333333, 1426666667)" ] &&
+	ok "neverran with an arc out of unused(): it ran, and takes its third" ||
+	not_ok "neverran with an arc out of unused(): $(json "$tmp/arc-out.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
+
+# Functions called only from outside the profiled code ran, though no arc
+# tells: by_value() (qsort's comparator), worker() (a thread's start
+# routine) and farewell() (an atexit handler) in
+# fixtures/positions/callbacks have no arc (mcount drops a call from
+# libc) but samples in bins of their own.  Each starts in the bin of the
+# branch of a spin loop before it and takes its third of that bin (28, 26
+# and 29 samples), as the exact model does; gprof's bin model happens to
+# put those bins in the spin loops.  The rule that kept samples off
+# functions that never ran gave them nothing there.
+C=$P/callbacks
+"$GMON2CG" --stats -o "$tmp/callbacks.cg" "$C/prog" "$C/gmon.out" 2>"$tmp/stats" || not_ok "callbacks: conversion"
+[ "$(json "$tmp/callbacks.cg" "[d['functions'][f]['self'] for f in ('by_value', 'worker', 'farewell')]")" = "[785833333, 196666667, 256666667]" ] &&
+	ok "callbacks: by_value(), worker() and farewell() take their third of the bins they share" ||
+	not_ok "callbacks: $(json "$tmp/callbacks.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"
+$compare --cg "$tmp/callbacks.cg" "$C/prog" "$C/gmon.out" >"$tmp/log" &&
+	ok "callbacks agrees with the exact model (gprof's bin model moves the shared bins)" || { not_ok "callbacks differs"; diag <"$tmp/log"; }
+! grep -q 'never ran' "$tmp/stats"; check "callbacks: --stats keeps no samples off them"
 
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&

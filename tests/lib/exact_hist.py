@@ -32,10 +32,13 @@ bodies overlapping the bin share the count by their bytes in it; a bin
 overlapping no body gives its count to "<no symbol>".  Code that never ran
 takes no share where code that may have run is in the bin: where the
 gmon.out has call arcs, the code of a function symbol (any T, t or W
-symbol, up to the next one) that no arc's callee address lies in and
-whose first call that is not to another function is objdump's call of an
-mcount entry (the family below, .mcount, __fentry__, __gnu_mcount_nc,
-or their PLT entries) never ran, as mcount records every call of such a function.
+symbol, up to the next one) that no arc's callee address lies in, that
+no arc's call-site bucket (from_pc and the 2 * pointer size bytes after
+it) overlaps, that holds no part of a body that is the only body in a
+bin with samples, and whose first call that is not to another function
+is objdump's call of an mcount entry (the family below, .mcount,
+__fentry__, __gnu_mcount_nc, or their PLT entries) never ran, as mcount
+records every call of such a function from the profiled code.
 The mcount family (mcount, _mcount, __mcount, __mcount_internal,
 _gprof_mcount, __mcleanup) is removed from the results and from the
 total, as gprof does.  Names are demangled like gprof's
@@ -137,9 +140,10 @@ def elf_layout(exe):
     return (4 if ident[4] == 1 else 8), ("<" if ident[5] == 1 else ">")
 
 
-def read_gmon(path, psize, bo, callees=None):
+def read_gmon(path, psize, bo, callees=None, callers=None):
     """Returns the list of histogram records of a GNU tagged gmon.out, and
-    appends the callee address of each arc that counted calls to CALLEES."""
+    appends the callee address of each arc that counted calls to CALLEES
+    and its from_pc to CALLERS."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -188,6 +192,8 @@ def read_gmon(path, psize, bo, callees=None):
                                                   data[pos:pos + 2 * psize + 4])
             if count and callees is not None:
                 callees.append(self_pc)
+            if count and callers is not None:
+                callers.append(_from)
             pos += 2 * psize + 4
         elif tag == 2:
             if version == 0:
@@ -357,18 +363,24 @@ def instructions(exe, func_names):
     return sorted(set(starts)), calls
 
 
-def never_ran_ranges(syms, names, calls, callees):
+def never_ran_ranges(syms, names, calls, callees, buckets, sampled):
     """[(start, end)] of the function symbols' code that never ran (see
-    the module's doc); empty without arcs."""
+    the module's doc): no address of CALLEES, no bucket [a, e) of BUCKETS
+    and no address of SAMPLED is in it; empty without arcs."""
     if not callees:
         return []
-    entered = {syms[max(bisect.bisect_right(syms, pc) - 1, 0)] for pc in callees}
+    def holding(pc):
+        return syms[max(bisect.bisect_right(syms, pc) - 1, 0)]
+    ran = {holding(pc) for pc in list(callees) + list(sampled)}
+    for a, e in buckets:
+        ran.update(syms[bisect.bisect_right(syms, a) - 1 if a >= syms[0] else 0:
+                        bisect.bisect_left(syms, e)])
     call_addrs = sorted(calls)
     out = []
     for k, start in enumerate(syms):
         end = syms[k + 1] if k + 1 < len(syms) else float("inf")
         i = bisect.bisect_left(call_addrs, start)
-        if (start not in entered and i < len(call_addrs)
+        if (start not in ran and i < len(call_addrs)
                 and call_addrs[i] < end and calls[call_addrs[i]]):
             out.append((start, end))
     return out
@@ -387,11 +399,37 @@ def split_never_ran(overlaps, all_syms, never, never_starts):
     return pieces
 
 
+def bin_overlaps(lo, hi, starts, bodies):
+    """[(function, first byte, end)] of the bodies in the bin [LO, HI)."""
+    overlaps = []
+    j = max(bisect.bisect_right(starts, lo) - 1, 0)
+    while j < len(starts) and starts[j] < hi:
+        a, e = max(lo, starts[j]), min(hi, bodies[j])
+        if e > a:
+            overlaps.append((j, a, e))
+        j += 1
+    return overlaps
+
+
+def own_samples(recs, starts, bodies):
+    """An address of each body that is the only body in a bin with samples."""
+    out = set()
+    for r in recs:
+        scale = profil_scale(r["nbins"], r["high_pc"] - r["low_pc"])
+        for i, c in enumerate(r["bins"]):
+            if c:
+                overlaps = bin_overlaps(*bin_bounds(r["low_pc"], scale, i),
+                                        starts, bodies)
+                if len(overlaps) == 1:
+                    out.add(overlaps[0][1])
+    return out
+
+
 def compute(exe, gmons):
     psize, bo = elf_layout(exe)
-    recs, callees = [], []
+    recs, callees, callers = [], [], []
     for g in gmons:
-        recs.extend(read_gmon(g, psize, bo, callees))
+        recs.extend(read_gmon(g, psize, bo, callees, callers))
     if not recs:
         raise HistError("no histogram record in %s" % ", ".join(gmons))
     syms = symbols(exe)
@@ -403,7 +441,9 @@ def compute(exe, gmons):
               for (a, _n, s), e in zip(syms, ends)]
     all_syms, func_names = function_symbols(exe)
     insns, calls = instructions(exe, func_names)
-    never = never_ran_ranges(all_syms, func_names, calls, callees)
+    never = never_ran_ranges(all_syms, func_names, calls, callees,
+                             [(pc, pc + 2 * psize) for pc in callers],
+                             own_samples(recs, starts, bodies) if callees else ())
     never_starts = [a for a, _e in never]
 
     credit = [0.0] * len(syms)
@@ -418,14 +458,7 @@ def compute(exe, gmons):
             if not c:
                 continue
             rsum += c
-            lo, hi = bin_bounds(low, scale, i)
-            overlaps = []   # (function, first byte, end) of bodies in the bin
-            j = max(bisect.bisect_right(starts, lo) - 1, 0)
-            while j < len(syms) and starts[j] < hi:
-                a, e = max(lo, starts[j]), min(hi, bodies[j])
-                if e > a:
-                    overlaps.append((j, a, e))
-                j += 1
+            overlaps = bin_overlaps(*bin_bounds(low, scale, i), starts, bodies)
             if not overlaps:
                 nosym += c
                 continue
