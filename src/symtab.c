@@ -101,9 +101,47 @@ static size_t cold_parent_length(const char *raw)
 	return (size_t)(cold - raw);
 }
 
+/* The part of libbfd's elf_symbol_type (elf-bfd.h, not installed) that
+ * holds an ELF symbol's value and size: an asymbol, then the
+ * Elf_Internal_Sym, whose first members are st_value and st_size. */
+struct elf_symbol_head {
+	asymbol symbol;
+	struct {
+		bfd_vma st_value;
+		bfd_vma st_size;
+	} internal;
+};
+
+/* SYM's ELF size (st_size), or 0 where it has none or is not an ELF
+ * symbol of ABFD; the value is checked against the symbol's address
+ * before the size is believed. */
+static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
+{
+	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
+
+	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour ||
+	    (sym->flags & BSF_SYNTHETIC) ||
+	    e->internal.st_value != bfd_asymbol_value(sym))
+		return 0;
+	return e->internal.st_size;
+}
+
+/* gprof drops every local symbol with a '$' in its name, which marks
+ * assembler labels: ARM's and AArch64's mapping symbols ($a, $t, $d, $x),
+ * the local labels of MIPS and PowerPC ($L...), untyped and without a
+ * size.  clang names lambdas and all it instantiates with them with '$'
+ * ("compute(int)::$_1::operator()", "std::__introsort_loop<...$_0>"):
+ * a symbol typed as a function and given a size is a function, whatever
+ * its name. */
+static bool is_sized_function(bfd *abfd, asymbol *sym)
+{
+	return (sym->flags & BSF_FUNCTION) && elf_symbol_size(abfd, sym) > 0;
+}
+
 /* Decides, as gprof's core_sym_class does, whether SYM names a function;
  * sets *IS_STATIC.  Unlike gprof, weak symbols outside code sections (such
- * as data_start) are not taken for functions. */
+ * as data_start) are not taken for functions, and functions with a '$' in
+ * their name are. */
 static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 			       bool *is_static)
 {
@@ -121,7 +159,8 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 	if (cls != 't' || no_statics)
 		return false;
 	*is_static = true;
-	return sym->name[0] != '\0' && !strchr(sym->name, '$') &&
+	return sym->name[0] != '\0' &&
+	       (!strchr(sym->name, '$') || is_sized_function(abfd, sym)) &&
 	       !(leading && sym->name[0] != leading) &&
 	       !starts_with(sym->name, "__gnu_compiled") &&
 	       !starts_with(sym->name, "___gnu_compiled") &&
@@ -428,31 +467,6 @@ static int assign_cold_parts(struct symtab *st)
 	}
 	free(by_name);
 	return 0;
-}
-
-/* The part of libbfd's elf_symbol_type (elf-bfd.h, not installed) that
- * holds an ELF symbol's value and size: an asymbol, then the
- * Elf_Internal_Sym, whose first members are st_value and st_size. */
-struct elf_symbol_head {
-	asymbol symbol;
-	struct {
-		bfd_vma st_value;
-		bfd_vma st_size;
-	} internal;
-};
-
-/* SYM's ELF size (st_size), or 0 where it has none or is not an ELF
- * symbol of ABFD; the value is checked against the symbol's address
- * before the size is believed. */
-static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
-{
-	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
-
-	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour ||
-	    (sym->flags & BSF_SYNTHETIC) ||
-	    e->internal.st_value != bfd_asymbol_value(sym))
-		return 0;
-	return e->internal.st_size;
 }
 
 /* The candidates: the object's static symbols that name functions, and
