@@ -710,13 +710,15 @@ int symtab_build(struct symtab *st, struct object *obj,
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, opts->no_statics, st->funcs);
-	if (n == 0) {
-		symtab_release(st);
-		return g2c_error_set(err, "%s: no function symbols", obj->path);
-	}
 	st->nfuncs = merge_and_bound(st->funcs, n);
 	if (add_section_heads(st, obj->abfd, obj->dynamic_symbols_only) < 0)
 		goto oom;
+	/* (a stripped program may have no function symbol: its code is
+	 * "<unknown code in .text>") */
+	if (st->nfuncs == 0 || (n == 0 && !obj->dynamic_symbols_only)) {
+		symtab_release(st);
+		return g2c_error_set(err, "%s: no function symbols", obj->path);
+	}
 	if (obj->dynamic_symbols_only) {
 		struct symtab_func *grown = realloc(st->funcs, 2 * st->nfuncs *
 						    sizeof *st->funcs);

@@ -14,7 +14,8 @@
  * its own, "<unknown code after NAME>".  Code at a code section's start
  * before its first symbol is a function too: in a PLT section "<.plt>"
  * (the section's name), in a stripped library "<unknown code before
- * NAME>".
+ * NAME>", or "<unknown code in SECTION>" in a section without symbols
+ * (all of a stripped program's code that exports no function).
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H
@@ -77,7 +78,8 @@ struct symtab {
 };
 
 /* Builds the function table of OBJ.  Returns 0, or -1 with ERR set (no
- * function symbols, out of memory). */
+ * function symbols in an object that is not stripped, no code, out of
+ * memory). */
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err);
 
