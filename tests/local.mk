@@ -99,6 +99,7 @@ SHELL_TESTS += tests/memory-bound.sh
 SHELL_TESTS += tests/readme-forms.sh
 SHELL_TESTS += tests/lambda.sh
 SHELL_TESTS += tests/ldprofile-stripped.sh
+SHELL_TESTS += tests/call-stubs.sh
 SHELL_TESTS += tests/compare.sh
 SHELL_TESTS += tests/sum.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
