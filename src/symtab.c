@@ -157,15 +157,20 @@ static bool is_sized_function(bfd *abfd, asymbol *sym)
 	return (sym->flags & BSF_FUNCTION) && elf_symbol_size(abfd, sym) > 0;
 }
 
-/* The name of the function a 32-bit PowerPC call stub calls, or NULL
- * when RAW names no such stub.  Code calls a shared function through a
- * stub in .text (the PLT holds only addresses), which GNU ld names
- * "ADDEND[SECTION].plt_pic32.NAME" in position-independent code and
- * "ADDEND.plt_call32.NAME" otherwise, ADDEND in 8 hex digits:
- * "00008000.got2.plt_pic32.printf@@GLIBC_2.4". */
+/* The name of the function a PowerPC call stub calls, or NULL when RAW
+ * names no such stub.  Code calls a shared function through a stub in
+ * .text (the PLT holds only addresses), which GNU ld names, ADDEND in 8
+ * hex digits, on 32-bit PowerPC "ADDEND[SECTION].plt_pic32.NAME" in
+ * position-independent code and "ADDEND.plt_call32.NAME" otherwise
+ * ("00008000.got2.plt_pic32.printf@@GLIBC_2.4"), on 64-bit
+ * "ADDEND.plt_call.NAME" ("0000004b.plt_call.printf@@GLIBC_2.17").  (Its
+ * other stubs, "long_branch" and "plt_branch", reach functions of the
+ * object itself.) */
 static const char *ppc_stub_callee(const char *raw)
 {
-	static const char *const kinds[] = { ".plt_pic32.", ".plt_call32." };
+	static const char *const kinds[] = {
+		".plt_pic32.", ".plt_call32.", ".plt_call."
+	};
 	const char *kind;
 
 	if (strspn(raw, "0123456789abcdef") != 8 || raw[8] != '.')

@@ -10,8 +10,8 @@
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
  * one) except where gprof has a bug; the README lists those places.
- * PLT entries are functions ("puts@plt"), and so are 32-bit PowerPC's
- * call stubs, named the same way (their raw name is that one).  Each
+ * PLT entries are functions ("puts@plt"), and so are PowerPC's call
+ * stubs, named the same way (their raw name is that one).  Each
  * function's body ends where its ELF symbol size says (the rest is
  * padding), and in a stripped library the code past it is a function of
  * its own, "<unknown code after NAME>".  Code at a code section's start
