@@ -187,16 +187,6 @@ static int open_debug_file(struct object *obj, const char *debug_dir,
 	return 0;
 }
 
-static int no_symbols(const struct object *obj, const char *path,
-		      struct g2c_error *err)
-{
-	if (obj->debug_path)
-		return g2c_error_set(err, "%s: no symbols in it or in its debug file %s",
-				     path, obj->debug_path);
-	return g2c_error_set(err, "%s: no symbols (and no separate debug file found)",
-			     path);
-}
-
 /* The object's dynamic symbols, into obj->dynsyms; returns how many. */
 static long read_dynamic_symbols(struct object *obj, const char *path,
 				 struct g2c_error *err)
@@ -266,20 +256,20 @@ static int read_symbols(struct object *obj, const char *path,
 		if (count < 0)
 			return bfd_failure(err, path);
 	}
-	if (count == 0 && defines_functions(obj->dynsyms, ndyn)) {
-		/* The exported functions are all a stripped library has. */
+	if (count == 0) {
+		/* The exported functions are all a stripped library has (a
+		 * stripped program may have none). */
 		/* (NULL-terminated, as libbfd's readers of it expect) */
 		free(obj->syms);
 		obj->syms = malloc(((size_t)ndyn + 1) * sizeof *obj->syms);
 		if (!obj->syms)
 			return g2c_error_set(err, "%s: out of memory for symbols", path);
-		memcpy(obj->syms, obj->dynsyms, (size_t)ndyn * sizeof *obj->syms);
+		if (ndyn > 0)
+			memcpy(obj->syms, obj->dynsyms, (size_t)ndyn * sizeof *obj->syms);
 		obj->syms[ndyn] = NULL;
 		count = ndyn;
 		obj->dynamic_symbols_only = true;
 	}
-	if (count == 0)
-		return no_symbols(obj, path, err);
 	obj->nsyms = (size_t)count;
 	if (ndyn > 0 && plt_fits_file(obj->abfd))
 		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
@@ -297,12 +287,30 @@ static void drop_bfd_message(const char *fmt, va_list ap)
 	(void)ap;
 }
 
+int object_require_functions(const struct object *obj, const char *path,
+			     struct g2c_error *err)
+{
+	if (!obj->dynamic_symbols_only ||
+	    defines_functions(obj->syms, (long)obj->nsyms))
+		return 0;
+	if (obj->debug_path)
+		return g2c_error_set(err, "%s: no symbols in it or in its debug file %s",
+				     path, obj->debug_path);
+	return g2c_error_set(err, "%s: no symbols (and no separate debug file found)",
+			     path);
+}
+
 int object_open(struct object *obj, const char *path, const char *debug_dir,
 		struct g2c_error *err)
 {
-	if (object_open_file(obj, path, debug_dir, err) < 0)
+	if (object_open_file(obj, path, debug_dir, err) < 0 ||
+	    object_read_symbols(obj, path, err) < 0)
 		return -1;
-	return object_read_symbols(obj, path, err);
+	if (object_require_functions(obj, path, err) < 0) {
+		object_close(obj);
+		return -1;
+	}
+	return 0;
 }
 
 int object_read_symbols(struct object *obj, const char *path,

@@ -46,7 +46,8 @@ struct object {
 	struct bfd_symbol *synth;	/* synthetic symbols (name@plt) of abfd */
 	size_t nsynth;
 	char symbol_leading_char;	/* '_' on some targets, else 0 */
-	bool dynamic_symbols_only;	/* stripped: only exported functions */
+	bool dynamic_symbols_only;	/* stripped: only exported functions,
+					   if any */
 
 	/* private */
 	struct file_view {		/* the file of abfd [0] and dbfd [1] */
@@ -62,7 +63,8 @@ struct object {
 
 /* Opens PATH and reads its symbols (from its separate debug file when it
  * has no debug information of its own and one is found below DEBUG_DIR,
- * NULL for the default).  Returns 0, or -1 with ERR set. */
+ * NULL for the default), which must name functions
+ * (object_require_functions).  Returns 0, or -1 with ERR set. */
 int object_open(struct object *obj, const char *path, const char *debug_dir,
 		struct g2c_error *err);
 
@@ -74,6 +76,14 @@ int object_open_file(struct object *obj, const char *path,
 		     const char *debug_dir, struct g2c_error *err);
 int object_read_symbols(struct object *obj, const char *path,
 			struct g2c_error *err);
+
+/* Whether OBJ, opened from PATH, has symbols that name functions: 0, or
+ * -1 with ERR set.  A stripped object without a debug file has only its
+ * dynamic symbols: a library's exported functions, a program's often no
+ * function at all.  Such a program is still where an LD_PROFILE
+ * library's callers are, its code "<unknown code in .text>" (symtab). */
+int object_require_functions(const struct object *obj, const char *path,
+			     struct g2c_error *err);
 
 void object_close(struct object *obj);
 

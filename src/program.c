@@ -543,6 +543,9 @@ int program_open(struct program *prog, const char *exe, char **files,
 		 size_t n, const struct program_options *opts,
 		 struct g2c_error *err)
 {
+	struct g2c_error no_functions;
+	bool has_functions;
+
 	memset(prog, 0, sizeof *prog);
 	prog->objs = calloc(1, sizeof *prog->objs);
 	if (!prog->objs || !(prog->objs[0] = calloc(1, sizeof **prog->objs))) {
@@ -569,10 +572,20 @@ int program_open(struct program *prog, const char *exe, char **files,
 	if (object_read_symbols(&prog->objs[0]->obj, exe, err) < 0 ||
 	    prepare_object(prog->objs[0], opts, err) < 0)
 		goto fail;
+	/* A stripped program may name no function: it is then only where
+	 * an LD_PROFILE library's callers are, no use for its own gmon.out
+	 * (whose refusal, the executable's error, comes first). */
+	has_functions = object_require_functions(&prog->objs[0]->obj, exe,
+						 &no_functions) == 0;
 	for (size_t i = 0; i < n; i++) {
 		bool ld_profile, once;
+		int rc = classify_file(files[i], &ld_profile, &once, err);
 
-		if (classify_file(files[i], &ld_profile, &once, err) < 0)
+		if (!has_functions && (rc < 0 || !ld_profile)) {
+			*err = no_functions;
+			goto fail;
+		}
+		if (rc < 0)
 			goto fail;
 		if (ld_profile ? add_ld_profile(prog, files[i], opts, err) < 0
 			       : add_file(prog->objs[0], files[i], false, err) < 0)

@@ -1,7 +1,9 @@
 /* program.h -- the objects of the profiled program, and which profile
  * files belong to which.
  *
- * The executable is object 0 and takes the gmon.out files.  Each
+ * The executable is object 0 and takes the gmon.out files (none when it
+ * is stripped and names no function: it is then only where an LD_PROFILE
+ * library's callers are).  Each
  * LD_PROFILE file (glibc's profile of one shared library) goes to the
  * library whose code it fits (its code range and callees): the executable
  * itself when that is a library, a library named with --library, or one

@@ -34,21 +34,40 @@ static bool is_mcount_family(const char *name)
 	return false;
 }
 
+/* Copies RAW without a "@plt" suffix (a PLT entry's, or a call stub's,
+ * name) into NAME[SIZE]; false when it does not fit. */
+static bool without_plt_suffix(const char *raw, char *name, size_t size)
+{
+	static const char plt[] = "@plt";
+	size_t len = strlen(raw);
+
+	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
+		len -= sizeof plt - 1;
+	if (len >= size)
+		return false;
+	memcpy(name, raw, len);
+	name[len] = '\0';
+	return true;
+}
+
+/* Whether RAW is the mcount family or the PLT entry of one of them: the
+ * time in both is the profiler's. */
+static bool is_excluded(const char *raw)
+{
+	char name[32];
+
+	return without_plt_suffix(raw, name, sizeof name) && is_mcount_family(name);
+}
+
 /* Whether RAW names what a -pg prologue calls on one of our targets
  * (ARM's is __gnu_mcount_nc; x86-64 MinGW-w64's gcc calls __fentry__ as
  * the function's first instruction), or the PLT entry for it. */
 static bool is_mcount_entry(const char *raw)
 {
-	static const char plt[] = "@plt";
-	size_t len = strlen(raw);
 	char name[32];
 
-	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
-		len -= sizeof plt - 1;
-	if (len >= sizeof name)
+	if (!without_plt_suffix(raw, name, sizeof name))
 		return false;
-	memcpy(name, raw, len);
-	name[len] = '\0';
 	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0 ||
 	       strcmp(name, "__fentry__") == 0;
 }
@@ -101,9 +120,72 @@ static size_t cold_parent_length(const char *raw)
 	return (size_t)(cold - raw);
 }
 
+/* The part of libbfd's elf_symbol_type (elf-bfd.h, not installed) that
+ * holds an ELF symbol's value and size: an asymbol, then the
+ * Elf_Internal_Sym, whose first members are st_value and st_size. */
+struct elf_symbol_head {
+	asymbol symbol;
+	struct {
+		bfd_vma st_value;
+		bfd_vma st_size;
+	} internal;
+};
+
+/* SYM's ELF size (st_size), or 0 where it has none or is not an ELF
+ * symbol of ABFD; the value is checked against the symbol's address
+ * before the size is believed. */
+static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
+{
+	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
+
+	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour ||
+	    (sym->flags & BSF_SYNTHETIC) ||
+	    e->internal.st_value != bfd_asymbol_value(sym))
+		return 0;
+	return e->internal.st_size;
+}
+
+/* gprof drops every local symbol with a '$' in its name, which marks
+ * assembler labels: ARM's and AArch64's mapping symbols ($a, $t, $d, $x),
+ * the local labels of MIPS and PowerPC ($L...), untyped and without a
+ * size.  clang names lambdas and all it instantiates with them with '$'
+ * ("compute(int)::$_1::operator()", "std::__introsort_loop<...$_0>"):
+ * a symbol typed as a function and given a size is a function, whatever
+ * its name. */
+static bool is_sized_function(bfd *abfd, asymbol *sym)
+{
+	return (sym->flags & BSF_FUNCTION) && elf_symbol_size(abfd, sym) > 0;
+}
+
+/* The name of the function a PowerPC call stub calls, or NULL when RAW
+ * names no such stub.  Code calls a shared function through a stub in
+ * .text (the PLT holds only addresses), which GNU ld names, ADDEND in 8
+ * hex digits, on 32-bit PowerPC "ADDEND[SECTION].plt_pic32.NAME" in
+ * position-independent code and "ADDEND.plt_call32.NAME" otherwise
+ * ("00008000.got2.plt_pic32.printf@@GLIBC_2.4"), on 64-bit
+ * "ADDEND.plt_call.NAME" ("0000004b.plt_call.printf@@GLIBC_2.17").  (Its
+ * other stubs, "long_branch" and "plt_branch", reach functions of the
+ * object itself.) */
+static const char *ppc_stub_callee(const char *raw)
+{
+	static const char *const kinds[] = {
+		".plt_pic32.", ".plt_call32.", ".plt_call."
+	};
+	const char *kind;
+
+	if (strspn(raw, "0123456789abcdef") != 8 || raw[8] != '.')
+		return NULL;
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if ((kind = strstr(raw + 8, kinds[i])) &&
+		    kind[strlen(kinds[i])] != '\0')
+			return kind + strlen(kinds[i]);
+	return NULL;
+}
+
 /* Decides, as gprof's core_sym_class does, whether SYM names a function;
  * sets *IS_STATIC.  Unlike gprof, weak symbols outside code sections (such
- * as data_start) are not taken for functions. */
+ * as data_start) are not taken for functions, and functions with a '$' in
+ * their name and PowerPC's call stubs are. */
 static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 			       bool *is_static)
 {
@@ -118,10 +200,14 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 		*is_static = false;
 		return true;
 	}
-	if (cls != 't' || no_statics)
+	if (cls != 't')
 		return false;
 	*is_static = true;
-	return sym->name[0] != '\0' && !strchr(sym->name, '$') &&
+	/* (a call stub is a PLT entry, which -a does not leave out) */
+	if (ppc_stub_callee(sym->name))
+		return true;
+	return !no_statics && sym->name[0] != '\0' &&
+	       (!strchr(sym->name, '$') || is_sized_function(abfd, sym)) &&
 	       !(leading && sym->name[0] != leading) &&
 	       !starts_with(sym->name, "__gnu_compiled") &&
 	       !starts_with(sym->name, "___gnu_compiled") &&
@@ -430,31 +516,6 @@ static int assign_cold_parts(struct symtab *st)
 	return 0;
 }
 
-/* The part of libbfd's elf_symbol_type (elf-bfd.h, not installed) that
- * holds an ELF symbol's value and size: an asymbol, then the
- * Elf_Internal_Sym, whose first members are st_value and st_size. */
-struct elf_symbol_head {
-	asymbol symbol;
-	struct {
-		bfd_vma st_value;
-		bfd_vma st_size;
-	} internal;
-};
-
-/* SYM's ELF size (st_size), or 0 where it has none or is not an ELF
- * symbol of ABFD; the value is checked against the symbol's address
- * before the size is believed. */
-static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
-{
-	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
-
-	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour ||
-	    (sym->flags & BSF_SYNTHETIC) ||
-	    e->internal.st_value != bfd_asymbol_value(sym))
-		return 0;
-	return e->internal.st_size;
-}
-
 /* The candidates: the object's static symbols that name functions, and
  * its PLT entries ("puts@plt"), which are functions of their own (gprof,
  * which does not read them, credits them to _init).  Each candidate's end
@@ -484,6 +545,28 @@ static size_t collect_candidates(struct object *obj, bool no_statics,
 		n++;
 	}
 	return n;
+}
+
+/* Names each PowerPC call stub among ST's functions as the PLT entries
+ * of other targets are: "printf@plt" (the callee's name without its
+ * symbol version).  Returns -1 when memory runs out. */
+static int name_call_stubs(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		const char *callee = ppc_stub_callee(st->funcs[i].raw_name);
+		size_t len;
+		char *name;
+
+		if (!callee)
+			continue;
+		len = strcspn(callee, "@");
+		if (!room_for_owned(st) || !(name = malloc(len + sizeof "@plt")))
+			return -1;
+		sprintf(name, "%.*s@plt", (int)len, callee);
+		st->owned[st->nowned++] = name;
+		st->funcs[i].raw_name = name;
+	}
+	return 0;
 }
 
 /* Keeps one name per address (gprof's choice, with the largest size
@@ -696,13 +779,17 @@ int symtab_build(struct symtab *st, struct object *obj,
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, opts->no_statics, st->funcs);
-	if (n == 0) {
+	st->nfuncs = merge_and_bound(st->funcs, n);
+	if (name_call_stubs(st) < 0)
+		goto oom;
+	if (add_section_heads(st, obj->abfd, obj->dynamic_symbols_only) < 0)
+		goto oom;
+	/* (a stripped program may have no function symbol: its code is
+	 * "<unknown code in .text>") */
+	if (st->nfuncs == 0 || (n == 0 && !obj->dynamic_symbols_only)) {
 		symtab_release(st);
 		return g2c_error_set(err, "%s: no function symbols", obj->path);
 	}
-	st->nfuncs = merge_and_bound(st->funcs, n);
-	if (add_section_heads(st, obj->abfd, obj->dynamic_symbols_only) < 0)
-		goto oom;
 	if (obj->dynamic_symbols_only) {
 		struct symtab_func *grown = realloc(st->funcs, 2 * st->nfuncs *
 						    sizeof *st->funcs);
@@ -722,7 +809,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
-		f->excluded = is_mcount_family(raw);
+		f->excluded = is_excluded(raw);
 		f->is_mcount = is_mcount_entry(raw);
 		f->name = f->raw_name;
 	}

@@ -1,20 +1,24 @@
 /* symtab.h -- the functions of one object, from its symbol table.
  *
  * Owns the function table and the demangled names; raw names point into
- * the object's symbols, so the object must outlive its symtab.  Functions
+ * the object's symbols (or are the table's own), so the object must
+ * outlive its symtab.  Functions
  * are referred to by their index in funcs[], sorted by address with one
  * entry per address.  A large table's names are demangled on a thread of
  * their own while the other stages run: symtab_names() waits for them.
  *
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
- * one) except where gprof has a bug; the README lists those places.  Each
+ * one) except where gprof has a bug; the README lists those places.
+ * PLT entries are functions ("puts@plt"), and so are PowerPC's call
+ * stubs, named the same way (their raw name is that one).  Each
  * function's body ends where its ELF symbol size says (the rest is
  * padding), and in a stripped library the code past it is a function of
  * its own, "<unknown code after NAME>".  Code at a code section's start
  * before its first symbol is a function too: in a PLT section "<.plt>"
  * (the section's name), in a stripped library "<unknown code before
- * NAME>".
+ * NAME>", or "<unknown code in SECTION>" in a section without symbols
+ * (all of a stripped program's code that exports no function).
  */
 #ifndef GMON2CG_SYMTAB_H
 #define GMON2CG_SYMTAB_H
@@ -40,7 +44,8 @@ struct symtab_func {
 	const char *raw_name;	/* as in the symbol table */
 	bool is_static;
 	bool is_func;		/* typed as a function (ELF STT_FUNC) */
-	bool excluded;		/* the mcount family: gprof drops their time */
+	bool excluded;		/* the mcount family and its PLT entries:
+				   gprof drops their time */
 	bool is_mcount;		/* what a -pg prologue calls: the mcount
 				   family, ARM's __gnu_mcount_nc, or a PLT
 				   entry for one */
@@ -77,7 +82,8 @@ struct symtab {
 };
 
 /* Builds the function table of OBJ.  Returns 0, or -1 with ERR set (no
- * function symbols, out of memory). */
+ * function symbols in an object that is not stripped, no code, out of
+ * memory). */
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err);
 
