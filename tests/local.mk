@@ -94,6 +94,8 @@ SHELL_TESTS += tests/bsd.sh
 SHELL_TESTS += tests/memory-bound.sh
 SHELL_TESTS += tests/readme-forms.sh
 SHELL_TESTS += tests/compare.sh
+# (builds the Debian package from a copy of the sources: about a minute)
+SHELL_TESTS += tests/debian-package.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 # tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
 EXTRA_DIST += tests/lib/check_speedscope.py
