@@ -13,8 +13,11 @@ version=$(sed -n 's/^AC_INIT(\[gmon2cg\], \[\([^]]*\)\].*/\1/p' "$srcdir/configu
 [ -n "$version" ]; check "configure.ac's AC_INIT gives a version ($version)"
 # agrees WHERE GOT: one check that GOT is configure.ac's version
 agrees() {
-	[ "$2" = "$version" ] && ok "$1 says $version, as configure.ac" ||
+	if [ "$2" = "$version" ]; then
+		ok "$1 says $version, as configure.ac"
+	else
 		not_ok "$1 says '$2', configure.ac $version"
+	fi
 }
 [ -z "${PACKAGE_VERSION:-}" ] || agrees "configure's PACKAGE_VERSION" "$PACKAGE_VERSION"
 agrees "gmon2cg --version" "$("$GMON2CG" --version | sed -n '1s/^gmon2cg //p')"
