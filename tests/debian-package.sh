@@ -56,8 +56,10 @@ if [ -n "$top" ] && [ "$top" -ef "$srcdir" ]; then
 	tree=$(git -C "$srcdir" stash create)
 	git -C "$srcdir" archive "${tree:-HEAD}" | tar -x -C "$tmp/src"
 else
-	cp -R "$srcdir/." "$tmp/src"
-	chmod -R u+w "$tmp/src"	# (distcheck's sources are read-only)
+	# (not distcheck's build and install directories inside it; its
+	# sources are read-only)
+	tar -C "$srcdir" --exclude=./_build --exclude=./_inst -cf - . | tar -C "$tmp/src" -xf -
+	chmod -R u+w "$tmp/src"
 fi
 # Not in make check's environment: its MAKEFLAGS (the sanitizer pass's
 # CFLAGS) and the variables the harness exports would reach the package's
