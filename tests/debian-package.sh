@@ -64,7 +64,7 @@ fi
 # Not in make check's environment: its MAKEFLAGS (the sanitizer pass's
 # CFLAGS) and the variables the harness exports would reach the package's
 # own configure and make.
-if (cd "$tmp/src" && env -i PATH="$PATH" HOME="$HOME" LC_ALL=C ${TMPDIR:+TMPDIR="$TMPDIR"} \
+if (cd "$tmp/src" && env -i PATH="$PATH" HOME="${HOME:-$tmp}" LC_ALL=C ${TMPDIR:+TMPDIR="$TMPDIR"} \
 	dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1; then
 	ok "${package_checks[0]}"
 else
