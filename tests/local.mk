@@ -102,6 +102,8 @@ SHELL_TESTS += tests/ldprofile-stripped.sh
 SHELL_TESTS += tests/call-stubs.sh
 SHELL_TESTS += tests/compare.sh
 SHELL_TESTS += tests/sum.sh
+# (builds the Debian package from a copy of the sources: about a minute)
+SHELL_TESTS += tests/debian-package.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 # tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
 EXTRA_DIST += tests/lib/check_speedscope.py
