@@ -198,6 +198,250 @@ static int add_function(struct matcher *m, const struct cgread_fn *fn,
 	return 0;
 }
 
+/* -- Checkouts in other directories ------------------------------------ */
+
+/* A checkout in another directory names every source file with another
+ * prefix: each function would be gone on one side and new on the other.
+ * Such functions are matched by name, object and the file's path suffix:
+ * the prefixes that most of them agree on (OLD -> NEW) are taken first,
+ * then the next, while any function is left to match. */
+struct prefix_vote {
+	const char *old_file, *new_file;	/* prefixes: their first LEN chars */
+	size_t old_len, new_len;
+	size_t votes;
+};
+
+static bool at_component(const char *path, size_t pos)
+{
+	return pos == 0 || path[pos - 1] == '/';
+}
+
+/* The length of the longest common suffix of A and B made of whole path
+ * components (0: not even the base name is the same). */
+static size_t common_suffix(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = 0;
+
+	while (n < la && n < lb && a[la - 1 - n] == b[lb - 1 - n])
+		n++;
+	while (n > 0 && !(at_component(a, la - n) && at_component(b, lb - n)))
+		n--;
+	return n;
+}
+
+/* A row present on the new side only, for the look-up by name. */
+struct new_only {
+	const char *name, *object;
+	size_t row;
+};
+
+static int by_name_object(const void *a, const void *b)
+{
+	const struct new_only *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->object, y->object);
+}
+
+/* The first of N[0..COUNT) named as ROW is, or COUNT. */
+static size_t first_named(const struct new_only *n, size_t count,
+			  const struct compare_row *row)
+{
+	struct new_only key = { row->name, row->object, 0 };
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by_name_object(&n[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool gone(const struct compare_row *row)
+{
+	return row->present[0] && !row->present[1] && row->name;
+}
+
+/* Adds a vote for the prefixes that make OLD_FILE NEW_FILE. */
+static int vote(struct prefix_vote **votes, size_t *n, size_t *cap,
+		const char *old_file, const char *new_file)
+{
+	size_t common = common_suffix(old_file, new_file);
+	struct prefix_vote v = { old_file, new_file, strlen(old_file) - common,
+				 strlen(new_file) - common, 1 };
+	struct prefix_vote *grown;
+
+	if (common == 0)
+		return 0;
+	for (size_t i = 0; i < *n; i++) {
+		struct prefix_vote *w = &(*votes)[i];
+
+		if (w->old_len == v.old_len && w->new_len == v.new_len &&
+		    memcmp(w->old_file, v.old_file, v.old_len) == 0 &&
+		    memcmp(w->new_file, v.new_file, v.new_len) == 0) {
+			w->votes++;
+			return 0;
+		}
+	}
+	if (!(grown = array_grow(*votes, cap, *n + 1, sizeof *grown)))
+		return -1;
+	*votes = grown;
+	grown[(*n)++] = v;
+	return 0;
+}
+
+/* Whether FILE is PREFIX_OLD + rest and TARGET is PREFIX_NEW + rest. */
+static bool moved_file(const struct prefix_vote *v, const char *file,
+		       const char *target)
+{
+	size_t rest = strlen(file) - v->old_len;
+
+	return strlen(file) >= v->old_len && strlen(target) == v->new_len + rest &&
+	       memcmp(file, v->old_file, v->old_len) == 0 &&
+	       memcmp(target, v->new_file, v->new_len) == 0 &&
+	       strcmp(file + v->old_len, target + v->new_len) == 0;
+}
+
+/* Merges the new-only row N into the gone row G (which takes N's file:
+ * the checkout compared against) and leaves N without a name. */
+static void merge_rows(struct matcher *m, size_t g, size_t n)
+{
+	struct compare_row *old = &m->rows[g], *new = &m->rows[n];
+
+	old->file = new->file;
+	old->present[1] = true;
+	old->self[1] = new->self[1];
+	old->incl[1] = new->incl[1];
+	m->samples[g].self[1] = m->samples[n].self[1];
+	m->samples[g].incl[1] = m->samples[n].incl[1];
+	m->samples[g].calls[1] = m->samples[n].calls[1];
+	new->name = NULL;
+}
+
+/* Applies the prefixes V: merges each gone row with the new-only row of
+ * its name whose file is its own with V's new prefix.  Returns how many. */
+static size_t apply_prefixes(struct matcher *m, const struct prefix_vote *v,
+			     const struct new_only *n, size_t nnew)
+{
+	size_t merged = 0;
+
+	for (size_t g = 0; g < m->nrows; g++) {
+		if (!gone(&m->rows[g]))
+			continue;
+		for (size_t k = first_named(n, nnew, &m->rows[g]);
+		     k < nnew && by_name_object(&n[k], &(struct new_only){
+			     m->rows[g].name, m->rows[g].object, 0 }) == 0; k++) {
+			const struct compare_row *row = &m->rows[n[k].row];
+
+			if (row->name && moved_file(v, m->rows[g].file, row->file)) {
+				merge_rows(m, g, n[k].row);
+				merged++;
+				break;
+			}
+		}
+	}
+	return merged;
+}
+
+/* Records that N functions were matched with the prefixes V. */
+static int add_remap(struct compare_result *r, const struct prefix_vote *v,
+		     size_t n)
+{
+	size_t cap = r->nremaps;
+	struct compare_remap *remaps = array_grow(r->remaps, &cap, r->nremaps + 1,
+						  sizeof *remaps);
+	struct compare_remap *to;
+
+	if (!remaps)
+		return -1;
+	r->remaps = remaps;
+	to = &remaps[r->nremaps];
+	to->old_prefix = strndup(v->old_file, v->old_len);
+	to->new_prefix = strndup(v->new_file, v->new_len);
+	to->nfns = n;
+	if (!to->old_prefix || !to->new_prefix) {
+		free(to->old_prefix);
+		free(to->new_prefix);
+		return -1;
+	}
+	r->nremaps++;
+	return 0;
+}
+
+/* Drops the rows merge_rows() left without a name. */
+static void drop_merged(struct matcher *m)
+{
+	size_t to = 0;
+
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].name) {
+			m->rows[to] = m->rows[i];
+			m->samples[to++] = m->samples[i];
+		}
+	m->nrows = to;
+}
+
+/* Matches the functions gone on one side and new on the other whose
+ * files differ only by their prefix; -1 when out of memory. */
+static int match_moved_files(struct compare_result *r, struct matcher *m)
+{
+	struct new_only *n = NULL;
+	struct prefix_vote *votes = NULL;
+	size_t nnew = 0, ncap = 0, vcap = 0, nvotes;
+	int rc = -1;
+
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct compare_row *row = &m->rows[i];
+		struct new_only *grown;
+
+		if (row->present[0] || !row->present[1])
+			continue;
+		if (!(grown = array_grow(n, &ncap, nnew + 1, sizeof *grown)))
+			goto out;
+		n = grown;
+		n[nnew++] = (struct new_only){ row->name, row->object, i };
+	}
+	qsort(n, nnew, sizeof *n, by_name_object);
+	for (;;) {
+		size_t best = 0, merged;
+
+		nvotes = 0;
+		for (size_t g = 0; g < m->nrows; g++) {
+			const struct compare_row *row = &m->rows[g];
+
+			if (!gone(row))
+				continue;
+			for (size_t k = first_named(n, nnew, row);
+			     k < nnew && by_name_object(&n[k], &(struct new_only){
+				     row->name, row->object, 0 }) == 0; k++)
+				if (m->rows[n[k].row].name &&
+				    vote(&votes, &nvotes, &vcap, row->file,
+					 m->rows[n[k].row].file) < 0)
+					goto out;
+		}
+		if (nvotes == 0)
+			break;
+		for (size_t i = 1; i < nvotes; i++)
+			if (votes[i].votes > votes[best].votes)
+				best = i;
+		/* (the best vote's own pair always merges) */
+		if ((merged = apply_prefixes(m, &votes[best], n, nnew)) == 0)
+			break;
+		if (add_remap(r, &votes[best], merged) < 0)
+			goto out;
+	}
+	drop_merged(m);
+	rc = 0;
+out:
+	free(n);
+	free(votes);
+	return rc;
+}
+
 /* -- Tests -------------------------------------------------------------- */
 
 /* X ln(X / E), 0 for X = 0. */
@@ -659,6 +903,10 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	if (add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
 	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
 		goto out;
+	if (match_moved_files(r, &m) < 0) {
+		g2c_error_set(err, "out of memory");
+		goto out;
+	}
 	r->rows = m.rows;
 	r->nrows = m.nrows;
 	m.rows = NULL;
@@ -699,5 +947,10 @@ void compare_release(struct compare_result *r)
 	free(r->profiles);
 	free(r->rows);
 	free(r->defaults);
+	for (size_t i = 0; i < r->nremaps; i++) {
+		free(r->remaps[i].old_prefix);
+		free(r->remaps[i].new_prefix);
+	}
+	free(r->remaps);
 	memset(r, 0, sizeof *r);
 }

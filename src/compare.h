@@ -2,7 +2,9 @@
  *
  * The second stage of gmon2cg --compare, after cgread: sums the profiles
  * of each side (repeated runs), matches functions by object, source file
- * and name, and judges each change.  Call counts are exact: any change is
+ * and name (a function gone on one side and new on the other whose files
+ * differ only by a prefix, as in a checkout in another directory, by its
+ * file's path suffix), and judges each change.  Call counts are exact: any change is
  * one.  Times are sample counts, Poisson under the model (README: "Change
  * or noise"): a function's self or inclusive time has changed when it
  * moved against the functions that moved with the program as a whole
@@ -68,6 +70,13 @@ struct compare_row {
  * caller up to main: it is a change of its column, not of the function. */
 bool compare_row_changed(const struct compare_row *row);
 
+/* Functions matched across checkouts: files OLD_PREFIX + rest on the
+ * old side are NEW_PREFIX + rest on the new. */
+struct compare_remap {
+	char *old_prefix, *new_prefix;
+	size_t nfns;		/* the functions matched so */
+};
+
 struct compare_result {
 	struct compare_row *rows;	/* changed first, largest change first */
 	size_t nrows;
@@ -80,6 +89,8 @@ struct compare_result {
 	struct cgread_profile *profiles;	/* all of them: own the names */
 	size_t nfiles;		/* of profiles */
 	struct compare_gate *defaults;	/* the gates used without --fail-on */
+	struct compare_remap *remaps;
+	size_t nremaps;
 };
 
 /* Reads and compares the profiles O names.  Returns 0, or -1 with ERR set;

@@ -159,6 +159,10 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 			fprintf(fp, " and %zu more", o->nfiles[s] - 1);
 		fputc('\n', fp);
 	}
+	for (size_t i = 0; i < r->nremaps; i++)
+		fprintf(fp, "Matched %zu functions by file name suffix: %s -> %s\n",
+			r->remaps[i].nfns, *r->remaps[i].old_prefix ? r->remaps[i].old_prefix : "''",
+			*r->remaps[i].new_prefix ? r->remaps[i].new_prefix : "''");
 	fprintf(fp, "Means per run: %u old, %u new", r->nprofiles[0], r->nprofiles[1]);
 	if (r->hz)
 		fprintf(fp, ", sampled at %" PRIu32 " Hz", r->hz);

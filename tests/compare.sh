@@ -82,6 +82,19 @@ new=$tmp/rebuild.$1.cg,$tmp/rebuild.$2.cg
 [ -z "$(changed "$old" "$new")" ] && grep -q '^Means per run: 3 old, 2 new' "$tmp/report"
 check "three base runs against two of the rebuild: summed, nothing reported"
 
+# -- Two checkouts of one source in two directories: their files' paths
+# differ by a prefix; the functions match by the rest.
+"$GMON2CG" --prefix-map=.=/home/ci/one -o "$tmp/one.cg" "$cmp/base/prog" "$cmp/base/gmon.01.out" 2>/dev/null &&
+	"$GMON2CG" --prefix-map=.=/builds/two/src -o "$tmp/two.cg" "$cmp/base/prog" "$cmp/base/gmon.02.out" 2>/dev/null
+check "converts one profile as from two checkouts"
+expect 0 '' "$GMON2CG" --compare "$tmp/one.cg" "$tmp/two.cg"
+! grep -q '(gone)\|(new)' "$tmp/out" && grep -q '^0 of 9 functions changed' "$tmp/out" &&
+	grep -qx 'Matched 9 functions by file name suffix: /home/ci/one/ -> /builds/two/src/' "$tmp/out"
+check "two checkouts compare clean, the match by file name suffix said"
+expect 3 '' "$GMON2CG" --compare "$tmp/one.cg" "$tmp/slower.01.cg"
+grep -q '^! hot_a  \./compare/src/main.c  \[fails self' "$tmp/out"
+check "a checkout against another: its changes found, under the new side's paths"
+
 # -- Exit statuses and gates.
 base=$tmp/base.01.cg slower=$tmp/slower.01.cg
 expect 0 '' "$GMON2CG" --compare "$base" "$tmp/base.02.cg"
