@@ -914,6 +914,8 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 		r->rows[i].calls[0] = m.samples[i].calls[0] / r->nprofiles[0];
 		r->rows[i].calls[1] = m.samples[i].calls[1] / r->nprofiles[1];
 		to_means(&r->rows[i], r->nprofiles);
+		r->rows[i].sampled = m.samples[i].incl[0] >= 1 || m.samples[i].incl[1] >= 1 ||
+				     m.samples[i].self[0] >= 1 || m.samples[i].self[1] >= 1;
 	}
 	r->total.incl[0] = r->total.self[0];
 	r->total.incl[1] = r->total.self[1];

@@ -50,6 +50,7 @@ struct compare_options {
 	double min_time_ns;	/* times below this on both sides are not judged */
 	const struct compare_gate *gates;	/* none: compare_default_gates */
 	size_t ngates;
+	bool show_all;		/* report rows without samples and changes too */
 };
 
 /* Without --fail-on: any slowdown beyond noise, any change of calls. */
@@ -60,6 +61,7 @@ struct compare_row {
 	const char *object, *file, *name;	/* the total: name NULL */
 	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
 	bool present[2];
+	bool sampled;		/* a sample of self or inclusive time, a side */
 	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
 	bool self_changed, incl_changed, calls_changed;
 	const struct compare_gate *failed;	/* the first gate crossed */

@@ -44,21 +44,22 @@ static void format_change(char *buf, size_t n, double old, double new,
 		snprintf(buf, n, "new%s", mark);
 	else if (new == 0)
 		snprintf(buf, n, "-100%%%s", mark);
+	else if ((new - old) / old >= 9.995)	/* (from less than a sample) */
+		snprintf(buf, n, ">+999%%%s", mark);
 	else if (fabs(new - old) / old >= 9.995)
 		snprintf(buf, n, "%+.0f%%%s", (new - old) / old * 100, mark);
 	else
 		snprintf(buf, n, "%+.1f%%%s", (new - old) / old * 100, mark);
 }
 
-/* A count in at most 8 characters: exact while it fits. */
+/* A count, exact: a whole number as it is, a mean of runs to a tenth
+ * (a count of billions takes its columns and pushes the line wider). */
 static void format_count(char *buf, size_t n, double v)
 {
-	if (v < 1e8 && v == floor(v))
+	if (v == floor(v) && v < 0x1p64)
 		snprintf(buf, n, "%" PRIu64, (uint64_t)v);
-	else if (v < 1e7)
-		snprintf(buf, n, "%.1f", v);
 	else
-		snprintf(buf, n, "%.2e", v);
+		snprintf(buf, n, "%.1f", v);
 }
 
 static void format_count_change(char *buf, size_t n, double old, double new,
@@ -68,13 +69,11 @@ static void format_count_change(char *buf, size_t n, double old, double new,
 
 	if (d == 0)
 		snprintf(buf, n, "0 ");
-	else if (d == floor(d) && fabs(d) < 1e6)
+	else if (d == floor(d) && fabs(d) < 0x1p64)
 		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d),
 			 changed ? "*" : " ");
-	else if (fabs(d) < 1e5)
-		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
 	else
-		snprintf(buf, n, "%+.0e%s", d, changed ? "*" : " ");
+		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
 }
 
 #define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s"
@@ -125,27 +124,50 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 	write_trimmed(fp, line, (size_t)(p - line));
 }
 
+/* S for a terminal: a control character, or a byte that is not of a
+ * UTF-8 character, as \xHH (the names are an object file's bytes). */
+static void put_text(FILE *fp, const char *s)
+{
+	while (*s) {
+		size_t n = printable_length(s);
+
+		if (n == 0) {
+			fprintf(fp, "\\x%02x", (unsigned char)*s++);
+		} else {
+			fwrite(s, 1, n, fp);
+			s += n;
+		}
+	}
+}
+
 /* A function's name line: "!" past a gate, "*" changed. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
 	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
-	size_t len = row->name ? strlen(row->name) : 0;
-	char short_name[256];	/* most names: no allocation */
-	char *name = !row->name ? NULL : len < sizeof short_name ? short_name :
-		     malloc(len + 1);
 
-	if (name)
-		*copy_printable(name, row->name, len) = '\0';
-	fprintf(fp, "%c %s", row->failed ? '!' : changed ? '*' : ' ',
-		name ? name : row->name ? row->name : "(total)");
-	if (row->name)
-		fprintf(fp, "  %s%s%s%s", row->file, *row->object ? " in " : "", row->object,
-			!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "");
+	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : ' ');
+	put_text(fp, row->name ? row->name : "(total)");
+	if (row->name) {
+		fputs("  ", fp);
+		put_text(fp, row->file);
+		if (*row->object) {
+			fputs(" in ", fp);
+			put_text(fp, row->object);
+		}
+		fputs(!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "", fp);
+	}
 	if (row->failed)
 		fprintf(fp, "  [fails %s]", row->failed->text);
 	fputc('\n', fp);
-	if (name != short_name)
-		free(name);
+}
+
+/* Whether the report leaves ROW out without --all: no sample of its
+ * time on either side (a function that ran too briefly for the clock)
+ * and no change of calls. */
+static bool left_out(const struct compare_row *row, const struct compare_options *o)
+{
+	return !o->show_all && !row->sampled && !compare_row_changed(row) &&
+	       !row->failed;
 }
 
 static void write_sides(FILE *fp, const struct compare_options *o,
@@ -154,15 +176,19 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 	static const char *const side[2] = { "old", "new" };
 
 	for (int s = 0; s < 2; s++) {
-		fprintf(fp, "%s: %s", side[s], o->files[s][0]);
+		fprintf(fp, "%s: ", side[s]);
+		put_text(fp, o->files[s][0]);
 		if (o->nfiles[s] > 1)
 			fprintf(fp, " and %zu more", o->nfiles[s] - 1);
 		fputc('\n', fp);
 	}
-	for (size_t i = 0; i < r->nremaps; i++)
-		fprintf(fp, "Matched %zu functions by file name suffix: %s -> %s\n",
-			r->remaps[i].nfns, *r->remaps[i].old_prefix ? r->remaps[i].old_prefix : "''",
-			*r->remaps[i].new_prefix ? r->remaps[i].new_prefix : "''");
+	for (size_t i = 0; i < r->nremaps; i++) {
+		fprintf(fp, "Matched %zu functions by file name suffix: ", r->remaps[i].nfns);
+		put_text(fp, *r->remaps[i].old_prefix ? r->remaps[i].old_prefix : "''");
+		fputs(" -> ", fp);
+		put_text(fp, *r->remaps[i].new_prefix ? r->remaps[i].new_prefix : "''");
+		fputc('\n', fp);
+	}
 	fprintf(fp, "Means per run: %u old, %u new", r->nprofiles[0], r->nprofiles[1]);
 	if (r->hz)
 		fprintf(fp, ", sampled at %" PRIu32 " Hz", r->hz);
@@ -177,6 +203,7 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 			const struct compare_options *o)
 {
 	char head[96];
+	size_t hidden = 0;
 
 	write_sides(fp, o, r);
 	fprintf(fp, "  %-23s  %-23s  %s\n", "        self time", "     inclusive time",
@@ -187,27 +214,41 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 	write_name(fp, &r->total);
 	write_numbers(fp, &r->total);
 	for (size_t i = 0; i < r->nrows; i++) {
+		if (left_out(&r->rows[i], o)) {
+			hidden++;
+			continue;
+		}
 		write_name(fp, &r->rows[i]);
 		write_numbers(fp, &r->rows[i]);
 	}
 	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate.\n",
 		r->nchanged, r->nrows, r->nfailed);
+	if (hidden)
+		fprintf(fp, "%zu function%s with no sample and no change of calls not shown (--all).\n",
+			hidden, hidden == 1 ? "" : "s");
 }
 
 /* -- JUnit XML ---------------------------------------------------------- */
 
-/* S as XML text: markup escaped, control characters as '?'. */
+/* S as XML text: markup escaped; a control character, or a byte that
+ * is not of a UTF-8 character, as \xHH (the file is declared UTF-8). */
 static void put_xml(struct outstream *os, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = printable_length(s);
+
 		switch (*s) {
 		case '<': outstream_puts(os, "&lt;"); break;
 		case '>': outstream_puts(os, "&gt;"); break;
 		case '&': outstream_puts(os, "&amp;"); break;
 		case '"': outstream_puts(os, "&quot;"); break;
 		default:
-			outstream_write(os, (unsigned char)*s < 0x20 || *s == 0x7f ? "?" : s, 1);
+			if (n == 0)
+				outstream_printf(os, "\\x%02x", (unsigned char)*s);
+			else
+				outstream_write(os, s, n);
 		}
+		s += n ? n : 1;
 	}
 }
 
@@ -233,6 +274,12 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 		 g->what == MEASURE_CALLS ? "calls" : g->what == MEASURE_INCL ?
 		 "inclusive time" : g->what == MEASURE_TOTAL ? "total time" : "self time",
 		 old, new, change, g->text);
+	if (g->what != MEASURE_CALLS) {	/* (calls are exact) */
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, "; beyond noise at p = %.2g",
+			 g->what == MEASURE_INCL ? row->p_incl : row->p_self);
+	}
 }
 
 static void write_testcase(struct outstream *os, const struct compare_row *row)

@@ -121,6 +121,8 @@ void options_write_help(FILE *fp)
 "      --min-time=TIME leave times below TIME (e.g. 10ms) on both sides unjudged\n"
 "      --alpha=P       the false-alarm rate of a whole comparison (default %g)\n"
 "      --junit=FILE    also write a JUnit XML report: a test case per function\n"
+"      --all           report also the functions with no samples and no change\n"
+"                      of calls (left out by default)\n"
 "  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
 "                      Old, New, Slower, Faster) for KCachegrind\n"
 "\n"
@@ -266,7 +268,7 @@ enum {
 	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
-	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT,
+	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -437,6 +439,12 @@ static enum options_action take_junit(struct options *o, const struct given *g)
 	return take_string(o, g);
 }
 
+static enum options_action take_compare_true(struct options *o, const struct given *g)
+{
+	compare_only(o, g);
+	return take_true(o, g);
+}
+
 static enum options_action take_help(struct options *o, const struct given *g)
 {
 	(void)o, (void)g;
@@ -500,6 +508,7 @@ static const struct own_option own_options[] = {
 	{ "min-time", OPT_MIN_TIME, required_argument, take_min_time, 0, NO_SET },
 	{ "alpha", OPT_ALPHA, required_argument, take_alpha, 0, NO_SET },
 	{ "junit", OPT_JUNIT, required_argument, take_junit, FIELD(junit), NO_SET },
+	{ "all", OPT_ALL, no_argument, take_compare_true, FIELD(show_all), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
 	{ "version", 'V', no_argument, take_version, 0, NO_SET },
 	{ NULL, 'v', no_argument, take_version, 0, NO_SET },
@@ -642,7 +651,7 @@ static enum options_action compare_operands(struct options *o, int n,
 static bool for_comparison(int code)
 {
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
-				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, 'h', 'V', 'v' };
+				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)

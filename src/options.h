@@ -65,6 +65,7 @@ struct options {
 	double alpha;		/* --alpha; default DEFAULT_ALPHA */
 	double min_time_ns;	/* --min-time */
 	const char *junit;	/* --junit=FILE */
+	bool show_all;		/* --all */
 	const char *compare_only;	/* the first option only --compare takes */
 	const char *convert_only;	/* the first one --compare does not take */
 };

@@ -131,6 +131,54 @@ check "the report is at most 80 columns wide"
 sed -n '/^[*! ] (total)/,$p' "$tmp/report" | sed -n 3p | grep -q '^! hot_a '
 check "the largest change comes first"
 
+# -- The report's numbers and names.
+# (the base file edited: hot_a called 1 502 000 times more; tick, whose
+# 1 ns marks a function without samples, given 50 samples)
+t=$(sed -n 's/^totals: //p' "$base")
+sed -e 's/^calls=24000 /calls=1526000 /' -e '/^fn=(6)$/{n;s/ 1$/ 500000001/}' \
+	-e "s/^\(summary\|totals\): $t\$/\1: $((t + 500000000))/" "$base" >"$tmp/big.cg"
+expect 3 '' "$GMON2CG" --compare --junit="$tmp/big.xml" "$base" "$tmp/big.cg"
+grep -A1 '^! hot_a ' "$tmp/out" | grep -q ' 24000  1526000 +1502000\*$'
+check "a change of 1 502 000 calls in exact figures"
+grep -q 'message="calls 24000 -&gt; 1526000 (+1502000) crosses' "$tmp/big.xml"
+check "... in the JUnit message too"
+grep -A1 '^! tick ' "$tmp/out" | grep -q '^ *1.00ns   500ms  >+999%\*'
+check "a change from less than a sample: '>+999%', not a percentage of 1 ns"
+expect 0 '' "$GMON2CG" --compare "$base" "$tmp/base.02.cg"
+! grep -q '^  util_step ' "$tmp/out" && ! grep -q '^  tick ' "$tmp/out" &&
+	grep -q '^0 of 9 functions changed' "$tmp/out" &&
+	grep -qx '2 functions with no sample and no change of calls not shown (--all).' "$tmp/out"
+check "functions without samples or change of calls left out, and counted"
+expect 0 '' "$GMON2CG" --compare --all "$base" "$tmp/base.02.cg"
+grep -q '^  util_step ' "$tmp/out" && grep -q '^  tick ' "$tmp/out" && ! grep -q 'not shown' "$tmp/out"
+check "--all shows them"
+expect 2 'is an option of --compare' "$GMON2CG" --all "$cmp/base/prog"
+# names and paths with an escape sequence and a byte that is not UTF-8
+sed -e 's/^cfn=(4) hot_a$/cfn=(4) hot\x1b[31m_a\xff/' \
+	-e 's/^\(c*f[il]=([0-9]*)\) \.\/compare\/src\/main\.c$/\1 .\/compare\/src\/ma\xffin.c/' \
+	"$base" >"$tmp/bytes.cg"
+sed -e 's/^calls=24000 /calls=24001 /' "$tmp/bytes.cg" >"$tmp/bytes2.cg"
+expect 3 '' "$GMON2CG" --compare --junit="$tmp/bytes.xml" "$tmp/bytes.cg" "$tmp/bytes2.cg"
+! LC_ALL=C grep -q "$(printf '[\033\377]')" "$tmp/out" &&
+	grep -qF '! hot\x1b[31m_a\xff  ./compare/src/ma\xffin.c  [fails calls:1]' "$tmp/out"
+check "control and non-UTF-8 bytes of names and paths reach the report as \\xHH"
+if [ -n "${PYTHON3:-}" ]; then
+	"$PYTHON3" - "$tmp/bytes.xml" "$tmp/big.xml" <<'EOF' 2>&1 | diag
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+names = [c.get("name") for c in suite.iter("testcase")]
+assert "hot\\x1b[31m_a\\xff" in names, names
+suite = ET.parse(sys.argv[2]).getroot().find("testsuite")
+msg = {c.get("name"): c.find("failure").get("message")
+       for c in suite.iter("testcase") if c.find("failure") is not None}
+assert "; beyond noise at p = " in msg["tick"] and "p =" not in msg["hot_a"], msg
+EOF
+	[ "${PIPESTATUS[0]}" -eq 0 ]
+	check "JUnit XML of names with bytes not UTF-8 parses; a time's message has its p-value"
+else
+	skip_check "JUnit XML of names with bytes not UTF-8 parses" "python3 not found"
+fi
+
 # -- What the reader takes: everything the writer writes.
 g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
 "$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
