@@ -351,8 +351,16 @@ static int run_comparison(const struct options *o)
 		rc = write_report_file(o->output, o->gzip, &r, &co,
 				       compare_write_callgrind, &err);
 	if (rc == 0) {
-		compare_write_text(stdout, &r, &co);
-		rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
+		/* (with a file on stdout, the report is a log: stderr) */
+		FILE *fp = names_stdout(o->output) || names_stdout(o->junit) ? stderr : stdout;
+
+		compare_write_text(fp, &r, &co);
+		if (fflush(fp) != 0 || ferror(fp)) {
+			g2c_error_set(&err, "%s: write error: %s",
+				      fp == stdout ? "stdout" : "stderr", strerror(errno));
+			rc = report(&err);
+		} else
+			rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
 	} else {
 		rc = report(&err);
 	}

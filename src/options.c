@@ -124,7 +124,8 @@ void options_write_help(FILE *fp)
 "      --all           report also the functions with no samples and no change\n"
 "                      of calls (left out by default)\n"
 "  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
-"                      Old, New, Slower, Faster) for KCachegrind\n"
+"                      Old, New, Slower, Faster) for KCachegrind; with -o -\n"
+"                      or --junit=-, the report goes to standard error\n"
 "\n"
 "Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA,
 		PACKAGE_BUGREPORT);
@@ -659,6 +660,11 @@ static bool for_comparison(int code)
 	return false;
 }
 
+bool names_stdout(const char *path)
+{
+	return path && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0);
+}
+
 enum options_action options_parse(int argc, char **argv, struct options *o)
 {
 	/* a profile "-" is read from standard input */
@@ -692,6 +698,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	if (o->compare && o->convert_only)
 		return usage_error(o, "%s is not an option of --compare (it applies to a conversion)",
 				   o->convert_only);
+	if (o->compare && names_stdout(o->output) && names_stdout(o->junit))
+		return usage_error(o, "-o and --junit both to standard output would mix two files: name a file for one");
 	if (o->compare)
 		return compare_operands(o, argc - optind, &argv[optind]);
 	if (o->compare_only)

@@ -87,6 +87,9 @@ enum options_action {
  * the answer. */
 enum options_action options_parse(int argc, char **argv, struct options *o);
 
+/* Whether PATH (of -o or --junit; NULL: none given) is standard output. */
+bool names_stdout(const char *path);
+
 void options_write_help(FILE *fp);
 void options_write_version(FILE *fp, const struct options *o);
 

@@ -230,6 +230,41 @@ edited cost.cg '21s/^.*$/+x 12/' "21: bad cost line"
 edited pos.cg 's/^positions: instr line$/positions: instr bb line/' "[0-9]*: positions:"
 edited id.cg 's/^fn=(\([0-9]*\))$/fn=(99\1)/' "[0-9]*: name number"
 expect 1 "missing.cg" "$GMON2CG" --compare "$base" "$tmp/missing.cg"
+# costs past 64 bits: two parts of 10^19 ns each, a call costing more
+# than its part (an inclusive time below the self time)
+part() {	# part N COST-OF-F CALL-COST TOTAL
+	printf 'part: %s\ndesc: Sampling rate: 100 Hz\npositions: line\nevents: ns\n' "$1"
+	printf 'ob=(1) prog\nfl=(1) a.c\nfn=(1) f\n1 %s\ncfn=(2) g\ncalls=1 2\n1 %s\nfn=(2)\n2 0\ntotals: %s\n' "$2" "$3" "$4"
+}
+{ echo '# callgrind format'; part 1 10000000000000000000 0 10000000000000000000
+  part 2 10000000000000000000 0 10000000000000000000; } >"$tmp/wrap.cg"
+expect 1 'wrap.cg:[0-9]*: the parts. costs add up to more than 64 bits' \
+	"$GMON2CG" --compare "$base" "$tmp/wrap.cg"
+{ echo '# callgrind format'; part 1 100 200 100; } >"$tmp/bigcall.cg"
+expect 1 'bigcall.cg:[0-9]*: the call on line 12 costs 200, more than the part' \
+	"$GMON2CG" --compare "$base" "$tmp/bigcall.cg"
+{ echo '# callgrind format'; part 1 100 50 100; } >"$tmp/call.cg"
+expect 0 '' "$GMON2CG" --compare "$tmp/call.cg" "$tmp/call.cg"
+# a file of gigabytes with no newline: refused at its first bytes, or at
+# a line's bound (1 MiB) after a good first line, within 200 MB of memory
+if command -v gzip >/dev/null; then
+	head -c 300M /dev/zero | gzip -1 >"$tmp/zeros.gz"
+	{ echo '# callgrind format'; head -c 300M /dev/zero; } | gzip -1 >"$tmp/long.cg.gz"
+	expect 1 "zeros.gz:1: not a callgrind file" \
+		bash -c 'ulimit -v 200000 && exec "$0" --compare "$1" "$2"' "$GMON2CG" "$base" "$tmp/zeros.gz"
+	expect 1 "long.cg.gz:2: a line of more than 1 MiB" \
+		bash -c 'ulimit -v 200000 && exec "$0" --compare "$1" "$2"' "$GMON2CG" "$base" "$tmp/long.cg.gz"
+fi
+# the reports to a full disk; two files to standard output
+expect -x 1 "gmon2cg: stdout: write error: No space left on device" \
+	bash -c 'exec "$0" --compare "$1" "$2" >/dev/full' "$GMON2CG" "$base" "$slower"
+expect 1 "/dev/full: write error" "$GMON2CG" --compare --junit=/dev/full "$base" "$slower"
+expect 1 "/dev/full: write error" "$GMON2CG" --compare -o /dev/full "$base" "$slower"
+expect 2 "-o and --junit both to standard output" "$GMON2CG" --compare -o - --junit=- "$base" "$slower"
+expect 3 '' "$GMON2CG" --compare -o - "$base" "$slower"
+head -1 "$tmp/out" | grep -qx '# callgrind format' && tail -1 "$tmp/out" | grep -q '^totals: ' &&
+	grep -q '^2 of 9 functions changed' "$tmp/err"
+check "-o -: the callgrind file alone on stdout, the report on stderr"
 expect 1 "refusing to write the output over it" "$GMON2CG" --compare -o "$base" "$base" "$slower"
 
 # -- The reports for machines and viewers.
