@@ -44,6 +44,29 @@ static bool same_string(const void *strs, size_t pos, const void *key)
 }
 
 /* The one copy of S[0..N), or NULL when out of memory. */
+static const char *intern(struct cgread_strings *t, const char *s, size_t n);
+
+struct cgread_strings *cgread_strings_new(void)
+{
+	return calloc(1, sizeof(struct cgread_strings));
+}
+
+const char *cgread_strings_intern(struct cgread_strings *t, const char *s)
+{
+	return intern(t, s, strlen(s));
+}
+
+void cgread_strings_free(struct cgread_strings *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	hash_index_release(&t->index);
+	free(t);
+}
+
 static const char *intern(struct cgread_strings *t, const char *s, size_t n)
 {
 	struct string_key key = { s, n };
@@ -728,7 +751,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 	memset(p, 0, sizeof *p);
 	p->path = path;
-	if (!(p->strings = calloc(1, sizeof *p->strings)))
+	if (!(p->strings = cgread_strings_new()))
 		return g2c_error_set(err, "%s: out of memory", path);
 	if (instream_open(&ps.lr.in, path, err) < 0)
 		return -1;
@@ -756,13 +779,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 void cgread_release(struct cgread_profile *p)
 {
-	if (p->strings) {
-		for (size_t i = 0; i < p->strings->n; i++)
-			free(p->strings->strs[i]);
-		free(p->strings->strs);
-		hash_index_release(&p->strings->index);
-		free(p->strings);
-	}
+	cgread_strings_free(p->strings);
 	free(p->fns);
 	hash_index_release(&p->index);
 	memset(p, 0, sizeof *p);

@@ -51,4 +51,11 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 void cgread_release(struct cgread_profile *p);
 
+/* A table of strings, each kept once: the profile's names, and those a
+ * comparison keeps once the profiles are released. */
+struct cgread_strings *cgread_strings_new(void);	/* NULL: out of memory */
+/* The table's copy of S (added if new); NULL when out of memory. */
+const char *cgread_strings_intern(struct cgread_strings *t, const char *s);
+void cgread_strings_free(struct cgread_strings *t);
+
 #endif

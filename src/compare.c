@@ -127,6 +127,7 @@ struct matcher {
 	struct row_samples *samples;
 	size_t nrows, cap;
 	struct hash_index index;	/* of rows, by identity_hash */
+	struct cgread_strings *strings;	/* the rows' names */
 	const char *last_file;	/* the file hashed last, and its hash: */
 	uint64_t last_file_hash;	/* a file's functions come together */
 };
@@ -181,9 +182,15 @@ static int add_function(struct matcher *m, const struct cgread_fn *fn,
 		return -1;
 	slot = hash_index_find(&m->index, hash, same_function, m->rows, fn);
 	if (hash_slot_is_free(slot)) {
-		m->rows[m->nrows] = (struct compare_row){ .object = fn->object,
-							  .file = fn->file,
-							  .name = fn->name };
+		/* (the profile is let go of once added: the row keeps copies) */
+		const char *object = cgread_strings_intern(m->strings, fn->object);
+		const char *file = cgread_strings_intern(m->strings, fn->file);
+		const char *name = cgread_strings_intern(m->strings, fn->name);
+
+		if (!object || !file || !name)
+			return -1;
+		m->rows[m->nrows] = (struct compare_row){ .object = object,
+							  .file = file, .name = name };
 		m->samples[m->nrows] = (struct row_samples){ 0 };
 		hash_index_add(&m->index, slot, hash, m->nrows++);
 	}
@@ -812,60 +819,69 @@ static void *read_profile(void *arg)
 	return NULL;
 }
 
-/* Reads every profile of O into R->profiles, two at a time (the second
- * on a thread: reading is most of a comparison's time).  The first error
- * in the files' order is the one reported. */
-static int read_profiles(struct compare_result *r, const struct compare_options *o,
+/* Adds the profile P of side SIDE to M; its sample total to *TOTAL. */
+static int add_profile(struct compare_result *r, struct matcher *m,
+		       const struct cgread_profile *p, int side, double *total)
+{
+	m->last_file = NULL;	/* (P's strings may sit where freed ones did) */
+	if (!r->hz)
+		r->hz = p->hz;
+	for (size_t f = 0; f < p->nfns; f++)
+		if (add_function(m, &p->fns[f], side) < 0)
+			return -1;
+	r->total.self[side] += (double)p->total_ns;
+	*total += p->total_samples;
+	return 0;
+}
+
+/* Reads the profiles of O two at a time (the second on a thread: reading
+ * is most of a comparison's time) and adds each to M, then lets it go:
+ * the tests need only each side's sums, so memory holds two profiles and
+ * the rows however many runs there are.  Sample totals to TOTAL[side].
+ * The first error in the files' order is the one reported. */
+static int read_profiles(struct compare_result *r, struct matcher *m,
+			 const struct compare_options *o, double total[2],
 			 struct g2c_error *err)
 {
-	for (size_t i = 0; i < r->nfiles; i += 2) {
+	size_t nfiles = o->nfiles[0] + o->nfiles[1];
+	int rc = 0;
+
+	for (size_t i = 0; i < nfiles && rc == 0; i += 2) {
+		struct cgread_profile p[2];
 		struct read_job job[2];
+		size_t n = nfiles - i < 2 ? nfiles - i : 2;
 		pthread_t thread;
 		bool threaded = false;
 
-		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++) {
+		for (size_t j = 0; j < n; j++) {
 			size_t f = i + j;
 			int side = f >= o->nfiles[0];
 
 			job[j] = (struct read_job){
-				.p = &r->profiles[f],
-				.path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
+				.p = &p[j], .path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
 		}
-		if (i + 1 < r->nfiles)
+		if (n == 2)
 			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
 		read_profile(&job[0]);
 		if (threaded)
 			pthread_join(thread, NULL);
-		else if (i + 1 < r->nfiles)
+		else if (n == 2)
 			read_profile(&job[1]);
-		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++)
-			if (job[j].rc < 0) {
+		for (size_t j = 0; j < n; j++) {
+			int side = i + j >= o->nfiles[0];
+
+			if (rc == 0 && job[j].rc < 0) {
 				*err = job[j].err;
-				return -1;
+				rc = -1;
 			}
+			if (rc == 0 && add_profile(r, m, &p[j], side, &total[side]) < 0)
+				rc = g2c_error_set(err, "out of memory");
+			cgread_release(&p[j]);
+		}
 	}
-	return 0;
-}
-
-/* Adds side SIDE's profiles, R->profiles from FIRST on, to M; their
- * sample totals to *TOTAL. */
-static int add_side(struct compare_result *r, struct matcher *m,
-		    const struct compare_options *o, int side, size_t first,
-		    double *total, struct g2c_error *err)
-{
-	for (size_t i = 0; i < o->nfiles[side]; i++) {
-		const struct cgread_profile *p = &r->profiles[first + i];
-
-		if (!r->hz)
-			r->hz = p->hz;
-		for (size_t f = 0; f < p->nfns; f++)
-			if (add_function(m, &p->fns[f], side) < 0)
-				return g2c_error_set(err, "out of memory");
-		r->total.self[side] += (double)p->total_ns;
-		*total += p->total_samples;
-	}
-	r->nprofiles[side] = (unsigned)o->nfiles[side];
-	return 0;
+	r->nprofiles[0] = (unsigned)o->nfiles[0];
+	r->nprofiles[1] = (unsigned)o->nfiles[1];
+	return rc;
 }
 
 /* Sums to means per profile. */
@@ -883,25 +899,13 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	struct matcher m = { 0 };
 	double total[2] = { 0, 0 };
 	struct compare_gate *defaults = NULL;
-	size_t ndefaults = 0, most = 0;
+	size_t ndefaults = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
-	r->nfiles = o->nfiles[0] + o->nfiles[1];
-	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
-	if (!r->profiles)
+	if (!(r->strings = m.strings = cgread_strings_new()))
 		return g2c_error_set(err, "out of memory");
-	if (read_profiles(r, o, err) < 0)
-		goto out;
-	/* room for the rows of the largest profile, and more as they come */
-	for (size_t i = 0; i < r->nfiles; i++)
-		most = r->profiles[i].nfns > most ? r->profiles[i].nfns : most;
-	if (reserve_rows(&m, most) < 0) {
-		g2c_error_set(err, "out of memory");
-		goto out;
-	}
-	if (add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
-	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
+	if (read_profiles(r, &m, o, total, err) < 0)
 		goto out;
 	if (match_moved_files(r, &m) < 0) {
 		g2c_error_set(err, "out of memory");
@@ -944,9 +948,7 @@ out:
 
 void compare_release(struct compare_result *r)
 {
-	for (size_t i = 0; r->profiles && i < r->nfiles; i++)
-		cgread_release(&r->profiles[i]);
-	free(r->profiles);
+	cgread_strings_free(r->strings);
 	free(r->rows);
 	free(r->defaults);
 	for (size_t i = 0; i < r->nremaps; i++) {

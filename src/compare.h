@@ -88,8 +88,7 @@ struct compare_result {
 	size_t nfailed;		/* rows (and total) past a gate */
 	unsigned nprofiles[2];
 	uint32_t hz;		/* the first profile's rate; 0: none */
-	struct cgread_profile *profiles;	/* all of them: own the names */
-	size_t nfiles;		/* of profiles */
+	struct cgread_strings *strings;	/* the rows' names */
 	struct compare_gate *defaults;	/* the gates used without --fail-on */
 	struct compare_remap *remaps;
 	size_t nremaps;

@@ -315,15 +315,16 @@ static int write_report_file(const char *path, bool gzip,
 					   const struct compare_options *),
 			     struct g2c_error *err)
 {
-	const char **inputs = calloc(r->nfiles, sizeof *inputs);
+	size_t n = co->nfiles[0] + co->nfiles[1];
+	const char **inputs = calloc(n, sizeof *inputs);
 	struct outstream os;
 	int rc = -1;
 
 	if (!inputs)
 		return g2c_error_set(err, "out of memory");
-	for (size_t i = 0; i < r->nfiles; i++)
-		inputs[i] = r->profiles[i].path;
-	if (outstream_check_inputs(path, inputs, r->nfiles, err) == 0 &&
+	for (size_t i = 0; i < n; i++)
+		inputs[i] = i < co->nfiles[0] ? co->files[0][i] : co->files[1][i - co->nfiles[0]];
+	if (outstream_check_inputs(path, inputs, n, err) == 0 &&
 	    outstream_open(&os, path, gzip, err) == 0) {
 		write(&os, r, co);
 		rc = outstream_close(&os, err);

@@ -179,6 +179,24 @@ else
 	skip_check "JUnit XML of names with bytes not UTF-8 parses" "python3 not found"
 fi
 
+# -- Memory stays flat with the runs a side: each profile is summed into
+# its side and let go of (100 000 functions, one run a side and six).
+awk 'BEGIN { print "# callgrind format"; print "version: 1"
+	print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
+	print "ob=(1) prog"; print "fl=(1) /src/a_source_file.c"
+	for (i = 1; i <= 100000; i++) printf "fn=(%d) a_function_with_a_long_name_%d\n1 1\n", i, i
+	print "totals: 100000" }' >"$tmp/many.cg"
+if [ -x /usr/bin/time ]; then
+	six=$tmp/many.cg,$tmp/many.cg,$tmp/many.cg,$tmp/many.cg,$tmp/many.cg,$tmp/many.cg
+	one_kb=$(/usr/bin/time -f %M "$GMON2CG" --compare "$tmp/many.cg" "$tmp/many.cg" 2>&1 >/dev/null)
+	six_kb=$(/usr/bin/time -f %M "$GMON2CG" --compare "$six" "$six" 2>&1 >/dev/null)
+	diag "peak RSS: $one_kb kB with one run a side, $six_kb kB with six"
+	[ "$six_kb" -le $((one_kb * 5 / 4)) ]
+	check "six runs a side take at most a quarter more memory than one"
+else
+	skip_check "memory with the runs a side" "/usr/bin/time not found"
+fi
+
 # -- What the reader takes: everything the writer writes.
 g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
 "$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
