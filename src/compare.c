@@ -477,16 +477,21 @@ static double p_same_rate(double x_old, double x_new, double k_old, double k_new
  * reference: did the function move as the reference did?  The G test of
  * the 2 x 2 table (function, reference) x (old, new), which given the
  * sums is the conditional binomial of the function's share. */
-static double p_same_share(double x_old, double r_old, double x_new, double r_new)
+static double g_same_share(double x_old, double r_old, double x_new, double r_new)
 {
 	double n = x_old + r_old + x_new + r_new;
 	double x = x_old + x_new, r = r_old + r_new;
 	double old = x_old + r_old, new = x_new + r_new;
 
 	if (n <= 0 || x <= 0 || r <= 0)
-		return 1;
-	return p_of_g(2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
-			   xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n)));
+		return 0;
+	return 2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
+		    xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n));
+}
+
+static double p_same_share(double x_old, double r_old, double x_new, double r_new)
+{
+	return p_of_g(g_same_share(x_old, r_old, x_new, r_new));
 }
 
 /* What a function's time is judged against: the self samples of the
@@ -573,39 +578,99 @@ static int build_reference(struct reference *ref, const struct row_samples *rs,
 	return 0;
 }
 
+/* The reference for row I: without the row's own self samples. */
+static void reference_for(const struct reference *ref, const struct row_samples *rs,
+			  size_t i, double r[2])
+{
+	r[0] = ref->samples[0];
+	r[1] = ref->samples[1];
+	if (ref->member[i]) {
+		r[0] -= rs[i].self[0];
+		r[1] -= rs[i].self[1];
+	}
+}
+
 /* The p-value of row I's time X (self or inclusive samples) against the
- * reference without the row's own self samples. */
+ * reference. */
 static double p_time(const double x[2], const struct reference *ref,
 		     const struct row_samples *rs, size_t i)
 {
-	double r_old = ref->samples[0], r_new = ref->samples[1];
+	double r[2];
 
-	if (ref->member[i]) {
-		r_old -= rs[i].self[0];
-		r_new -= rs[i].self[1];
-	}
-	return p_same_share(x[0], r_old, x[1], r_new);
+	reference_for(ref, rs, i, r);
+	return p_same_share(x[0], r[0], x[1], r[1]);
 }
+
+/* The least p-value row I's time X could have: its samples all on one
+ * side. */
+static double least_p(const double x[2], const struct reference *ref,
+		      const struct row_samples *rs, size_t i)
+{
+	double n = x[0] + x[1];
+	double p_old = p_time((const double[2]){ n, 0 }, ref, rs, i);
+	double p_new = p_time((const double[2]){ 0, n }, ref, rs, i);
+
+	return p_old < p_new ? p_old : p_new;
+}
+
+/* A test: its p-value (corrected in place) and the least it could be. */
+struct test {
+	double *p;
+	double least;
+};
 
 static int by_p(const void *a, const void *b)
 {
-	double pa = **(double *const *)a, pb = **(double *const *)b;
+	double pa = *((const struct test *)a)->p, pb = *((const struct test *)b)->p;
 
 	return (pa > pb) - (pa < pb);
 }
 
-/* Holm's step-down correction of P[0..N) in place: the family-wise error
- * stays under the level whatever the tests' dependence. */
-static void holm(double **p, size_t n)
+static int by_least(const void *a, const void *b)
+{
+	double pa = ((const struct test *)a)->least, pb = ((const struct test *)b)->least;
+
+	return (pa > pb) - (pa < pb);
+}
+
+/* Tarone's count: the least K such that at most K of the tests T[0..N)
+ * (sorted by_least) could reach ALPHA / K at all.  A function of a few
+ * samples can never be beyond noise; counted, it would only make the
+ * correction of the others stricter (most of a large program's functions
+ * have no sample).  Returns K; *FAMILY: the tests that could (first). */
+static size_t tarone(const struct test *t, size_t n, double alpha, size_t *family)
+{
+	for (size_t k = 1;; k++) {
+		size_t m = 0, hi = n;
+
+		while (m < hi) {	/* the first above alpha / k */
+			size_t mid = m + (hi - m) / 2;
+
+			if (t[mid].least <= alpha / (double)k)
+				m = mid + 1;
+			else
+				hi = mid;
+		}
+		if (m <= k) {
+			*family = m;
+			return k;
+		}
+	}
+}
+
+/* Holm's step-down correction of T[0..N) in place, over K tests (K >= N:
+ * Tarone's count): the family-wise error stays under the level whatever
+ * the tests' dependence. */
+static void holm(struct test *t, size_t n, size_t k)
 {
 	double running = 0;
 
-	qsort(p, n, sizeof *p, by_p);
+	qsort(t, n, sizeof *t, by_p);
 	for (size_t i = 0; i < n; i++) {
-		double adj = *p[i] * (double)(n - i);
+		double adj = *t[i].p * (double)(k - i);
 
 		running = adj > running ? adj : running;
-		*p[i] = running < 1 ? running : 1;
+		*t[i].p = running < 1 ? running : 1;
 	}
 }
 
@@ -621,41 +686,43 @@ static bool same_time(const double a[2], const double b[2])
 	return a[0] == b[0] && a[1] == b[1];
 }
 
-/* Runs every test, corrects them together and marks the changes. */
+/* Runs every test against REF, corrects them together and marks the
+ * changes. */
 static int judge(struct compare_result *r, const struct row_samples *rs,
-		 const double total[2], const struct compare_options *o)
+		 const struct reference *ref, const double total[2],
+		 const struct compare_options *o)
 {
-	double **p = malloc((2 * r->nrows + 1) * sizeof *p);
-	struct reference ref = { 0 };
-	size_t n = 0;
+	struct test *t = malloc((2 * r->nrows + 1) * sizeof *t);
+	size_t n = 0, family;
 
-	if (!p || build_reference(&ref, rs, r->nrows, r->nprofiles) < 0) {
-		free(p);
-		free(ref.member);
+	if (!t)
 		return -1;
-	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
 		row->p_self = row->p_incl = 1;
 		if (judged(row->self, rs[i].self, o->min_time_ns)) {
-			row->p_self = p_time(rs[i].self, &ref, rs, i);
-			p[n++] = &row->p_self;
+			row->p_self = p_time(rs[i].self, ref, rs, i);
+			t[n++] = (struct test){ &row->p_self, least_p(rs[i].self, ref, rs, i) };
 		}
 		/* a function that calls nothing that costs has its self time
 		 * as its inclusive time: one test, counted once */
 		if (judged(row->incl, rs[i].incl, o->min_time_ns) &&
 		    !same_time(rs[i].incl, rs[i].self)) {
-			row->p_incl = p_time(rs[i].incl, &ref, rs, i);
-			p[n++] = &row->p_incl;
+			row->p_incl = p_time(rs[i].incl, ref, rs, i);
+			t[n++] = (struct test){ &row->p_incl, least_p(rs[i].incl, ref, rs, i) };
 		}
+		row->p_self_alone = row->p_self;
 		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
 				     rs[i].calls[1] * r->nprofiles[0];
 	}
-	holm(p, n);
-	r->ntests = n;
-	free(p);
-	free(ref.member);
+	qsort(t, n, sizeof *t, by_least);
+	r->ntests = n ? tarone(t, n, o->alpha, &family) : (family = 0);
+	r->nuntestable = n - family;
+	for (size_t j = family; j < n; j++)
+		*t[j].p = 1;	/* (never below the level) */
+	holm(t, family, r->ntests);
+	free(t);
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
@@ -725,6 +792,102 @@ bool compare_row_changed(const struct compare_row *row)
 	return row->self_changed || row->calls_changed;
 }
 
+/* -- What the runs could not tell ---------------------------------------- */
+
+/* The G statistic of a function of X_OLD samples that changed by the
+ * factor 1 + CHANGE beyond the reference's R[0] -> R[1] (the expected
+ * counts: what such runs would show on average). */
+static double g_of_change(double x_old, const double r[2], double change)
+{
+	return g_same_share(x_old, r[0], x_old * (r[1] / r[0]) * (1 + change), r[1]);
+}
+
+/* The least change in the direction SIGN that X_OLD samples against R
+ * would show beyond LEVEL; INFINITY if not within a factor of 1000. */
+static double least_detectable(double x_old, const double r[2], double level,
+			       int sign)
+{
+	double lo = 0, hi = log(1000);	/* |log(1 + change)| */
+
+	if (p_of_g(g_of_change(x_old, r, expm1(sign * hi))) >= level)
+		return INFINITY;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		*(p_of_g(g_of_change(x_old, r, expm1(sign * mid))) < level ? &hi : &lo) = mid;
+	}
+	return expm1(sign * hi);
+}
+
+/* The runs a side at which a change CHANGE of a function of X_OLD samples
+ * a run, against R a run, would show beyond LEVEL; 0 if more than
+ * COMPARE_RUNS_MAX.  (With k runs a side every count is k times a run's,
+ * and so is the G statistic.) */
+static unsigned runs_to_find(double x_old, const double r[2], double change,
+			     double level)
+{
+	double g1 = g_of_change(x_old, r, change), lo = 0, hi = 1e4;
+
+	if (!(g1 > 0))
+		return 0;
+	while (hi - lo > 1e-9 * hi) {	/* the G at which p is LEVEL */
+		double mid = (lo + hi) / 2;
+
+		*(p_of_g(mid) < level ? &hi : &lo) = mid;
+	}
+	return hi / g1 > COMPARE_RUNS_MAX ? 0 : (unsigned)ceil(hi / g1);
+}
+
+/* The first self-time gate of GATES[0..N) that ROW's self time crossed,
+ * beyond noise or not; NULL if none. */
+static const struct compare_gate *self_gate_crossed(const struct compare_row *row,
+						    const struct compare_gate *gates,
+						    size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (gates[i].what == MEASURE_SELF &&
+		    crosses(&gates[i], row->self[0], row->self[1], true))
+			return &gates[i];
+	return NULL;
+}
+
+/* Marks the rows whose self time moved past a gate, as noise alone would
+ * move it less than once in 20, but not beyond the level: the runs could
+ * not tell.  Says how small a change they could have found, and how many
+ * runs would find the gate's (or the change seen). */
+static void find_inconclusive(struct compare_result *r, const struct row_samples *rs,
+			      const struct reference *ref, const struct compare_gate *gates,
+			      size_t n, double alpha)
+{
+	double level = alpha / (double)(r->ntests ? r->ntests : 1);
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+		const struct compare_gate *g;
+		double ref_samples[2], per_run[2], x_old = rs[i].self[0] / r->nprofiles[0];
+		int sign = row->self[1] > row->self[0] ? 1 : -1;
+
+		reference_for(ref, rs, i, ref_samples);
+		if (compare_row_changed(row) || row->failed || !(x_old > 0) ||
+		    !(ref_samples[0] > 0 && ref_samples[1] > 0) ||
+		    !(row->p_self_alone < COMPARE_HINT_P) ||
+		    !(g = self_gate_crossed(row, gates, n)))
+			continue;
+		per_run[0] = ref_samples[0] / r->nprofiles[0];
+		per_run[1] = ref_samples[1] / r->nprofiles[1];
+		row->inconclusive = g;
+		row->detectable = least_detectable(rs[i].self[0], ref_samples, level, sign);
+		row->moved = (rs[i].self[1] / rs[i].self[0]) /
+			     (ref_samples[1] / ref_samples[0]) - 1;
+		/* (a gate of any change: the change seen) */
+		row->change_for_runs = g->amount == 0 ? row->moved :
+				       sign * (g->relative ? g->amount / 100 :
+					       g->amount / row->self[0]);
+		row->runs_needed = runs_to_find(x_old, per_run, row->change_for_runs, level);
+		r->ninconclusive++;
+	}
+}
+
 /* -- Order -------------------------------------------------------------- */
 
 static double largest_change(const struct compare_row *row)
@@ -738,7 +901,7 @@ static double largest_change(const struct compare_row *row)
 /* A row's place in the order, worked out once per row, not per
  * comparison of the sort. */
 struct sort_key {
-	bool changed;
+	bool changed, inconclusive;
 	double time, calls;	/* the largest change of time, of calls */
 	size_t row;
 	const struct compare_row *rows;
@@ -753,6 +916,8 @@ static int by_change(const void *a, const void *b)
 
 	if (x->changed != y->changed)
 		return x->changed ? -1 : 1;
+	if (x->inconclusive != y->inconclusive)
+		return x->inconclusive ? -1 : 1;
 	if (x->time != y->time)
 		return x->time > y->time ? -1 : 1;
 	if (x->calls != y->calls)
@@ -775,7 +940,8 @@ static int sort_rows(struct compare_result *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
-		key[i] = (struct sort_key){ compare_row_changed(row), largest_change(row),
+		key[i] = (struct sort_key){ compare_row_changed(row), row->inconclusive != NULL,
+					    largest_change(row),
 					    fabs(row->calls[1] - row->calls[0]), i, r->rows };
 	}
 	qsort(key, r->nrows, sizeof *key, by_change);
@@ -899,7 +1065,9 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	struct matcher m = { 0 };
 	double total[2] = { 0, 0 };
 	struct compare_gate *defaults = NULL;
-	size_t ndefaults = 0;
+	const struct compare_gate *gates;
+	size_t ndefaults = 0, ngates;
+	struct reference ref = { 0 };
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
@@ -926,19 +1094,21 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	r->total.present[0] = r->total.present[1] = true;
 	r->total.object = r->total.file = "";
 	to_means(&r->total, r->nprofiles);
-	if (judge(r, m.samples, total, o) < 0 ||
+	if (build_reference(&ref, m.samples, r->nrows, r->nprofiles) < 0 ||
+	    judge(r, m.samples, &ref, total, o) < 0 ||
 	    (o->ngates == 0 && compare_parse_gates(compare_default_gates, &defaults,
 						   &ndefaults, err) < 0)) {
 		g2c_error_set(err, "out of memory");
 		goto out;
 	}
-	if (o->ngates)
-		check_gates(r, o->gates, o->ngates);
-	else
-		check_gates(r, defaults, ndefaults);
+	gates = o->ngates ? o->gates : defaults;
+	ngates = o->ngates ? o->ngates : ndefaults;
+	check_gates(r, gates, ngates);
+	find_inconclusive(r, m.samples, &ref, gates, ngates, o->alpha);
 	/* (the rows keep pointers to the gates they crossed) */
 	rc = sort_rows(r) < 0 ? g2c_error_set(err, "out of memory") : 0;
 out:
+	free(ref.member);
 	free(m.rows);
 	free(m.samples);
 	hash_index_release(&m.index);

@@ -53,6 +53,12 @@ struct compare_options {
 	bool show_all;		/* report rows without samples and changes too */
 };
 
+/* The most runs a side the report works out that a change needs. */
+#define COMPARE_RUNS_MAX 1000
+/* A time that moved past a gate further than noise would once in 20
+ * times, but not beyond the level, is inconclusive. */
+#define COMPARE_HINT_P 0.05
+
 /* Without --fail-on: any slowdown beyond noise, any change of calls. */
 extern const char compare_default_gates[];
 
@@ -63,8 +69,18 @@ struct compare_row {
 	bool present[2];
 	bool sampled;		/* a sample of self or inclusive time, a side */
 	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
+	double p_self_alone;	/* before it */
 	bool self_changed, incl_changed, calls_changed;
 	const struct compare_gate *failed;	/* the first gate crossed */
+	/* Inconclusive: the self time moved past a gate, further than noise
+	 * alone would move it more than once in 20 (p_self_alone < 0.05),
+	 * but not beyond the level after the correction. */
+	const struct compare_gate *inconclusive;	/* the gate */
+	double detectable;	/* the least change the runs could find (+0.9:
+				 * +90 %); INFINITY: none up to 1000x */
+	double moved;		/* the change against the reference */
+	double change_for_runs;	/* the change (the gate's, or as moved) */
+	unsigned runs_needed;	/* a side, to find it; 0: over RUNS_MAX */
 };
 
 /* Whether the function itself changed: its self time or its calls.  An
@@ -83,7 +99,9 @@ struct compare_result {
 	struct compare_row *rows;	/* changed first, largest change first */
 	size_t nrows;
 	struct compare_row total;
-	size_t ntests;		/* the p-values corrected for */
+	size_t ntests;		/* the p-values corrected for (Tarone's count) */
+	size_t nuntestable;	/* times too few samples to ever reach the level */
+	size_t ninconclusive;
 	size_t nchanged;	/* rows compare_row_changed() */
 	size_t nfailed;		/* rows (and total) past a gate */
 	unsigned nprofiles[2];

@@ -140,12 +140,13 @@ static void put_text(FILE *fp, const char *s)
 	}
 }
 
-/* A function's name line: "!" past a gate, "*" changed. */
+/* A function's name line: "!" past a gate, "*" changed, "?" moved past a
+ * gate but not beyond noise. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
 	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
 
-	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : ' ');
+	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : row->inconclusive ? '?' : ' ');
 	put_text(fp, row->name ? row->name : "(total)");
 	if (row->name) {
 		fputs("  ", fp);
@@ -158,7 +159,66 @@ static void write_name(FILE *fp, const struct compare_row *row)
 	}
 	if (row->failed)
 		fprintf(fp, "  [fails %s]", row->failed->text);
+	else if (row->inconclusive)
+		fputs("  [inconclusive]", fp);
 	fputc('\n', fp);
+}
+
+/* A relative change (0.5: +50 %) in a few characters. */
+static void format_relative(char *buf, size_t n, double change)
+{
+	if (!isfinite(change))
+		snprintf(buf, n, "none up to 1000x");
+	else if (fabs(change) >= 9.995)
+		snprintf(buf, n, "%+.0fx", change + 1);
+	else
+		snprintf(buf, n, "%+.0f%%", change * 100);
+}
+
+/* Why ROW is inconclusive, and what would tell: "self time 400ms ->
+ * 620ms (+55.0%; +55% against the rest of the program) past
+ * --fail-on=self:+0%, but not beyond noise (p = 0.03 alone, 0.63 after the
+ * correction); these runs find +95% or more; 3 runs a side would find
+ * +55%". */
+static void describe_inconclusive(char *buf, size_t n, const struct compare_row *row)
+{
+	char old[24], new[24], change[24], moved[24], least[24], wanted[24], runs[48];
+
+	format_time(old, sizeof old, row->self[0]);
+	format_time(new, sizeof new, row->self[1]);
+	format_change(change, sizeof change, row->self[0], row->self[1], false);
+	change[strlen(change) - 1] = '\0';	/* the mark's room */
+	format_relative(moved, sizeof moved, row->moved);
+	format_relative(least, sizeof least, row->detectable);
+	format_relative(wanted, sizeof wanted, row->change_for_runs);
+	if (row->runs_needed)
+		snprintf(runs, sizeof runs, "%u runs a side", row->runs_needed);
+	else
+		snprintf(runs, sizeof runs, "over %u runs a side", COMPARE_RUNS_MAX);
+	snprintf(buf, n, "self time %s -> %s (%s; %s against the rest of the program) "
+		 "past --fail-on=%s, but not beyond noise (p = %.2g alone, %.2g after "
+		 "the correction); these runs find %s%s; %s would find %s",
+		 old, new, change, moved, row->inconclusive->text, row->p_self_alone,
+		 row->p_self, least, isfinite(row->detectable) ? " or more" : "", runs, wanted);
+}
+
+/* WHAT as lines of at most 76 characters, each indented by 4. */
+static void write_wrapped(FILE *fp, const char *what)
+{
+	while (*what) {
+		size_t len = strlen(what), cut = len;
+
+		if (len > 76) {
+			for (cut = 76; cut > 0 && what[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = 76;
+		}
+		fprintf(fp, "    %.*s\n", (int)cut, what);
+		what += cut;
+		while (*what == ' ')
+			what++;
+	}
 }
 
 /* Whether the report leaves ROW out without --all: no sample of its
@@ -195,8 +255,14 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 	fprintf(fp, ".  * marks a change: beyond\n"
 		"sampling noise for times (p < %g, Holm's correction over %zu tests),\n"
 		"any for calls; by a function's name, of its self time or calls.\n"
-		"! marks a change past a gate (--fail-on).\n\n",
+		"! marks a change past a gate (--fail-on).\n",
 		o->alpha, r->ntests);
+	if (r->nuntestable)
+		fprintf(fp, "%zu more times have too few samples ever to be beyond noise: not tested.\n",
+			r->nuntestable);
+	if (r->ninconclusive)
+		fputs("? marks a move past a gate that the runs cannot tell from noise.\n", fp);
+	fputc('\n', fp);
 }
 
 void compare_write_text(FILE *fp, const struct compare_result *r,
@@ -221,8 +287,24 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 		write_name(fp, &r->rows[i]);
 		write_numbers(fp, &r->rows[i]);
 	}
-	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate.\n",
-		r->nchanged, r->nrows, r->nfailed);
+	if (r->ninconclusive) {
+		fprintf(fp, "\nInconclusive (exit status 0 all the same): moved past a gate, but the\n"
+			"runs cannot tell it from noise.\n");
+		for (size_t i = 0; i < r->nrows; i++) {
+			char what[512];
+
+			if (!r->rows[i].inconclusive)
+				continue;
+			write_name(fp, &r->rows[i]);
+			describe_inconclusive(what, sizeof what, &r->rows[i]);
+			write_wrapped(fp, what);
+		}
+	}
+	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate", r->nchanged,
+		r->nrows, r->nfailed);
+	if (r->ninconclusive)
+		fprintf(fp, "; %zu inconclusive", r->ninconclusive);
+	fputs(".\n", fp);
 	if (hidden)
 		fprintf(fp, "%zu function%s with no sample and no change of calls not shown (--all).\n",
 			hidden, hidden == 1 ? "" : "s");
@@ -293,11 +375,16 @@ static void write_testcase(struct outstream *os, const struct compare_row *row)
 	outstream_puts(os, "\" name=\"");
 	put_xml(os, row->name ? row->name : "(total)");
 	outstream_printf(os, "\" time=\"%.6f\"", row->self[1] / 1e9);
-	if (row->failed) {
-		char what[256];
+	if (row->failed || row->inconclusive) {
+		char what[512];
 
-		describe_failure(what, sizeof what, row);
-		outstream_puts(os, ">\n    <failure type=\"performance\" message=\"");
+		if (row->failed)
+			describe_failure(what, sizeof what, row);
+		else
+			describe_inconclusive(what, sizeof what, row);
+		outstream_puts(os, row->failed ?
+			       ">\n    <failure type=\"performance\" message=\"" :
+			       ">\n    <skipped message=\"inconclusive: ");
 		put_xml(os, what);
 		outstream_puts(os, "\"/>\n  </testcase>\n");
 	} else {

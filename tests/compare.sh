@@ -197,6 +197,42 @@ else
 	skip_check "memory with the runs a side" "/usr/bin/time not found"
 fi
 
+# -- When the runs cannot tell: 220 functions at 100 Hz, 199 of them never
+# sampled; "slow" of 40 samples 55 % slower, "signal" of 200 samples 42 %.
+gen() {	# gen SLOW SIGNAL: their samples; 19 more of 200, 199 of none (1 ns)
+	awk -v slow="$1" -v signal="$2" 'BEGIN {
+		print "# callgrind format"; print "version: 1"
+		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
+		print "ob=(1) prog"; print "fl=(1) /src/many.c"
+		p = 10000000; total = 0
+		printf "fn=(1) slow\n1 %.0f\n", slow * p; total += slow * p
+		printf "fn=(2) signal\n1 %.0f\n", signal * p; total += signal * p
+		for (i = 3; i <= 21; i++) { printf "fn=(%d) busy_%d\n1 %.0f\n", i, i, 200 * p; total += 200 * p }
+		for (i = 22; i <= 220; i++) { printf "fn=(%d) idle_%d\n1 1\n", i, i; total += 1 }
+		printf "totals: %.0f\n", total }'
+}
+gen 40 200 >"$tmp/g-base.cg" && gen 62 200 >"$tmp/g-slow.cg" && gen 40 285 >"$tmp/g-signal.cg"
+check "profiles of 220 functions written"
+# the functions that could never be beyond noise are not in the family
+expect 3 '' "$GMON2CG" --compare "$tmp/g-base.cg" "$tmp/g-signal.cg"
+grep -q '^! signal  ' "$tmp/out" && grep -q "Holm's correction over 21 tests" "$tmp/out" &&
+	grep -qx '199 more times have too few samples ever to be beyond noise: not tested.' "$tmp/out"
+check "200 -> 285 samples found: 199 functions without samples left out of the correction"
+# 55 % slower, but 40 samples: inconclusive, and said so
+expect 0 '' "$GMON2CG" --compare --junit="$tmp/g.xml" "$tmp/g-base.cg" "$tmp/g-slow.cg"
+grep -q '^? slow  /src/many.c  \[inconclusive\]$' "$tmp/out" &&
+	grep -q '^0 of 220 functions changed; 0 past a gate; 1 inconclusive\.$' "$tmp/out" &&
+	tr -s '\n ' ' ' <"$tmp/out" | grep -q 'these runs find +95% or more; 3 runs a side would find +55%'
+check "55 % slower at 40 samples: inconclusive, with the least change found and the runs needed"
+grep -q '<skipped message="inconclusive: self time 400ms -&gt; 620ms (+55.0%; +55% against the rest of the program)' "$tmp/g.xml"
+check "... a skipped test case in the JUnit report"
+expect 0 '' "$GMON2CG" --compare --fail-on=self:+20% "$tmp/g-base.cg" "$tmp/g-slow.cg"
+tr -s '\n ' ' ' <"$tmp/out" | grep -q 'past --fail-on=self:+20%.* [0-9]* runs a side would find +20%'
+check "the runs needed are those for the gate's size"
+expect 0 '' "$GMON2CG" --compare --fail-on=self:+60% "$tmp/g-base.cg" "$tmp/g-slow.cg"
+! grep -q 'inconclusive' "$tmp/out"
+check "a move short of the gate is not inconclusive"
+
 # -- What the reader takes: everything the writer writes.
 g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
 "$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
