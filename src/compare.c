@@ -466,11 +466,32 @@ static double p_of_g(double g)
 /* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
  * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
  * The likelihood-ratio test's p-value. */
-static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+static double g_same_rate(double x_old, double x_new, double k_old, double k_new)
 {
 	double n = x_old + x_new, p0 = k_new / (k_old + k_new);
 
-	return p_of_g(2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0))));
+	return 2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0)));
+}
+
+static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+{
+	return p_of_g(g_same_rate(x_old, x_new, k_old, k_new));
+}
+
+/* X_OLD and X_NEW samples in K_OLD and K_NEW runs: did the rate per run
+ * change by more than the machine's speed can, a factor 1 + ALLOWANCE
+ * either way?  The G statistic against the nearer edge of that range; 0
+ * within it. */
+static double g_beyond_allowance(double x_old, double x_new, double k_old,
+				 double k_new, double allowance)
+{
+	double ratio = (x_new / k_new) / (x_old / k_old);
+	double edge = ratio > 1 + allowance ? 1 + allowance :
+		      ratio < 1 / (1 + allowance) ? 1 / (1 + allowance) : 0;
+
+	if (!(x_old > 0) || edge == 0)
+		return 0;
+	return g_same_rate(x_old, x_new, k_old, k_new * edge);
 }
 
 /* X_OLD and X_NEW samples of a function, against R_OLD and R_NEW of a
@@ -501,12 +522,14 @@ static double p_same_share(double x_old, double r_old, double x_new, double r_ne
  * share smaller; so the program's common factor is the median, weighted
  * by samples, of the functions' new/old ratios, and the reference is the
  * functions whose ratio agrees with it within 3 standard errors (Poisson).
- * A program whose time is all in one function has nothing to tell its
- * change from the machine's: its reference is itself, and only the total
- * shows the change. */
+ * A function that holds most of the samples would make the median its own
+ * ratio and the reference itself: it is judged against the old run with
+ * an allowance for the machine's speed (--machine-noise), and the common
+ * factor is the other functions'. */
 struct reference {
 	double samples[2];
 	bool *member;		/* per row */
+	size_t dominant;	/* the row of over half the samples; SIZE_MAX */
 };
 
 struct ratio {
@@ -521,9 +544,31 @@ static int by_ratio(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The row of RS[0..N) that holds over half the self samples of those
+ * with samples on both sides (their median ratio is its own); SIZE_MAX
+ * if none. */
+static size_t dominant_row(const struct row_samples *rs, size_t n)
+{
+	double total = 0, most = 0;
+	size_t row = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++)
+		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+			double w = rs[i].self[0] + rs[i].self[1];
+
+			total += w;
+			if (w > most) {
+				most = w;
+				row = i;
+			}
+		}
+	return most * 2 > total ? row : SIZE_MAX;
+}
+
 /* The weighted median of the log ratios of the N rows in RS with self
- * samples on both sides, scaled to runs K; -1 when out of memory. */
-static int common_factor(const struct row_samples *rs, size_t n,
+ * samples on both sides but SKIP, scaled to runs K; -1 when out of
+ * memory. */
+static int common_factor(const struct row_samples *rs, size_t n, size_t skip,
 			 const unsigned k[2], double *log_factor)
 {
 	struct ratio *ratios = malloc((n ? n : 1) * sizeof *ratios);
@@ -533,7 +578,7 @@ static int common_factor(const struct row_samples *rs, size_t n,
 	if (!ratios)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+		if (i != skip && rs[i].self[0] > 0 && rs[i].self[1] > 0) {
 			ratios[m++] = (struct ratio){
 				log(rs[i].self[1] / k[1]) - log(rs[i].self[0] / k[0]),
 				rs[i].self[0] + rs[i].self[1] };
@@ -558,14 +603,15 @@ static int build_reference(struct reference *ref, const struct row_samples *rs,
 	double log_factor;
 
 	ref->samples[0] = ref->samples[1] = 0;
+	ref->dominant = dominant_row(rs, n);
 	ref->member = calloc(n ? n : 1, sizeof *ref->member);
-	if (!ref->member || common_factor(rs, n, k, &log_factor) < 0)
+	if (!ref->member || common_factor(rs, n, ref->dominant, k, &log_factor) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const double *x = rs[i].self;
 		double log_ratio, se;
 
-		if (x[0] <= 0 || x[1] <= 0)
+		if (x[0] <= 0 || x[1] <= 0 || i == ref->dominant)
 			continue;
 		log_ratio = log(x[1] / k[1]) - log(x[0] / k[0]);
 		se = sqrt(1 / x[0] + 1 / x[1]);
@@ -599,6 +645,13 @@ static double p_time(const double x[2], const struct reference *ref,
 
 	reference_for(ref, rs, i, r);
 	return p_same_share(x[0], r[0], x[1], r[1]);
+}
+
+/* The p-value of the time X (samples in runs K) against the old run's,
+ * beyond the machine's allowance. */
+static double p_against_old(const double x[2], const unsigned k[2], double allowance)
+{
+	return p_of_g(g_beyond_allowance(x[0], x[1], k[0], k[1], allowance));
 }
 
 /* The least p-value row I's time X could have: its samples all on one
@@ -701,16 +754,24 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 		struct compare_row *row = &r->rows[i];
 
 		row->p_self = row->p_incl = 1;
+		row->against_old = i == ref->dominant;
 		if (judged(row->self, rs[i].self, o->min_time_ns)) {
-			row->p_self = p_time(rs[i].self, ref, rs, i);
-			t[n++] = (struct test){ &row->p_self, least_p(rs[i].self, ref, rs, i) };
+			row->p_self = row->against_old ?
+				      p_against_old(rs[i].self, r->nprofiles, o->machine_noise) :
+				      p_time(rs[i].self, ref, rs, i);
+			/* (the most samples of all: always among the family) */
+			t[n++] = (struct test){ &row->p_self, row->against_old ? 0 :
+						least_p(rs[i].self, ref, rs, i) };
 		}
 		/* a function that calls nothing that costs has its self time
 		 * as its inclusive time: one test, counted once */
 		if (judged(row->incl, rs[i].incl, o->min_time_ns) &&
 		    !same_time(rs[i].incl, rs[i].self)) {
-			row->p_incl = p_time(rs[i].incl, ref, rs, i);
-			t[n++] = (struct test){ &row->p_incl, least_p(rs[i].incl, ref, rs, i) };
+			row->p_incl = row->against_old ?
+				      p_against_old(rs[i].incl, r->nprofiles, o->machine_noise) :
+				      p_time(rs[i].incl, ref, rs, i);
+			t[n++] = (struct test){ &row->p_incl, row->against_old ? 0 :
+						least_p(rs[i].incl, ref, rs, i) };
 		}
 		row->p_self_alone = row->p_self;
 		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
@@ -794,39 +855,52 @@ bool compare_row_changed(const struct compare_row *row)
 
 /* -- What the runs could not tell ---------------------------------------- */
 
-/* The G statistic of a function of X_OLD samples that changed by the
- * factor 1 + CHANGE beyond the reference's R[0] -> R[1] (the expected
- * counts: what such runs would show on average). */
-static double g_of_change(double x_old, const double r[2], double change)
+/* How a time was judged, for what-ifs: its old samples X_OLD in runs K,
+ * against the reference's R (in runs K), or against the old run with the
+ * machine's ALLOWANCE. */
+struct judgement {
+	double x_old, r[2], k[2];
+	bool against_old;
+	double allowance;
+};
+
+/* The G statistic a change of the time by the factor 1 + CHANGE would
+ * show at the expected counts, with RUNS a side (J's own, or others). */
+static double g_of_change(const struct judgement *j, double change,
+			  const double runs[2])
 {
-	return g_same_share(x_old, r[0], x_old * (r[1] / r[0]) * (1 + change), r[1]);
+	double x_old = j->x_old / j->k[0] * runs[0];
+
+	if (j->against_old)
+		return g_beyond_allowance(x_old, x_old / runs[0] * runs[1] * (1 + change),
+					  runs[0], runs[1], j->allowance);
+	double r_old = j->r[0] / j->k[0] * runs[0], r_new = j->r[1] / j->k[1] * runs[1];
+
+	return g_same_share(x_old, r_old, x_old * (r_new / r_old) * (1 + change), r_new);
 }
 
-/* The least change in the direction SIGN that X_OLD samples against R
- * would show beyond LEVEL; INFINITY if not within a factor of 1000. */
-static double least_detectable(double x_old, const double r[2], double level,
-			       int sign)
+/* The least change in the direction SIGN that J's runs would show beyond
+ * LEVEL; INFINITY if not within a factor of 1000. */
+static double least_detectable(const struct judgement *j, double level, int sign)
 {
 	double lo = 0, hi = log(1000);	/* |log(1 + change)| */
 
-	if (p_of_g(g_of_change(x_old, r, expm1(sign * hi))) >= level)
+	if (p_of_g(g_of_change(j, expm1(sign * hi), j->k)) >= level)
 		return INFINITY;
 	for (int i = 0; i < 60; i++) {
 		double mid = (lo + hi) / 2;
 
-		*(p_of_g(g_of_change(x_old, r, expm1(sign * mid))) < level ? &hi : &lo) = mid;
+		*(p_of_g(g_of_change(j, expm1(sign * mid), j->k)) < level ? &hi : &lo) = mid;
 	}
 	return expm1(sign * hi);
 }
 
-/* The runs a side at which a change CHANGE of a function of X_OLD samples
- * a run, against R a run, would show beyond LEVEL; 0 if more than
- * COMPARE_RUNS_MAX.  (With k runs a side every count is k times a run's,
- * and so is the G statistic.) */
-static unsigned runs_to_find(double x_old, const double r[2], double change,
-			     double level)
+/* The runs a side at which a change CHANGE would show beyond LEVEL; 0 if
+ * more than COMPARE_RUNS_MAX or none would.  (With k runs a side every
+ * count is k times a run's, and so is the G statistic.) */
+static unsigned runs_to_find(const struct judgement *j, double change, double level)
 {
-	double g1 = g_of_change(x_old, r, change), lo = 0, hi = 1e4;
+	double g1 = g_of_change(j, change, (const double[2]){ 1, 1 }), lo = 0, hi = 1e4;
 
 	if (!(g1 > 0))
 		return 0;
@@ -857,33 +931,43 @@ static const struct compare_gate *self_gate_crossed(const struct compare_row *ro
  * runs would find the gate's (or the change seen). */
 static void find_inconclusive(struct compare_result *r, const struct row_samples *rs,
 			      const struct reference *ref, const struct compare_gate *gates,
-			      size_t n, double alpha)
+			      size_t n, const struct compare_options *o)
 {
-	double level = alpha / (double)(r->ntests ? r->ntests : 1);
+	double level = o->alpha / (double)(r->ntests ? r->ntests : 1);
+	double k[2] = { r->nprofiles[0], r->nprofiles[1] };
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
+		struct judgement j = { .x_old = rs[i].self[0], .k = { k[0], k[1] },
+				       .against_old = row->against_old,
+				       .allowance = o->machine_noise };
+		const double *x = rs[i].self;
 		const struct compare_gate *g;
-		double ref_samples[2], per_run[2], x_old = rs[i].self[0] / r->nprofiles[0];
 		int sign = row->self[1] > row->self[0] ? 1 : -1;
+		double p_moved;	/* of sampling noise alone */
 
-		reference_for(ref, rs, i, ref_samples);
-		if (compare_row_changed(row) || row->failed || !(x_old > 0) ||
-		    !(ref_samples[0] > 0 && ref_samples[1] > 0) ||
-		    !(row->p_self_alone < COMPARE_HINT_P) ||
+		reference_for(ref, rs, i, j.r);
+		if (compare_row_changed(row) || row->failed || !(x[0] > 0) ||
 		    !(g = self_gate_crossed(row, gates, n)))
 			continue;
-		per_run[0] = ref_samples[0] / r->nprofiles[0];
-		per_run[1] = ref_samples[1] / r->nprofiles[1];
+		if (row->against_old) {	/* (the old run, without the allowance) */
+			p_moved = p_same_rate(x[0], x[1], k[0], k[1]);
+			row->moved = (x[1] / k[1]) / (x[0] / k[0]) - 1;
+		} else {
+			if (!(j.r[0] > 0 && j.r[1] > 0))
+				continue;
+			p_moved = row->p_self_alone;
+			row->moved = (x[1] / x[0]) / (j.r[1] / j.r[0]) - 1;
+		}
+		if (!(p_moved < COMPARE_HINT_P))
+			continue;
 		row->inconclusive = g;
-		row->detectable = least_detectable(rs[i].self[0], ref_samples, level, sign);
-		row->moved = (rs[i].self[1] / rs[i].self[0]) /
-			     (ref_samples[1] / ref_samples[0]) - 1;
+		row->detectable = least_detectable(&j, level, sign);
 		/* (a gate of any change: the change seen) */
 		row->change_for_runs = g->amount == 0 ? row->moved :
 				       sign * (g->relative ? g->amount / 100 :
 					       g->amount / row->self[0]);
-		row->runs_needed = runs_to_find(x_old, per_run, row->change_for_runs, level);
+		row->runs_needed = runs_to_find(&j, row->change_for_runs, level);
 		r->ninconclusive++;
 	}
 }
@@ -1104,7 +1188,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	gates = o->ngates ? o->gates : defaults;
 	ngates = o->ngates ? o->ngates : ndefaults;
 	check_gates(r, gates, ngates);
-	find_inconclusive(r, m.samples, &ref, gates, ngates, o->alpha);
+	find_inconclusive(r, m.samples, &ref, gates, ngates, o);
 	/* (the rows keep pointers to the gates they crossed) */
 	rc = sort_rows(r) < 0 ? g2c_error_set(err, "out of memory") : 0;
 out:

@@ -48,10 +48,17 @@ struct compare_options {
 	size_t nfiles[2];
 	double alpha;		/* family-wise level of the tests */
 	double min_time_ns;	/* times below this on both sides are not judged */
+	double machine_noise;	/* how far the machine's speed moves a time
+				 * between runs (0.2: 20 %) */
 	const struct compare_gate *gates;	/* none: compare_default_gates */
 	size_t ngates;
 	bool show_all;		/* report rows without samples and changes too */
 };
+
+/* --machine-noise's default (percent): the largest difference of total
+ * CPU time between two of fixtures/compare's 20 runs of one build (19 %),
+ * made on an idle machine, rounded up. */
+#define COMPARE_MACHINE_NOISE 20
 
 /* The most runs a side the report works out that a change needs. */
 #define COMPARE_RUNS_MAX 1000
@@ -68,6 +75,8 @@ struct compare_row {
 	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
 	bool present[2];
 	bool sampled;		/* a sample of self or inclusive time, a side */
+	bool against_old;	/* over half the samples: judged against the old
+				 * run with machine_noise, not the reference */
 	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
 	double p_self_alone;	/* before it */
 	bool self_changed, incl_changed, calls_changed;

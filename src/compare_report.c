@@ -180,7 +180,8 @@ static void format_relative(char *buf, size_t n, double change)
  * --fail-on=self:+0%, but not beyond noise (p = 0.03 alone, 0.63 after the
  * correction); these runs find +95% or more; 3 runs a side would find
  * +55%". */
-static void describe_inconclusive(char *buf, size_t n, const struct compare_row *row)
+static void describe_inconclusive(char *buf, size_t n, const struct compare_row *row,
+				  const struct compare_options *o)
 {
 	char old[24], new[24], change[24], moved[24], least[24], wanted[24], runs[48];
 
@@ -193,8 +194,19 @@ static void describe_inconclusive(char *buf, size_t n, const struct compare_row 
 	format_relative(wanted, sizeof wanted, row->change_for_runs);
 	if (row->runs_needed)
 		snprintf(runs, sizeof runs, "%u runs a side", row->runs_needed);
+	else if (row->against_old && fabs(row->change_for_runs) <= o->machine_noise)
+		snprintf(runs, sizeof runs, "no number of runs");
 	else
 		snprintf(runs, sizeof runs, "over %u runs a side", COMPARE_RUNS_MAX);
+	if (row->against_old) {
+		snprintf(buf, n, "self time %s -> %s (%s) past --fail-on=%s, but it holds most "
+			 "of the samples: judged against the old run, the machine's speed "
+			 "can move it by %g%% (--machine-noise); these runs find %s%s; "
+			 "%s would find %s",
+			 old, new, change, row->inconclusive->text, o->machine_noise * 100,
+			 least, isfinite(row->detectable) ? " or more" : "", runs, wanted);
+		return;
+	}
 	snprintf(buf, n, "self time %s -> %s (%s; %s against the rest of the program) "
 		 "past --fail-on=%s, but not beyond noise (p = %.2g alone, %.2g after "
 		 "the correction); these runs find %s%s; %s would find %s",
@@ -262,6 +274,13 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 			r->nuntestable);
 	if (r->ninconclusive)
 		fputs("? marks a move past a gate that the runs cannot tell from noise.\n", fp);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].against_old) {
+			put_text(fp, r->rows[i].name);
+			fprintf(fp, " holds most of the samples: its time is judged against the\n"
+				"old run's, beyond the %g%% the machine's speed can move it (--machine-noise).\n",
+				o->machine_noise * 100);
+		}
 	fputc('\n', fp);
 }
 
@@ -296,7 +315,7 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 			if (!r->rows[i].inconclusive)
 				continue;
 			write_name(fp, &r->rows[i]);
-			describe_inconclusive(what, sizeof what, &r->rows[i]);
+			describe_inconclusive(what, sizeof what, &r->rows[i], o);
 			write_wrapped(fp, what);
 		}
 	}
@@ -364,7 +383,8 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 	}
 }
 
-static void write_testcase(struct outstream *os, const struct compare_row *row)
+static void write_testcase(struct outstream *os, const struct compare_row *row,
+			   const struct compare_options *o)
 {
 	outstream_puts(os, "  <testcase classname=\"");
 	put_xml(os, row->name ? row->file : "gmon2cg.compare");
@@ -381,7 +401,7 @@ static void write_testcase(struct outstream *os, const struct compare_row *row)
 		if (row->failed)
 			describe_failure(what, sizeof what, row);
 		else
-			describe_inconclusive(what, sizeof what, row);
+			describe_inconclusive(what, sizeof what, row, o);
 		outstream_puts(os, row->failed ?
 			       ">\n    <failure type=\"performance\" message=\"" :
 			       ">\n    <skipped message=\"inconclusive: ");
@@ -395,13 +415,12 @@ static void write_testcase(struct outstream *os, const struct compare_row *row)
 void compare_write_junit(struct outstream *os, const struct compare_result *r,
 			 const struct compare_options *o)
 {
-	(void)o;
 	outstream_puts(os, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	outstream_printf(os, "<testsuites>\n<testsuite name=\"gmon2cg --compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 			 r->nrows + 1, r->nfailed);
-	write_testcase(os, &r->total);
+	write_testcase(os, &r->total, o);
 	for (size_t i = 0; i < r->nrows; i++)
-		write_testcase(os, &r->rows[i]);
+		write_testcase(os, &r->rows[i], o);
 	outstream_puts(os, "</testsuite>\n</testsuites>\n");
 }
 

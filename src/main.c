@@ -340,6 +340,7 @@ static int run_comparison(const struct options *o)
 		.files = { o->compare_files[0].names, o->compare_files[1].names },
 		.nfiles = { o->compare_files[0].n, o->compare_files[1].n },
 		.alpha = o->alpha, .min_time_ns = o->min_time_ns,
+		.machine_noise = o->machine_noise / 100,
 		.gates = o->gates, .ngates = o->ngates, .show_all = o->show_all,
 	};
 	struct compare_result r;

@@ -121,6 +121,9 @@ void options_write_help(FILE *fp)
 "                      comma-separated (default: self:+0%%,calls:1)\n"
 "      --min-time=TIME leave times below TIME (e.g. 10ms) on both sides unjudged\n"
 "      --alpha=P       the false-alarm rate of a whole comparison (default %g)\n"
+"      --machine-noise=PCT  how far the machine's speed moves a time between\n"
+"                      runs: a function of over half the samples is judged\n"
+"                      against the old run beyond it (default %d%%)\n"
 "      --junit=FILE    also write a JUnit XML report: a test case per function\n"
 "      --all           report also the functions with no samples and no change\n"
 "                      of calls (left out by default)\n"
@@ -128,7 +131,7 @@ void options_write_help(FILE *fp)
 "                      Old, New, Slower, Faster) for KCachegrind; with -o -\n"
 "                      or --junit=-, the report goes to standard error\n"
 "\n"
-"Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA,
+"Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA, COMPARE_MACHINE_NOISE,
 		PACKAGE_BUGREPORT);
 }
 
@@ -271,6 +274,7 @@ enum {
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
+	OPT_MACHINE_NOISE,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -423,6 +427,19 @@ static enum options_action take_min_time(struct options *o, const struct given *
 	return OPTIONS_CONVERT;
 }
 
+static enum options_action take_machine_noise(struct options *o, const struct given *g)
+{
+	char *end;
+
+	compare_only(o, g);
+	o->machine_noise = strtod(g->arg, &end);
+	if (end == g->arg || (*end && strcmp(end, "%") != 0) ||
+	    !(o->machine_noise >= 0 && o->machine_noise <= 1000))
+		return usage_error(o, "invalid --machine-noise '%s': a percentage from 0 to 1000 is needed",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
 static enum options_action take_alpha(struct options *o, const struct given *g)
 {
 	char *end;
@@ -509,6 +526,8 @@ static const struct own_option own_options[] = {
 	{ "fail-on", OPT_FAIL_ON, required_argument, take_fail_on, 0, NO_SET },
 	{ "min-time", OPT_MIN_TIME, required_argument, take_min_time, 0, NO_SET },
 	{ "alpha", OPT_ALPHA, required_argument, take_alpha, 0, NO_SET },
+	{ "machine-noise", OPT_MACHINE_NOISE, required_argument, take_machine_noise, 0,
+	  NO_SET },
 	{ "junit", OPT_JUNIT, required_argument, take_junit, FIELD(junit), NO_SET },
 	{ "all", OPT_ALL, no_argument, take_compare_true, FIELD(show_all), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
@@ -653,7 +672,8 @@ static enum options_action compare_operands(struct options *o, int n,
 static bool for_comparison(int code)
 {
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
-				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL, 'h', 'V', 'v' };
+				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
+				     OPT_MACHINE_NOISE, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)
@@ -676,6 +696,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->demangle = true;
 	o->alpha = DEFAULT_ALPHA;
+	o->machine_noise = COMPARE_MACHINE_NOISE;
 	opterr = 0;		/* errors are reported as gmon2cg's */
 	build_tables();
 	while (action == OPTIONS_CONVERT &&

@@ -64,6 +64,7 @@ struct options {
 	size_t ngates;
 	double alpha;		/* --alpha; default DEFAULT_ALPHA */
 	double min_time_ns;	/* --min-time */
+	double machine_noise;	/* --machine-noise, percent */
 	const char *junit;	/* --junit=FILE */
 	bool show_all;		/* --all */
 	const char *compare_only;	/* the first option only --compare takes */

@@ -233,6 +233,34 @@ expect 0 '' "$GMON2CG" --compare --fail-on=self:+60% "$tmp/g-base.cg" "$tmp/g-sl
 ! grep -q 'inconclusive' "$tmp/out"
 check "a move short of the gate is not inconclusive"
 
+# -- A function that holds 90 % of the samples: judged against the old
+# run with an allowance for the machine's speed, never "nothing changed".
+gen_hot() {	# gen_hot HOT OTHER: samples of "hot" and of each of 10 others
+	awk -v hot="$1" -v other="$2" 'BEGIN {
+		print "# callgrind format"; print "version: 1"
+		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
+		print "ob=(1) prog"; print "fl=(1) /src/hot.c"
+		p = 10000000; total = hot * p
+		printf "fn=(1) hot\n1 %.0f\n", hot * p
+		for (i = 2; i <= 11; i++) { printf "fn=(%d) other_%d\n1 %.0f\n", i, i, other * p; total += other * p }
+		printf "totals: %.0f\n", total }'
+}
+gen_hot 2700 30 >"$tmp/h-base.cg" && gen_hot 3780 30 >"$tmp/h-40.cg" && gen_hot 2970 30 >"$tmp/h-10.cg"
+check "profiles of a program in one function written"
+expect 3 '' "$GMON2CG" --compare "$tmp/h-base.cg" "$tmp/h-40.cg"
+grep -q '^! hot  /src/hot.c  \[fails self:+0%\]' "$tmp/out" &&
+	grep -q "^hot holds most of the samples: its time is judged against the" "$tmp/out" &&
+	! grep -q '^[*!?] other_' "$tmp/out"
+check "hot 40 % slower, 90 % of the samples: changed beyond the machine's 20 %; the others not"
+expect 0 '' "$GMON2CG" --compare "$tmp/h-base.cg" "$tmp/h-10.cg"
+grep -q '^? hot  /src/hot.c  \[inconclusive\]' "$tmp/out" &&
+	tr -s '\n ' ' ' <"$tmp/out" | grep -q "it holds most of the samples: judged against the old run, the machine's speed can move it by 20% (--machine-noise); these runs find +3[0-9]% or more; no number of runs would find +10%"
+check "hot 10 % slower: within the machine's allowance, inconclusive, not nothing"
+expect 3 '' "$GMON2CG" --compare --machine-noise=5 "$tmp/h-base.cg" "$tmp/h-40.cg"
+expect 0 '' "$GMON2CG" --compare --machine-noise=50% "$tmp/h-base.cg" "$tmp/h-40.cg"
+expect 2 'invalid --machine-noise' "$GMON2CG" --compare --machine-noise=fast "$tmp/h-base.cg" "$tmp/h-40.cg"
+expect 2 'is an option of --compare' "$GMON2CG" --machine-noise=5 "$cmp/base/prog"
+
 # -- What the reader takes: everything the writer writes.
 g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
 "$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
