@@ -928,7 +928,8 @@ static const struct compare_gate *self_gate_crossed(const struct compare_row *ro
 /* Marks the rows whose self time moved past a gate, as noise alone would
  * move it less than once in 20, but not beyond the level: the runs could
  * not tell.  Says how small a change they could have found, and how many
- * runs would find the gate's (or the change seen). */
+ * runs would find the gate's (or the change seen).  For a self time past
+ * a gate, the least change found too. */
 static void find_inconclusive(struct compare_result *r, const struct row_samples *rs,
 			      const struct reference *ref, const struct compare_gate *gates,
 			      size_t n, const struct compare_options *o)
@@ -947,15 +948,21 @@ static void find_inconclusive(struct compare_result *r, const struct row_samples
 		double p_moved;	/* of sampling noise alone */
 
 		reference_for(ref, rs, i, j.r);
-		if (compare_row_changed(row) || row->failed || !(x[0] > 0) ||
+		row->detectable = NAN;
+		if (!(x[0] > 0) || (!row->against_old && !(j.r[0] > 0 && j.r[1] > 0)))
+			continue;
+		if (row->failed && row->failed->what == MEASURE_SELF) {
+			/* (for the report: how much less would have passed) */
+			row->detectable = least_detectable(&j, level, sign);
+			continue;
+		}
+		if (compare_row_changed(row) || row->failed ||
 		    !(g = self_gate_crossed(row, gates, n)))
 			continue;
 		if (row->against_old) {	/* (the old run, without the allowance) */
 			p_moved = p_same_rate(x[0], x[1], k[0], k[1]);
 			row->moved = (x[1] / k[1]) / (x[0] / k[0]) - 1;
 		} else {
-			if (!(j.r[0] > 0 && j.r[1] > 0))
-				continue;
 			p_moved = row->p_self_alone;
 			row->moved = (x[1] / x[0]) / (j.r[1] / j.r[0]) - 1;
 		}

@@ -86,7 +86,8 @@ struct compare_row {
 	 * but not beyond the level after the correction. */
 	const struct compare_gate *inconclusive;	/* the gate */
 	double detectable;	/* the least change the runs could find (+0.9:
-				 * +90 %); INFINITY: none up to 1000x */
+				 * +90 %); INFINITY: none up to 1000x; also of
+				 * a self time past a gate; else NAN */
 	double moved;		/* the change against the reference */
 	double change_for_runs;	/* the change (the gate's, or as moved) */
 	unsigned runs_needed;	/* a side, to find it; 0: over RUNS_MAX */

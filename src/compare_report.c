@@ -381,6 +381,13 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 		snprintf(buf + len, n - len, "; beyond noise at p = %.2g",
 			 g->what == MEASURE_INCL ? row->p_incl : row->p_self);
 	}
+	if (g->what == MEASURE_SELF && isfinite(row->detectable)) {
+		size_t len = strlen(buf);
+		char least[24];
+
+		format_relative(least, sizeof least, row->detectable);
+		snprintf(buf + len, n - len, "; these runs find %s or more", least);
+	}
 }
 
 static void write_testcase(struct outstream *os, const struct compare_row *row,

@@ -357,10 +357,14 @@ import sys, xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 failed = sorted(c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None)
 assert failed == ["hot_a", "tick"], failed
+msg = {c.get("name"): c.find("failure").get("message")
+       for c in suite.iter("testcase") if c.find("failure") is not None}
+assert "; beyond noise at p = " in msg["hot_a"], msg
+assert "; these runs find +" in msg["hot_a"], msg
 assert suite.get("failures") == "2" and int(suite.get("tests")) == 10, suite.attrib
 EOF
 	[ "${PIPESTATUS[0]}" -eq 0 ]
-	check "the JUnit XML parses; hot_a and tick fail, as the report says"
+	check "the JUnit XML parses; hot_a and tick fail, as the report says, with p and the least change found"
 else
 	skip_check "the JUnit XML parses" "python3 not found"
 fi
