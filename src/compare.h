@@ -1,16 +1,20 @@
 /* compare.h -- compare two sets of profiles: what changed beyond noise.
  *
  * The second stage of gmon2cg --compare, after cgread: sums the profiles
- * of each side (repeated runs), matches functions by object, source file
- * and name (a function gone on one side and new on the other whose files
- * differ only by a prefix, as in a checkout in another directory, by its
- * file's path suffix), and judges each change.  Call counts are exact: any change is
- * one.  Times are sample counts, Poisson under the model (README: "Change
- * or noise"): a function's self or inclusive time has changed when it
- * moved against the functions that moved with the program as a whole
- * beyond its sampling error (likelihood-ratio tests, Holm's correction
- * over every test made).  Then the gates (--fail-on) are checked.  Writes
- * nothing: compare_report.c does.
+ * of each side (repeated runs, each let go of once added), matches
+ * functions by object, source file and name (a function gone on one side
+ * and new on the other whose files differ only by a prefix, as in a
+ * checkout in another directory, by its file's path suffix), and judges
+ * each change.  Call counts are exact: any change is one.  Times are
+ * sample counts, Poisson under the model (README: "Change or noise"): a
+ * function's self or inclusive time has changed when it moved against the
+ * functions that moved with the program as a whole beyond its sampling
+ * error (likelihood-ratio tests, Holm's correction over the tests that
+ * could reach the level), or, for a function of over half the samples,
+ * against the old run beyond the machine's noise.  Then the gates
+ * (--fail-on) are checked, and the times past a gate that the runs could
+ * not tell from noise are marked inconclusive.  Writes nothing:
+ * compare_report.c does.
  */
 #ifndef GMON2CG_COMPARE_H
 #define GMON2CG_COMPARE_H
