@@ -261,6 +261,73 @@ expect 0 '' "$GMON2CG" --compare --machine-noise=50% "$tmp/h-base.cg" "$tmp/h-40
 expect 2 'invalid --machine-noise' "$GMON2CG" --compare --machine-noise=fast "$tmp/h-base.cg" "$tmp/h-40.cg"
 expect 2 'is an option of --compare' "$GMON2CG" --machine-noise=5 "$cmp/base/prog"
 
+# -- The README's Makefile, run as it is: a baseline, a check of the same
+# build, and a check of a build that calls a function once more.
+if command -v make >/dev/null && command -v cc >/dev/null; then
+	mk=$tmp/make
+	mkdir -p "$mk/bin" && ln -s "$GMON2CG" "$mk/bin/gmon2cg"
+	{ sed -n '/^### In Make$/,/^###/s/^    //p' "$srcdir/README"
+	  printf 'prog: prog.c\n\tcc -pg -O1 -DCALLS=$(CALLS) -o $@ prog.c\n'; } >"$mk/Makefile"
+	cat >"$mk/prog.c" <<'EOF'
+#include <string.h>
+static volatile double sum;
+__attribute__((noinline)) static void work(long n) { for (long i = 0; i < n; i++) sum += i * 0.5; }
+__attribute__((noinline)) static void step(void) { sum += 1; }
+int main(int argc, char **argv)
+{
+	long n = argc > 1 && strcmp(argv[1], "--bench") == 0 ? 50000000 : 1000;
+	for (int i = 0; i < CALLS; i++) step();
+	work(n);
+	return 0;
+}
+EOF
+	# run_make CALLS TARGET: a build of prog calling step CALLS times
+	run_make() {
+		rm -f "$mk/prog" "$mk/prog.cg"
+		(cd "$mk" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$mk/bin:$PATH" \
+			make -s CALLS="$1" "$2") >"$tmp/make.out" 2>&1
+	}
+	run_make 3 perf-baseline && [ -f "$mk/baseline/prog.cg" ]
+	check "README's Makefile: make perf-baseline makes the baseline"
+	run_make 3 perf-check
+	check "README's Makefile: make perf-check of the same build passes"
+	! run_make 4 perf-check && grep -q '^! step .*\[fails calls:1\]' "$tmp/make.out"
+	check "README's Makefile: make perf-check fails on a call more"
+else
+	skip_check "README's Makefile runs" "make or cc not found"
+fi
+
+# The README's CI recipes are YAML the services take: upload-artifact's
+# paths one a line, the cache saved under a key of its own each run.
+if [ -n "${PYTHON3:-}" ] && "$PYTHON3" -c 'import yaml' 2>/dev/null; then
+	"$PYTHON3" - "$srcdir/README" <<'EOF' 2>&1 | diag
+import sys, yaml
+text = open(sys.argv[1]).read()
+def block(title):	# the first code block after the title
+    lines, started = [], False
+    for l in text[text.index("### " + title):].splitlines()[1:]:
+        if l.startswith("    ") or (started and not l):
+            started = True
+            lines.append(l[4:])
+        elif started:
+            break
+    return yaml.safe_load("\n".join(lines))
+steps = block("In GitHub Actions")
+uses = {s["uses"].split("@")[0]: s for s in steps if "uses" in s}
+paths = uses["actions/upload-artifact"]["with"]["path"].split("\n")
+assert all(" " not in p for p in paths) and "perf.xml" in paths, paths
+save = uses["actions/cache/save"]["with"]["key"]
+assert "github.sha" in save, save
+assert "restore-keys" in uses["actions/cache/restore"]["with"]
+job = block("In GitLab CI")["perf"]
+assert job["artifacts"]["reports"]["junit"] == "perf.xml", job
+EOF
+	[ "${PIPESTATUS[0]}" -eq 0 ]
+	check "README's GitHub Actions and GitLab CI recipes: YAML as the services take it"
+else
+	skip_check "README's CI recipes" "python3 with yaml not found"
+fi
+
 # -- What the reader takes: everything the writer writes.
 g1=$cmp/base/gmon.01.out g2=$cmp/base/gmon.02.out
 "$GMON2CG" -o "$tmp/gz.cg.gz" "$cmp/base/prog" "$g1" 2>/dev/null &&
