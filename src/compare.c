@@ -949,7 +949,8 @@ static void find_inconclusive(struct compare_result *r, const struct row_samples
 
 		reference_for(ref, rs, i, j.r);
 		row->detectable = NAN;
-		if (!(x[0] > 0) || (!row->against_old && !(j.r[0] > 0 && j.r[1] > 0)))
+		if (!(x[0] > 0) || (!row->against_old && !(j.r[0] > 0 && j.r[1] > 0)) ||
+		    !judged(row->self, x, o->min_time_ns))
 			continue;
 		if (row->failed && row->failed->what == MEASURE_SELF) {
 			/* (for the report: how much less would have passed) */
