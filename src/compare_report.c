@@ -255,7 +255,8 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 		fputc('\n', fp);
 	}
 	for (size_t i = 0; i < r->nremaps; i++) {
-		fprintf(fp, "Matched %zu functions by file name suffix: ", r->remaps[i].nfns);
+		fprintf(fp, "Matched %zu function%s by file name suffix: ", r->remaps[i].nfns,
+			r->remaps[i].nfns == 1 ? "" : "s");
 		put_text(fp, *r->remaps[i].old_prefix ? r->remaps[i].old_prefix : "''");
 		fputs(" -> ", fp);
 		put_text(fp, *r->remaps[i].new_prefix ? r->remaps[i].new_prefix : "''");
