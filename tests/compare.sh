@@ -305,6 +305,33 @@ else
 	skip_check "README's Makefile runs" "make or cc not found"
 fi
 
+# The README's CMake lines, run as they are: the baseline, then ctest of
+# the same build and of one that calls a function once more.
+if command -v cmake >/dev/null && command -v ctest >/dev/null && command -v cc >/dev/null &&
+	[ -f "$tmp/make/prog.c" ]; then
+	cm=$tmp/cmake
+	mkdir -p "$cm/src/perf" && cp "$tmp/make/prog.c" "$cm/src/"
+	{ printf 'cmake_minimum_required(VERSION 3.13)\nproject(perf C)\nadd_executable(prog prog.c)\n'
+	  printf 'target_compile_options(prog PRIVATE -pg -DCALLS=${CALLS})\ntarget_link_options(prog PRIVATE -pg)\nenable_testing()\n'
+	  sed -n '/^### In CMake and CTest$/,/^###/s/^    //p' "$srcdir/README"; } >"$cm/src/CMakeLists.txt"
+	# run_ctest CALLS [CTEST ARGS...]: a build of prog calling step CALLS times, tested
+	run_ctest() {
+		local calls=$1
+		shift
+		(cd "$cm" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$mk/bin:$PATH" CC=cc \
+			sh -c 'cmake -S src -B build -DCALLS="$0" && cmake --build build &&
+				cd build && ctest --output-on-failure "$@"' "$calls" "$@") >"$tmp/ctest.out" 2>&1
+	}
+	run_ctest 3 -R perf-run && gzip -c "$cm/build/prog.cg" >"$cm/src/perf/baseline.cg.gz"
+	check "README's CMake lines: perf-run makes the profile for the baseline"
+	run_ctest 3
+	check "README's CMake lines: ctest of the same build passes"
+	! run_ctest 4 -R perf-compare && grep -q '^! step .*\[fails calls:1\]' "$tmp/ctest.out"
+	check "README's CMake lines: ctest -R perf-compare of a call more runs the new build, and fails"
+else
+	skip_check "README's CMake lines run" "cmake, ctest or cc not found"
+fi
+
 # The README's CI recipes are YAML the services take: upload-artifact's
 # paths one a line, the cache saved under a key of its own each run.
 if [ -n "${PYTHON3:-}" ] && "$PYTHON3" -c 'import yaml' 2>/dev/null; then
