@@ -17,7 +17,11 @@
 #define SPONTANEOUS "<spontaneous>"
 #define UNKNOWN_FILE "???"
 #define READ_CHUNK (1 << 16)
-#define NOT_CALLGRIND "not a callgrind file (no '# callgrind format' line)"
+#define HEADER "# callgrind format"
+#define NOT_CALLGRIND "not a callgrind file (no '" HEADER "' line)"
+/* The writer's longest line is a name's; a longer one is no profile of
+ * ours, and is refused before it fills the memory. */
+#define LINE_MAX_BYTES (1 << 20)
 
 /* Each distinct string once, so that names compare by address. */
 struct cgread_strings {
@@ -40,6 +44,29 @@ static bool same_string(const void *strs, size_t pos, const void *key)
 }
 
 /* The one copy of S[0..N), or NULL when out of memory. */
+static const char *intern(struct cgread_strings *t, const char *s, size_t n);
+
+struct cgread_strings *cgread_strings_new(void)
+{
+	return calloc(1, sizeof(struct cgread_strings));
+}
+
+const char *cgread_strings_intern(struct cgread_strings *t, const char *s)
+{
+	return intern(t, s, strlen(s));
+}
+
+void cgread_strings_free(struct cgread_strings *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	hash_index_release(&t->index);
+	free(t);
+}
+
 static const char *intern(struct cgread_strings *t, const char *s, size_t n)
 {
 	struct string_key key = { s, n };
@@ -102,6 +129,9 @@ struct parser {
 	double period;		/* ns per sample of the part; 0: no samples */
 	bool rate_known;
 	uint64_t part_sum, summary;
+	uint64_t file_sum;	/* of the parts done */
+	uint64_t most_call;	/* the largest cost of a call in the part */
+	uint64_t most_call_line;
 	bool have_summary;
 	bool call_pending;	/* a calls= line wants its cost line */
 	uint64_t call_count;
@@ -150,6 +180,17 @@ static int next_line(struct parser *ps, char **line)
 			if (memchr(*line, '\0', (size_t)(nl - *line)))
 				return fail(ps, NOT_CALLGRIND);
 			return 1;
+		}
+		/* (a file of another kind can have no newline for gigabytes) */
+		if (ps->lineno == 0 && lr->end - lr->start >= sizeof HEADER &&
+		    memcmp(lr->buf + lr->start, HEADER "\n", sizeof HEADER) != 0) {
+			ps->lineno++;
+			return fail(ps, NOT_CALLGRIND);
+		}
+		if (lr->end - lr->start > LINE_MAX_BYTES) {
+			ps->lineno++;
+			return fail(ps, "a line of more than %d MiB: not a profile gmon2cg wrote",
+				    LINE_MAX_BYTES >> 20);
 		}
 		if (lr->eof) {
 			if (lr->start == lr->end)
@@ -488,11 +529,19 @@ static int cost_line(struct parser *ps, const char *s)
 		struct cgread_fn *callee = &ps->p->fns[ps->callee];
 
 		ps->call_pending = false;
+		if (ns > ps->most_call) {
+			ps->most_call = ns;
+			ps->most_call_line = ps->lineno;
+		}
 		if (!ps->spontaneous) {
+			struct cgread_fn *caller = &ps->p->fns[ps->fn];
+
 			callee->calls = add_saturating(callee->calls, ps->call_count);
 			if (ps->callee != ps->fn) {
-				ps->p->fns[ps->fn].incl_ns += ns;
-				ps->p->fns[ps->fn].incl_samples += samples;
+				if (caller->incl_ns > UINT64_MAX - ns)
+					return fail(ps, "the costs of a function's calls add up to more than 64 bits");
+				caller->incl_ns += ns;
+				caller->incl_samples += samples;
 			}
 		}
 		ps->cob = ps->cfi = ps->cfn = NULL;
@@ -582,6 +631,14 @@ static int header_line(struct parser *ps, const char *line, const char *colon)
 		if (totals != ps->part_sum || (ps->have_summary && ps->summary != totals))
 			return fail(ps, "totals: %" PRIu64 ", but the costs add up to %" PRIu64
 				    " (a damaged file?)", totals, ps->part_sum);
+		/* (a call costs its callee's inclusive time: part of the total) */
+		if (ps->most_call > totals)
+			return fail(ps, "the call on line %" PRIu64 " costs %" PRIu64
+				    ", more than the part's total (a damaged file?)",
+				    ps->most_call_line, ps->most_call);
+		if (ps->file_sum > UINT64_MAX - totals)
+			return fail(ps, "the parts' costs add up to more than 64 bits");
+		ps->file_sum += totals;
 		ps->part_done = true;
 		return 0;
 	}
@@ -627,7 +684,7 @@ static void start_part(struct parser *ps)
 	ps->in_body = ps->part_done = ps->rate_known = ps->have_summary = false;
 	ps->npos = 1;	/* the format's default */
 	ps->nevents = 0;
-	ps->part_sum = 0;
+	ps->part_sum = ps->most_call = 0;
 	ps->fn = SIZE_MAX;
 	ps->spontaneous = false;
 	ps->cob = ps->cfi = ps->cfn = NULL;
@@ -673,7 +730,7 @@ static int parse_file(struct parser *ps)
 
 	if ((rc = next_line(ps, &line)) <= 0)
 		return rc < 0 ? -1 : fail(ps, "empty file: not a callgrind file");
-	if (strcmp(line, "# callgrind format") != 0)
+	if (strcmp(line, HEADER) != 0)
 		return fail(ps, NOT_CALLGRIND);
 	start_part(ps);
 	while ((rc = next_line(ps, &line)) > 0)
@@ -694,7 +751,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 	memset(p, 0, sizeof *p);
 	p->path = path;
-	if (!(p->strings = calloc(1, sizeof *p->strings)))
+	if (!(p->strings = cgread_strings_new()))
 		return g2c_error_set(err, "%s: out of memory", path);
 	if (instream_open(&ps.lr.in, path, err) < 0)
 		return -1;
@@ -706,6 +763,12 @@ int cgread_file(struct cgread_profile *p, const char *path,
 	for (size_t f = 0; rc == 0 && f < p->nfns; f++) {
 		struct cgread_fn *fn = &p->fns[f];
 
+		/* (self costs are within the parts' sum, calls not always) */
+		if (fn->incl_ns > UINT64_MAX - fn->self_ns) {
+			rc = g2c_error_set(err, "%s: a function's inclusive cost is more than 64 bits",
+					   path);
+			break;
+		}
 		fn->incl_ns += fn->self_ns;
 		fn->incl_samples += fn->self_samples;
 		p->total_ns += fn->self_ns;
@@ -716,13 +779,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 void cgread_release(struct cgread_profile *p)
 {
-	if (p->strings) {
-		for (size_t i = 0; i < p->strings->n; i++)
-			free(p->strings->strs[i]);
-		free(p->strings->strs);
-		hash_index_release(&p->strings->index);
-		free(p->strings);
-	}
+	cgread_strings_free(p->strings);
 	free(p->fns);
 	hash_index_release(&p->index);
 	memset(p, 0, sizeof *p);

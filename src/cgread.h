@@ -8,7 +8,10 @@
  * name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=, "positions:
  * instr line" or "line" with relative positions, the ns and bb events,
  * summary: and totals: -- and refuses anything else with one line naming
- * the file and line.  A function is known by its name (without the
+ * the file and line: also a line of over 1 MiB (a file of another kind
+ * can have no newline for gigabytes: its first line is judged by its
+ * first bytes), costs that add up past 64 bits, and a call that costs
+ * more than its part's total.  A function is known by its name (without the
  * writer's " [FILE]" or " [0x...]" label), its source file and its object
  * (the base name of a library; "" for the program, the file's first
  * object), so that a rebuild, where every address moves, matches.
@@ -50,5 +53,12 @@ int cgread_file(struct cgread_profile *p, const char *path,
 		struct g2c_error *err);
 
 void cgread_release(struct cgread_profile *p);
+
+/* A table of strings, each kept once: the profile's names, and those a
+ * comparison keeps once the profiles are released. */
+struct cgread_strings *cgread_strings_new(void);	/* NULL: out of memory */
+/* The table's copy of S (added if new); NULL when out of memory. */
+const char *cgread_strings_intern(struct cgread_strings *t, const char *s);
+void cgread_strings_free(struct cgread_strings *t);
 
 #endif

@@ -127,6 +127,7 @@ struct matcher {
 	struct row_samples *samples;
 	size_t nrows, cap;
 	struct hash_index index;	/* of rows, by identity_hash */
+	struct cgread_strings *strings;	/* the rows' names */
 	const char *last_file;	/* the file hashed last, and its hash: */
 	uint64_t last_file_hash;	/* a file's functions come together */
 };
@@ -181,9 +182,15 @@ static int add_function(struct matcher *m, const struct cgread_fn *fn,
 		return -1;
 	slot = hash_index_find(&m->index, hash, same_function, m->rows, fn);
 	if (hash_slot_is_free(slot)) {
-		m->rows[m->nrows] = (struct compare_row){ .object = fn->object,
-							  .file = fn->file,
-							  .name = fn->name };
+		/* (the profile is let go of once added: the row keeps copies) */
+		const char *object = cgread_strings_intern(m->strings, fn->object);
+		const char *file = cgread_strings_intern(m->strings, fn->file);
+		const char *name = cgread_strings_intern(m->strings, fn->name);
+
+		if (!object || !file || !name)
+			return -1;
+		m->rows[m->nrows] = (struct compare_row){ .object = object,
+							  .file = file, .name = name };
 		m->samples[m->nrows] = (struct row_samples){ 0 };
 		hash_index_add(&m->index, slot, hash, m->nrows++);
 	}
@@ -196,6 +203,250 @@ static int add_function(struct matcher *m, const struct cgread_fn *fn,
 	rs->incl[side] += fn->incl_samples;
 	rs->calls[side] += (double)fn->calls;
 	return 0;
+}
+
+/* -- Checkouts in other directories ------------------------------------ */
+
+/* A checkout in another directory names every source file with another
+ * prefix: each function would be gone on one side and new on the other.
+ * Such functions are matched by name, object and the file's path suffix:
+ * the prefixes that most of them agree on (OLD -> NEW) are taken first,
+ * then the next, while any function is left to match. */
+struct prefix_vote {
+	const char *old_file, *new_file;	/* prefixes: their first LEN chars */
+	size_t old_len, new_len;
+	size_t votes;
+};
+
+static bool at_component(const char *path, size_t pos)
+{
+	return pos == 0 || path[pos - 1] == '/';
+}
+
+/* The length of the longest common suffix of A and B made of whole path
+ * components (0: not even the base name is the same). */
+static size_t common_suffix(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = 0;
+
+	while (n < la && n < lb && a[la - 1 - n] == b[lb - 1 - n])
+		n++;
+	while (n > 0 && !(at_component(a, la - n) && at_component(b, lb - n)))
+		n--;
+	return n;
+}
+
+/* A row present on the new side only, for the look-up by name. */
+struct new_only {
+	const char *name, *object;
+	size_t row;
+};
+
+static int by_name_object(const void *a, const void *b)
+{
+	const struct new_only *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->object, y->object);
+}
+
+/* The first of N[0..COUNT) named as ROW is, or COUNT. */
+static size_t first_named(const struct new_only *n, size_t count,
+			  const struct compare_row *row)
+{
+	struct new_only key = { row->name, row->object, 0 };
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by_name_object(&n[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool gone(const struct compare_row *row)
+{
+	return row->present[0] && !row->present[1] && row->name;
+}
+
+/* Adds a vote for the prefixes that make OLD_FILE NEW_FILE. */
+static int vote(struct prefix_vote **votes, size_t *n, size_t *cap,
+		const char *old_file, const char *new_file)
+{
+	size_t common = common_suffix(old_file, new_file);
+	struct prefix_vote v = { old_file, new_file, strlen(old_file) - common,
+				 strlen(new_file) - common, 1 };
+	struct prefix_vote *grown;
+
+	if (common == 0)
+		return 0;
+	for (size_t i = 0; i < *n; i++) {
+		struct prefix_vote *w = &(*votes)[i];
+
+		if (w->old_len == v.old_len && w->new_len == v.new_len &&
+		    memcmp(w->old_file, v.old_file, v.old_len) == 0 &&
+		    memcmp(w->new_file, v.new_file, v.new_len) == 0) {
+			w->votes++;
+			return 0;
+		}
+	}
+	if (!(grown = array_grow(*votes, cap, *n + 1, sizeof *grown)))
+		return -1;
+	*votes = grown;
+	grown[(*n)++] = v;
+	return 0;
+}
+
+/* Whether FILE is PREFIX_OLD + rest and TARGET is PREFIX_NEW + rest. */
+static bool moved_file(const struct prefix_vote *v, const char *file,
+		       const char *target)
+{
+	size_t rest = strlen(file) - v->old_len;
+
+	return strlen(file) >= v->old_len && strlen(target) == v->new_len + rest &&
+	       memcmp(file, v->old_file, v->old_len) == 0 &&
+	       memcmp(target, v->new_file, v->new_len) == 0 &&
+	       strcmp(file + v->old_len, target + v->new_len) == 0;
+}
+
+/* Merges the new-only row N into the gone row G (which takes N's file:
+ * the checkout compared against) and leaves N without a name. */
+static void merge_rows(struct matcher *m, size_t g, size_t n)
+{
+	struct compare_row *old = &m->rows[g], *new = &m->rows[n];
+
+	old->file = new->file;
+	old->present[1] = true;
+	old->self[1] = new->self[1];
+	old->incl[1] = new->incl[1];
+	m->samples[g].self[1] = m->samples[n].self[1];
+	m->samples[g].incl[1] = m->samples[n].incl[1];
+	m->samples[g].calls[1] = m->samples[n].calls[1];
+	new->name = NULL;
+}
+
+/* Applies the prefixes V: merges each gone row with the new-only row of
+ * its name whose file is its own with V's new prefix.  Returns how many. */
+static size_t apply_prefixes(struct matcher *m, const struct prefix_vote *v,
+			     const struct new_only *n, size_t nnew)
+{
+	size_t merged = 0;
+
+	for (size_t g = 0; g < m->nrows; g++) {
+		if (!gone(&m->rows[g]))
+			continue;
+		for (size_t k = first_named(n, nnew, &m->rows[g]);
+		     k < nnew && by_name_object(&n[k], &(struct new_only){
+			     m->rows[g].name, m->rows[g].object, 0 }) == 0; k++) {
+			const struct compare_row *row = &m->rows[n[k].row];
+
+			if (row->name && moved_file(v, m->rows[g].file, row->file)) {
+				merge_rows(m, g, n[k].row);
+				merged++;
+				break;
+			}
+		}
+	}
+	return merged;
+}
+
+/* Records that N functions were matched with the prefixes V. */
+static int add_remap(struct compare_result *r, const struct prefix_vote *v,
+		     size_t n)
+{
+	size_t cap = r->nremaps;
+	struct compare_remap *remaps = array_grow(r->remaps, &cap, r->nremaps + 1,
+						  sizeof *remaps);
+	struct compare_remap *to;
+
+	if (!remaps)
+		return -1;
+	r->remaps = remaps;
+	to = &remaps[r->nremaps];
+	to->old_prefix = strndup(v->old_file, v->old_len);
+	to->new_prefix = strndup(v->new_file, v->new_len);
+	to->nfns = n;
+	if (!to->old_prefix || !to->new_prefix) {
+		free(to->old_prefix);
+		free(to->new_prefix);
+		return -1;
+	}
+	r->nremaps++;
+	return 0;
+}
+
+/* Drops the rows merge_rows() left without a name. */
+static void drop_merged(struct matcher *m)
+{
+	size_t to = 0;
+
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].name) {
+			m->rows[to] = m->rows[i];
+			m->samples[to++] = m->samples[i];
+		}
+	m->nrows = to;
+}
+
+/* Matches the functions gone on one side and new on the other whose
+ * files differ only by their prefix; -1 when out of memory. */
+static int match_moved_files(struct compare_result *r, struct matcher *m)
+{
+	struct new_only *n = NULL;
+	struct prefix_vote *votes = NULL;
+	size_t nnew = 0, ncap = 0, vcap = 0, nvotes;
+	int rc = -1;
+
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct compare_row *row = &m->rows[i];
+		struct new_only *grown;
+
+		if (row->present[0] || !row->present[1])
+			continue;
+		if (!(grown = array_grow(n, &ncap, nnew + 1, sizeof *grown)))
+			goto out;
+		n = grown;
+		n[nnew++] = (struct new_only){ row->name, row->object, i };
+	}
+	qsort(n, nnew, sizeof *n, by_name_object);
+	for (;;) {
+		size_t best = 0, merged;
+
+		nvotes = 0;
+		for (size_t g = 0; g < m->nrows; g++) {
+			const struct compare_row *row = &m->rows[g];
+
+			if (!gone(row))
+				continue;
+			for (size_t k = first_named(n, nnew, row);
+			     k < nnew && by_name_object(&n[k], &(struct new_only){
+				     row->name, row->object, 0 }) == 0; k++)
+				if (m->rows[n[k].row].name &&
+				    vote(&votes, &nvotes, &vcap, row->file,
+					 m->rows[n[k].row].file) < 0)
+					goto out;
+		}
+		if (nvotes == 0)
+			break;
+		for (size_t i = 1; i < nvotes; i++)
+			if (votes[i].votes > votes[best].votes)
+				best = i;
+		/* (the best vote's own pair always merges) */
+		if ((merged = apply_prefixes(m, &votes[best], n, nnew)) == 0)
+			break;
+		if (add_remap(r, &votes[best], merged) < 0)
+			goto out;
+	}
+	drop_merged(m);
+	rc = 0;
+out:
+	free(n);
+	free(votes);
+	return rc;
 }
 
 /* -- Tests -------------------------------------------------------------- */
@@ -215,27 +466,53 @@ static double p_of_g(double g)
 /* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
  * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
  * The likelihood-ratio test's p-value. */
-static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+static double g_same_rate(double x_old, double x_new, double k_old, double k_new)
 {
 	double n = x_old + x_new, p0 = k_new / (k_old + k_new);
 
-	return p_of_g(2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0))));
+	return 2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0)));
+}
+
+static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
+{
+	return p_of_g(g_same_rate(x_old, x_new, k_old, k_new));
+}
+
+/* X_OLD and X_NEW samples in K_OLD and K_NEW runs: did the rate per run
+ * change by more than the machine's speed can, a factor 1 + ALLOWANCE
+ * either way?  The G statistic against the nearer edge of that range; 0
+ * within it. */
+static double g_beyond_allowance(double x_old, double x_new, double k_old,
+				 double k_new, double allowance)
+{
+	double ratio = (x_new / k_new) / (x_old / k_old);
+	double edge = ratio > 1 + allowance ? 1 + allowance :
+		      ratio < 1 / (1 + allowance) ? 1 / (1 + allowance) : 0;
+
+	if (!(x_old > 0) || edge == 0)
+		return 0;
+	return g_same_rate(x_old, x_new, k_old, k_new * edge);
 }
 
 /* X_OLD and X_NEW samples of a function, against R_OLD and R_NEW of a
  * reference: did the function move as the reference did?  The G test of
  * the 2 x 2 table (function, reference) x (old, new), which given the
  * sums is the conditional binomial of the function's share. */
-static double p_same_share(double x_old, double r_old, double x_new, double r_new)
+static double g_same_share(double x_old, double r_old, double x_new, double r_new)
 {
 	double n = x_old + r_old + x_new + r_new;
 	double x = x_old + x_new, r = r_old + r_new;
 	double old = x_old + r_old, new = x_new + r_new;
 
 	if (n <= 0 || x <= 0 || r <= 0)
-		return 1;
-	return p_of_g(2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
-			   xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n)));
+		return 0;
+	return 2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
+		    xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n));
+}
+
+static double p_same_share(double x_old, double r_old, double x_new, double r_new)
+{
+	return p_of_g(g_same_share(x_old, r_old, x_new, r_new));
 }
 
 /* What a function's time is judged against: the self samples of the
@@ -245,12 +522,14 @@ static double p_same_share(double x_old, double r_old, double x_new, double r_ne
  * share smaller; so the program's common factor is the median, weighted
  * by samples, of the functions' new/old ratios, and the reference is the
  * functions whose ratio agrees with it within 3 standard errors (Poisson).
- * A program whose time is all in one function has nothing to tell its
- * change from the machine's: its reference is itself, and only the total
- * shows the change. */
+ * A function that holds most of the samples would make the median its own
+ * ratio and the reference itself: it is judged against the old run with
+ * an allowance for the machine's speed (--machine-noise), and the common
+ * factor is the other functions'. */
 struct reference {
 	double samples[2];
 	bool *member;		/* per row */
+	size_t dominant;	/* the row of over half the samples; SIZE_MAX */
 };
 
 struct ratio {
@@ -265,9 +544,31 @@ static int by_ratio(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The row of RS[0..N) that holds over half the self samples of those
+ * with samples on both sides (their median ratio is its own); SIZE_MAX
+ * if none. */
+static size_t dominant_row(const struct row_samples *rs, size_t n)
+{
+	double total = 0, most = 0;
+	size_t row = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++)
+		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+			double w = rs[i].self[0] + rs[i].self[1];
+
+			total += w;
+			if (w > most) {
+				most = w;
+				row = i;
+			}
+		}
+	return most * 2 > total ? row : SIZE_MAX;
+}
+
 /* The weighted median of the log ratios of the N rows in RS with self
- * samples on both sides, scaled to runs K; -1 when out of memory. */
-static int common_factor(const struct row_samples *rs, size_t n,
+ * samples on both sides but SKIP, scaled to runs K; -1 when out of
+ * memory. */
+static int common_factor(const struct row_samples *rs, size_t n, size_t skip,
 			 const unsigned k[2], double *log_factor)
 {
 	struct ratio *ratios = malloc((n ? n : 1) * sizeof *ratios);
@@ -277,7 +578,7 @@ static int common_factor(const struct row_samples *rs, size_t n,
 	if (!ratios)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (rs[i].self[0] > 0 && rs[i].self[1] > 0) {
+		if (i != skip && rs[i].self[0] > 0 && rs[i].self[1] > 0) {
 			ratios[m++] = (struct ratio){
 				log(rs[i].self[1] / k[1]) - log(rs[i].self[0] / k[0]),
 				rs[i].self[0] + rs[i].self[1] };
@@ -302,14 +603,15 @@ static int build_reference(struct reference *ref, const struct row_samples *rs,
 	double log_factor;
 
 	ref->samples[0] = ref->samples[1] = 0;
+	ref->dominant = dominant_row(rs, n);
 	ref->member = calloc(n ? n : 1, sizeof *ref->member);
-	if (!ref->member || common_factor(rs, n, k, &log_factor) < 0)
+	if (!ref->member || common_factor(rs, n, ref->dominant, k, &log_factor) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const double *x = rs[i].self;
 		double log_ratio, se;
 
-		if (x[0] <= 0 || x[1] <= 0)
+		if (x[0] <= 0 || x[1] <= 0 || i == ref->dominant)
 			continue;
 		log_ratio = log(x[1] / k[1]) - log(x[0] / k[0]);
 		se = sqrt(1 / x[0] + 1 / x[1]);
@@ -322,39 +624,106 @@ static int build_reference(struct reference *ref, const struct row_samples *rs,
 	return 0;
 }
 
+/* The reference for row I: without the row's own self samples. */
+static void reference_for(const struct reference *ref, const struct row_samples *rs,
+			  size_t i, double r[2])
+{
+	r[0] = ref->samples[0];
+	r[1] = ref->samples[1];
+	if (ref->member[i]) {
+		r[0] -= rs[i].self[0];
+		r[1] -= rs[i].self[1];
+	}
+}
+
 /* The p-value of row I's time X (self or inclusive samples) against the
- * reference without the row's own self samples. */
+ * reference. */
 static double p_time(const double x[2], const struct reference *ref,
 		     const struct row_samples *rs, size_t i)
 {
-	double r_old = ref->samples[0], r_new = ref->samples[1];
+	double r[2];
 
-	if (ref->member[i]) {
-		r_old -= rs[i].self[0];
-		r_new -= rs[i].self[1];
-	}
-	return p_same_share(x[0], r_old, x[1], r_new);
+	reference_for(ref, rs, i, r);
+	return p_same_share(x[0], r[0], x[1], r[1]);
 }
+
+/* The p-value of the time X (samples in runs K) against the old run's,
+ * beyond the machine's allowance. */
+static double p_against_old(const double x[2], const unsigned k[2], double allowance)
+{
+	return p_of_g(g_beyond_allowance(x[0], x[1], k[0], k[1], allowance));
+}
+
+/* The least p-value row I's time X could have: its samples all on one
+ * side. */
+static double least_p(const double x[2], const struct reference *ref,
+		      const struct row_samples *rs, size_t i)
+{
+	double n = x[0] + x[1];
+	double p_old = p_time((const double[2]){ n, 0 }, ref, rs, i);
+	double p_new = p_time((const double[2]){ 0, n }, ref, rs, i);
+
+	return p_old < p_new ? p_old : p_new;
+}
+
+/* A test: its p-value (corrected in place) and the least it could be. */
+struct test {
+	double *p;
+	double least;
+};
 
 static int by_p(const void *a, const void *b)
 {
-	double pa = **(double *const *)a, pb = **(double *const *)b;
+	double pa = *((const struct test *)a)->p, pb = *((const struct test *)b)->p;
 
 	return (pa > pb) - (pa < pb);
 }
 
-/* Holm's step-down correction of P[0..N) in place: the family-wise error
- * stays under the level whatever the tests' dependence. */
-static void holm(double **p, size_t n)
+static int by_least(const void *a, const void *b)
+{
+	double pa = ((const struct test *)a)->least, pb = ((const struct test *)b)->least;
+
+	return (pa > pb) - (pa < pb);
+}
+
+/* Tarone's count: the least K such that at most K of the tests T[0..N)
+ * (sorted by_least) could reach ALPHA / K at all.  A function of a few
+ * samples can never be beyond noise; counted, it would only make the
+ * correction of the others stricter (most of a large program's functions
+ * have no sample).  Returns K; *FAMILY: the tests that could (first). */
+static size_t tarone(const struct test *t, size_t n, double alpha, size_t *family)
+{
+	for (size_t k = 1;; k++) {
+		size_t m = 0, hi = n;
+
+		while (m < hi) {	/* the first above alpha / k */
+			size_t mid = m + (hi - m) / 2;
+
+			if (t[mid].least <= alpha / (double)k)
+				m = mid + 1;
+			else
+				hi = mid;
+		}
+		if (m <= k) {
+			*family = m;
+			return k;
+		}
+	}
+}
+
+/* Holm's step-down correction of T[0..N) in place, over K tests (K >= N:
+ * Tarone's count): the family-wise error stays under the level whatever
+ * the tests' dependence. */
+static void holm(struct test *t, size_t n, size_t k)
 {
 	double running = 0;
 
-	qsort(p, n, sizeof *p, by_p);
+	qsort(t, n, sizeof *t, by_p);
 	for (size_t i = 0; i < n; i++) {
-		double adj = *p[i] * (double)(n - i);
+		double adj = *t[i].p * (double)(k - i);
 
 		running = adj > running ? adj : running;
-		*p[i] = running < 1 ? running : 1;
+		*t[i].p = running < 1 ? running : 1;
 	}
 }
 
@@ -370,41 +739,51 @@ static bool same_time(const double a[2], const double b[2])
 	return a[0] == b[0] && a[1] == b[1];
 }
 
-/* Runs every test, corrects them together and marks the changes. */
+/* Runs every test against REF, corrects them together and marks the
+ * changes. */
 static int judge(struct compare_result *r, const struct row_samples *rs,
-		 const double total[2], const struct compare_options *o)
+		 const struct reference *ref, const double total[2],
+		 const struct compare_options *o)
 {
-	double **p = malloc((2 * r->nrows + 1) * sizeof *p);
-	struct reference ref = { 0 };
-	size_t n = 0;
+	struct test *t = malloc((2 * r->nrows + 1) * sizeof *t);
+	size_t n = 0, family;
 
-	if (!p || build_reference(&ref, rs, r->nrows, r->nprofiles) < 0) {
-		free(p);
-		free(ref.member);
+	if (!t)
 		return -1;
-	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
 		row->p_self = row->p_incl = 1;
+		row->against_old = i == ref->dominant;
 		if (judged(row->self, rs[i].self, o->min_time_ns)) {
-			row->p_self = p_time(rs[i].self, &ref, rs, i);
-			p[n++] = &row->p_self;
+			row->p_self = row->against_old ?
+				      p_against_old(rs[i].self, r->nprofiles, o->machine_noise) :
+				      p_time(rs[i].self, ref, rs, i);
+			/* (the most samples of all: always among the family) */
+			t[n++] = (struct test){ &row->p_self, row->against_old ? 0 :
+						least_p(rs[i].self, ref, rs, i) };
 		}
 		/* a function that calls nothing that costs has its self time
 		 * as its inclusive time: one test, counted once */
 		if (judged(row->incl, rs[i].incl, o->min_time_ns) &&
 		    !same_time(rs[i].incl, rs[i].self)) {
-			row->p_incl = p_time(rs[i].incl, &ref, rs, i);
-			p[n++] = &row->p_incl;
+			row->p_incl = row->against_old ?
+				      p_against_old(rs[i].incl, r->nprofiles, o->machine_noise) :
+				      p_time(rs[i].incl, ref, rs, i);
+			t[n++] = (struct test){ &row->p_incl, row->against_old ? 0 :
+						least_p(rs[i].incl, ref, rs, i) };
 		}
+		row->p_self_alone = row->p_self;
 		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
 				     rs[i].calls[1] * r->nprofiles[0];
 	}
-	holm(p, n);
-	r->ntests = n;
-	free(p);
-	free(ref.member);
+	qsort(t, n, sizeof *t, by_least);
+	r->ntests = n ? tarone(t, n, o->alpha, &family) : (family = 0);
+	r->nuntestable = n - family;
+	for (size_t j = family; j < n; j++)
+		*t[j].p = 1;	/* (never below the level) */
+	holm(t, family, r->ntests);
+	free(t);
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row *row = &r->rows[i];
 
@@ -474,6 +853,133 @@ bool compare_row_changed(const struct compare_row *row)
 	return row->self_changed || row->calls_changed;
 }
 
+/* -- What the runs could not tell ---------------------------------------- */
+
+/* How a time was judged, for what-ifs: its old samples X_OLD in runs K,
+ * against the reference's R (in runs K), or against the old run with the
+ * machine's ALLOWANCE. */
+struct judgement {
+	double x_old, r[2], k[2];
+	bool against_old;
+	double allowance;
+};
+
+/* The G statistic a change of the time by the factor 1 + CHANGE would
+ * show at the expected counts, with RUNS a side (J's own, or others). */
+static double g_of_change(const struct judgement *j, double change,
+			  const double runs[2])
+{
+	double x_old = j->x_old / j->k[0] * runs[0];
+
+	if (j->against_old)
+		return g_beyond_allowance(x_old, x_old / runs[0] * runs[1] * (1 + change),
+					  runs[0], runs[1], j->allowance);
+	double r_old = j->r[0] / j->k[0] * runs[0], r_new = j->r[1] / j->k[1] * runs[1];
+
+	return g_same_share(x_old, r_old, x_old * (r_new / r_old) * (1 + change), r_new);
+}
+
+/* The least change in the direction SIGN that J's runs would show beyond
+ * LEVEL; INFINITY if not within a factor of 1000. */
+static double least_detectable(const struct judgement *j, double level, int sign)
+{
+	double lo = 0, hi = log(1000);	/* |log(1 + change)| */
+
+	if (p_of_g(g_of_change(j, expm1(sign * hi), j->k)) >= level)
+		return INFINITY;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		*(p_of_g(g_of_change(j, expm1(sign * mid), j->k)) < level ? &hi : &lo) = mid;
+	}
+	return expm1(sign * hi);
+}
+
+/* The runs a side at which a change CHANGE would show beyond LEVEL; 0 if
+ * more than COMPARE_RUNS_MAX or none would.  (With k runs a side every
+ * count is k times a run's, and so is the G statistic.) */
+static unsigned runs_to_find(const struct judgement *j, double change, double level)
+{
+	double g1 = g_of_change(j, change, (const double[2]){ 1, 1 }), lo = 0, hi = 1e4;
+
+	if (!(g1 > 0))
+		return 0;
+	while (hi - lo > 1e-9 * hi) {	/* the G at which p is LEVEL */
+		double mid = (lo + hi) / 2;
+
+		*(p_of_g(mid) < level ? &hi : &lo) = mid;
+	}
+	return hi / g1 > COMPARE_RUNS_MAX ? 0 : (unsigned)ceil(hi / g1);
+}
+
+/* The first self-time gate of GATES[0..N) that ROW's self time crossed,
+ * beyond noise or not; NULL if none. */
+static const struct compare_gate *self_gate_crossed(const struct compare_row *row,
+						    const struct compare_gate *gates,
+						    size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (gates[i].what == MEASURE_SELF &&
+		    crosses(&gates[i], row->self[0], row->self[1], true))
+			return &gates[i];
+	return NULL;
+}
+
+/* Marks the rows whose self time moved past a gate, as noise alone would
+ * move it less than once in 20, but not beyond the level: the runs could
+ * not tell.  Says how small a change they could have found, and how many
+ * runs would find the gate's (or the change seen).  For a self time past
+ * a gate, the least change found too. */
+static void find_inconclusive(struct compare_result *r, const struct row_samples *rs,
+			      const struct reference *ref, const struct compare_gate *gates,
+			      size_t n, const struct compare_options *o)
+{
+	double level = o->alpha / (double)(r->ntests ? r->ntests : 1);
+	double k[2] = { r->nprofiles[0], r->nprofiles[1] };
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+		struct judgement j = { .x_old = rs[i].self[0], .k = { k[0], k[1] },
+				       .against_old = row->against_old,
+				       .allowance = o->machine_noise };
+		const double *x = rs[i].self;
+		const struct compare_gate *g;
+		int sign = row->self[1] > row->self[0] ? 1 : -1;
+		double p_moved;	/* of sampling noise alone */
+
+		reference_for(ref, rs, i, j.r);
+		row->detectable = NAN;
+		if (!(x[0] > 0) || (!row->against_old && !(j.r[0] > 0 && j.r[1] > 0)) ||
+		    !judged(row->self, x, o->min_time_ns))
+			continue;
+		if (row->failed && row->failed->what == MEASURE_SELF) {
+			/* (for the report: how much less would have passed) */
+			row->detectable = least_detectable(&j, level, sign);
+			continue;
+		}
+		if (compare_row_changed(row) || row->failed ||
+		    !(g = self_gate_crossed(row, gates, n)))
+			continue;
+		if (row->against_old) {	/* (the old run, without the allowance) */
+			p_moved = p_same_rate(x[0], x[1], k[0], k[1]);
+			row->moved = (x[1] / k[1]) / (x[0] / k[0]) - 1;
+		} else {
+			p_moved = row->p_self_alone;
+			row->moved = (x[1] / x[0]) / (j.r[1] / j.r[0]) - 1;
+		}
+		if (!(p_moved < COMPARE_HINT_P))
+			continue;
+		row->inconclusive = g;
+		row->detectable = least_detectable(&j, level, sign);
+		/* (a gate of any change: the change seen) */
+		row->change_for_runs = g->amount == 0 ? row->moved :
+				       sign * (g->relative ? g->amount / 100 :
+					       g->amount / row->self[0]);
+		row->runs_needed = runs_to_find(&j, row->change_for_runs, level);
+		r->ninconclusive++;
+	}
+}
+
 /* -- Order -------------------------------------------------------------- */
 
 static double largest_change(const struct compare_row *row)
@@ -487,7 +993,7 @@ static double largest_change(const struct compare_row *row)
 /* A row's place in the order, worked out once per row, not per
  * comparison of the sort. */
 struct sort_key {
-	bool changed;
+	bool changed, inconclusive;
 	double time, calls;	/* the largest change of time, of calls */
 	size_t row;
 	const struct compare_row *rows;
@@ -502,6 +1008,8 @@ static int by_change(const void *a, const void *b)
 
 	if (x->changed != y->changed)
 		return x->changed ? -1 : 1;
+	if (x->inconclusive != y->inconclusive)
+		return x->inconclusive ? -1 : 1;
 	if (x->time != y->time)
 		return x->time > y->time ? -1 : 1;
 	if (x->calls != y->calls)
@@ -524,7 +1032,8 @@ static int sort_rows(struct compare_result *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
-		key[i] = (struct sort_key){ compare_row_changed(row), largest_change(row),
+		key[i] = (struct sort_key){ compare_row_changed(row), row->inconclusive != NULL,
+					    largest_change(row),
 					    fabs(row->calls[1] - row->calls[0]), i, r->rows };
 	}
 	qsort(key, r->nrows, sizeof *key, by_change);
@@ -568,60 +1077,69 @@ static void *read_profile(void *arg)
 	return NULL;
 }
 
-/* Reads every profile of O into R->profiles, two at a time (the second
- * on a thread: reading is most of a comparison's time).  The first error
- * in the files' order is the one reported. */
-static int read_profiles(struct compare_result *r, const struct compare_options *o,
+/* Adds the profile P of side SIDE to M; its sample total to *TOTAL. */
+static int add_profile(struct compare_result *r, struct matcher *m,
+		       const struct cgread_profile *p, int side, double *total)
+{
+	m->last_file = NULL;	/* (P's strings may sit where freed ones did) */
+	if (!r->hz)
+		r->hz = p->hz;
+	for (size_t f = 0; f < p->nfns; f++)
+		if (add_function(m, &p->fns[f], side) < 0)
+			return -1;
+	r->total.self[side] += (double)p->total_ns;
+	*total += p->total_samples;
+	return 0;
+}
+
+/* Reads the profiles of O two at a time (the second on a thread: reading
+ * is most of a comparison's time) and adds each to M, then lets it go:
+ * the tests need only each side's sums, so memory holds two profiles and
+ * the rows however many runs there are.  Sample totals to TOTAL[side].
+ * The first error in the files' order is the one reported. */
+static int read_profiles(struct compare_result *r, struct matcher *m,
+			 const struct compare_options *o, double total[2],
 			 struct g2c_error *err)
 {
-	for (size_t i = 0; i < r->nfiles; i += 2) {
+	size_t nfiles = o->nfiles[0] + o->nfiles[1];
+	int rc = 0;
+
+	for (size_t i = 0; i < nfiles && rc == 0; i += 2) {
+		struct cgread_profile p[2];
 		struct read_job job[2];
+		size_t n = nfiles - i < 2 ? nfiles - i : 2;
 		pthread_t thread;
 		bool threaded = false;
 
-		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++) {
+		for (size_t j = 0; j < n; j++) {
 			size_t f = i + j;
 			int side = f >= o->nfiles[0];
 
 			job[j] = (struct read_job){
-				.p = &r->profiles[f],
-				.path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
+				.p = &p[j], .path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
 		}
-		if (i + 1 < r->nfiles)
+		if (n == 2)
 			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
 		read_profile(&job[0]);
 		if (threaded)
 			pthread_join(thread, NULL);
-		else if (i + 1 < r->nfiles)
+		else if (n == 2)
 			read_profile(&job[1]);
-		for (size_t j = 0; j < 2 && i + j < r->nfiles; j++)
-			if (job[j].rc < 0) {
+		for (size_t j = 0; j < n; j++) {
+			int side = i + j >= o->nfiles[0];
+
+			if (rc == 0 && job[j].rc < 0) {
 				*err = job[j].err;
-				return -1;
+				rc = -1;
 			}
+			if (rc == 0 && add_profile(r, m, &p[j], side, &total[side]) < 0)
+				rc = g2c_error_set(err, "out of memory");
+			cgread_release(&p[j]);
+		}
 	}
-	return 0;
-}
-
-/* Adds side SIDE's profiles, R->profiles from FIRST on, to M; their
- * sample totals to *TOTAL. */
-static int add_side(struct compare_result *r, struct matcher *m,
-		    const struct compare_options *o, int side, size_t first,
-		    double *total, struct g2c_error *err)
-{
-	for (size_t i = 0; i < o->nfiles[side]; i++) {
-		const struct cgread_profile *p = &r->profiles[first + i];
-
-		if (!r->hz)
-			r->hz = p->hz;
-		for (size_t f = 0; f < p->nfns; f++)
-			if (add_function(m, &p->fns[f], side) < 0)
-				return g2c_error_set(err, "out of memory");
-		r->total.self[side] += (double)p->total_ns;
-		*total += p->total_samples;
-	}
-	r->nprofiles[side] = (unsigned)o->nfiles[side];
-	return 0;
+	r->nprofiles[0] = (unsigned)o->nfiles[0];
+	r->nprofiles[1] = (unsigned)o->nfiles[1];
+	return rc;
 }
 
 /* Sums to means per profile. */
@@ -639,26 +1157,20 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	struct matcher m = { 0 };
 	double total[2] = { 0, 0 };
 	struct compare_gate *defaults = NULL;
-	size_t ndefaults = 0, most = 0;
+	const struct compare_gate *gates;
+	size_t ndefaults = 0, ngates;
+	struct reference ref = { 0 };
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
-	r->nfiles = o->nfiles[0] + o->nfiles[1];
-	r->profiles = calloc(r->nfiles, sizeof *r->profiles);
-	if (!r->profiles)
+	if (!(r->strings = m.strings = cgread_strings_new()))
 		return g2c_error_set(err, "out of memory");
-	if (read_profiles(r, o, err) < 0)
+	if (read_profiles(r, &m, o, total, err) < 0)
 		goto out;
-	/* room for the rows of the largest profile, and more as they come */
-	for (size_t i = 0; i < r->nfiles; i++)
-		most = r->profiles[i].nfns > most ? r->profiles[i].nfns : most;
-	if (reserve_rows(&m, most) < 0) {
+	if (match_moved_files(r, &m) < 0) {
 		g2c_error_set(err, "out of memory");
 		goto out;
 	}
-	if (add_side(r, &m, o, 0, 0, &total[0], err) < 0 ||
-	    add_side(r, &m, o, 1, o->nfiles[0], &total[1], err) < 0)
-		goto out;
 	r->rows = m.rows;
 	r->nrows = m.nrows;
 	m.rows = NULL;
@@ -666,25 +1178,29 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 		r->rows[i].calls[0] = m.samples[i].calls[0] / r->nprofiles[0];
 		r->rows[i].calls[1] = m.samples[i].calls[1] / r->nprofiles[1];
 		to_means(&r->rows[i], r->nprofiles);
+		r->rows[i].sampled = m.samples[i].incl[0] >= 1 || m.samples[i].incl[1] >= 1 ||
+				     m.samples[i].self[0] >= 1 || m.samples[i].self[1] >= 1;
 	}
 	r->total.incl[0] = r->total.self[0];
 	r->total.incl[1] = r->total.self[1];
 	r->total.present[0] = r->total.present[1] = true;
 	r->total.object = r->total.file = "";
 	to_means(&r->total, r->nprofiles);
-	if (judge(r, m.samples, total, o) < 0 ||
+	if (build_reference(&ref, m.samples, r->nrows, r->nprofiles) < 0 ||
+	    judge(r, m.samples, &ref, total, o) < 0 ||
 	    (o->ngates == 0 && compare_parse_gates(compare_default_gates, &defaults,
 						   &ndefaults, err) < 0)) {
 		g2c_error_set(err, "out of memory");
 		goto out;
 	}
-	if (o->ngates)
-		check_gates(r, o->gates, o->ngates);
-	else
-		check_gates(r, defaults, ndefaults);
+	gates = o->ngates ? o->gates : defaults;
+	ngates = o->ngates ? o->ngates : ndefaults;
+	check_gates(r, gates, ngates);
+	find_inconclusive(r, m.samples, &ref, gates, ngates, o);
 	/* (the rows keep pointers to the gates they crossed) */
 	rc = sort_rows(r) < 0 ? g2c_error_set(err, "out of memory") : 0;
 out:
+	free(ref.member);
 	free(m.rows);
 	free(m.samples);
 	hash_index_release(&m.index);
@@ -694,10 +1210,13 @@ out:
 
 void compare_release(struct compare_result *r)
 {
-	for (size_t i = 0; r->profiles && i < r->nfiles; i++)
-		cgread_release(&r->profiles[i]);
-	free(r->profiles);
+	cgread_strings_free(r->strings);
 	free(r->rows);
 	free(r->defaults);
+	for (size_t i = 0; i < r->nremaps; i++) {
+		free(r->remaps[i].old_prefix);
+		free(r->remaps[i].new_prefix);
+	}
+	free(r->remaps);
 	memset(r, 0, sizeof *r);
 }

@@ -1,14 +1,20 @@
 /* compare.h -- compare two sets of profiles: what changed beyond noise.
  *
  * The second stage of gmon2cg --compare, after cgread: sums the profiles
- * of each side (repeated runs), matches functions by object, source file
- * and name, and judges each change.  Call counts are exact: any change is
- * one.  Times are sample counts, Poisson under the model (README: "Change
- * or noise"): a function's self or inclusive time has changed when it
- * moved against the functions that moved with the program as a whole
- * beyond its sampling error (likelihood-ratio tests, Holm's correction
- * over every test made).  Then the gates (--fail-on) are checked.  Writes
- * nothing: compare_report.c does.
+ * of each side (repeated runs, each let go of once added), matches
+ * functions by object, source file and name (a function gone on one side
+ * and new on the other whose files differ only by a prefix, as in a
+ * checkout in another directory, by its file's path suffix), and judges
+ * each change.  Call counts are exact: any change is one.  Times are
+ * sample counts, Poisson under the model (README: "Change or noise"): a
+ * function's self or inclusive time has changed when it moved against the
+ * functions that moved with the program as a whole beyond its sampling
+ * error (likelihood-ratio tests, Holm's correction over the tests that
+ * could reach the level), or, for a function of over half the samples,
+ * against the old run beyond the machine's noise.  Then the gates
+ * (--fail-on) are checked, and the times past a gate that the runs could
+ * not tell from noise are marked inconclusive.  Writes nothing:
+ * compare_report.c does.
  */
 #ifndef GMON2CG_COMPARE_H
 #define GMON2CG_COMPARE_H
@@ -46,9 +52,23 @@ struct compare_options {
 	size_t nfiles[2];
 	double alpha;		/* family-wise level of the tests */
 	double min_time_ns;	/* times below this on both sides are not judged */
+	double machine_noise;	/* how far the machine's speed moves a time
+				 * between runs (0.2: 20 %) */
 	const struct compare_gate *gates;	/* none: compare_default_gates */
 	size_t ngates;
+	bool show_all;		/* report rows without samples and changes too */
 };
+
+/* --machine-noise's default (percent): the largest difference of total
+ * CPU time between two of fixtures/compare's 20 runs of one build (19 %),
+ * made on an idle machine, rounded up. */
+#define COMPARE_MACHINE_NOISE 20
+
+/* The most runs a side the report works out that a change needs. */
+#define COMPARE_RUNS_MAX 1000
+/* A time that moved past a gate further than noise would once in 20
+ * times, but not beyond the level, is inconclusive. */
+#define COMPARE_HINT_P 0.05
 
 /* Without --fail-on: any slowdown beyond noise, any change of calls. */
 extern const char compare_default_gates[];
@@ -58,9 +78,23 @@ struct compare_row {
 	const char *object, *file, *name;	/* the total: name NULL */
 	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
 	bool present[2];
+	bool sampled;		/* a sample of self or inclusive time, a side */
+	bool against_old;	/* over half the samples: judged against the old
+				 * run with machine_noise, not the reference */
 	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
+	double p_self_alone;	/* before it */
 	bool self_changed, incl_changed, calls_changed;
 	const struct compare_gate *failed;	/* the first gate crossed */
+	/* Inconclusive: the self time moved past a gate, further than noise
+	 * alone would move it more than once in 20 (p_self_alone < 0.05),
+	 * but not beyond the level after the correction. */
+	const struct compare_gate *inconclusive;	/* the gate */
+	double detectable;	/* the least change the runs could find (+0.9:
+				 * +90 %); INFINITY: none up to 1000x; also of
+				 * a self time past a gate; else NAN */
+	double moved;		/* the change against the reference */
+	double change_for_runs;	/* the change (the gate's, or as moved) */
+	unsigned runs_needed;	/* a side, to find it; 0: over RUNS_MAX */
 };
 
 /* Whether the function itself changed: its self time or its calls.  An
@@ -68,18 +102,28 @@ struct compare_row {
  * caller up to main: it is a change of its column, not of the function. */
 bool compare_row_changed(const struct compare_row *row);
 
+/* Functions matched across checkouts: files OLD_PREFIX + rest on the
+ * old side are NEW_PREFIX + rest on the new. */
+struct compare_remap {
+	char *old_prefix, *new_prefix;
+	size_t nfns;		/* the functions matched so */
+};
+
 struct compare_result {
 	struct compare_row *rows;	/* changed first, largest change first */
 	size_t nrows;
 	struct compare_row total;
-	size_t ntests;		/* the p-values corrected for */
+	size_t ntests;		/* the p-values corrected for (Tarone's count) */
+	size_t nuntestable;	/* times too few samples to ever reach the level */
+	size_t ninconclusive;
 	size_t nchanged;	/* rows compare_row_changed() */
 	size_t nfailed;		/* rows (and total) past a gate */
 	unsigned nprofiles[2];
 	uint32_t hz;		/* the first profile's rate; 0: none */
-	struct cgread_profile *profiles;	/* all of them: own the names */
-	size_t nfiles;		/* of profiles */
+	struct cgread_strings *strings;	/* the rows' names */
 	struct compare_gate *defaults;	/* the gates used without --fail-on */
+	struct compare_remap *remaps;
+	size_t nremaps;
 };
 
 /* Reads and compares the profiles O names.  Returns 0, or -1 with ERR set;

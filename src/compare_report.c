@@ -44,21 +44,22 @@ static void format_change(char *buf, size_t n, double old, double new,
 		snprintf(buf, n, "new%s", mark);
 	else if (new == 0)
 		snprintf(buf, n, "-100%%%s", mark);
+	else if ((new - old) / old >= 9.995)	/* (from less than a sample) */
+		snprintf(buf, n, ">+999%%%s", mark);
 	else if (fabs(new - old) / old >= 9.995)
 		snprintf(buf, n, "%+.0f%%%s", (new - old) / old * 100, mark);
 	else
 		snprintf(buf, n, "%+.1f%%%s", (new - old) / old * 100, mark);
 }
 
-/* A count in at most 8 characters: exact while it fits. */
+/* A count, exact: a whole number as it is, a mean of runs to a tenth
+ * (a count of billions takes its columns and pushes the line wider). */
 static void format_count(char *buf, size_t n, double v)
 {
-	if (v < 1e8 && v == floor(v))
+	if (v == floor(v) && v < 0x1p64)
 		snprintf(buf, n, "%" PRIu64, (uint64_t)v);
-	else if (v < 1e7)
-		snprintf(buf, n, "%.1f", v);
 	else
-		snprintf(buf, n, "%.2e", v);
+		snprintf(buf, n, "%.1f", v);
 }
 
 static void format_count_change(char *buf, size_t n, double old, double new,
@@ -68,13 +69,11 @@ static void format_count_change(char *buf, size_t n, double old, double new,
 
 	if (d == 0)
 		snprintf(buf, n, "0 ");
-	else if (d == floor(d) && fabs(d) < 1e6)
+	else if (d == floor(d) && fabs(d) < 0x1p64)
 		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d),
 			 changed ? "*" : " ");
-	else if (fabs(d) < 1e5)
-		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
 	else
-		snprintf(buf, n, "%+.0e%s", d, changed ? "*" : " ");
+		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
 }
 
 #define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s"
@@ -125,27 +124,122 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 	write_trimmed(fp, line, (size_t)(p - line));
 }
 
-/* A function's name line: "!" past a gate, "*" changed. */
+/* S for a terminal: a control character, or a byte that is not of a
+ * UTF-8 character, as \xHH (the names are an object file's bytes). */
+static void put_text(FILE *fp, const char *s)
+{
+	while (*s) {
+		size_t n = printable_length(s);
+
+		if (n == 0) {
+			fprintf(fp, "\\x%02x", (unsigned char)*s++);
+		} else {
+			fwrite(s, 1, n, fp);
+			s += n;
+		}
+	}
+}
+
+/* A function's name line: "!" past a gate, "*" changed, "?" moved past a
+ * gate but not beyond noise. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
 	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
-	size_t len = row->name ? strlen(row->name) : 0;
-	char short_name[256];	/* most names: no allocation */
-	char *name = !row->name ? NULL : len < sizeof short_name ? short_name :
-		     malloc(len + 1);
 
-	if (name)
-		*copy_printable(name, row->name, len) = '\0';
-	fprintf(fp, "%c %s", row->failed ? '!' : changed ? '*' : ' ',
-		name ? name : row->name ? row->name : "(total)");
-	if (row->name)
-		fprintf(fp, "  %s%s%s%s", row->file, *row->object ? " in " : "", row->object,
-			!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "");
+	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : row->inconclusive ? '?' : ' ');
+	put_text(fp, row->name ? row->name : "(total)");
+	if (row->name) {
+		fputs("  ", fp);
+		put_text(fp, row->file);
+		if (*row->object) {
+			fputs(" in ", fp);
+			put_text(fp, row->object);
+		}
+		fputs(!row->present[0] ? " (new)" : !row->present[1] ? " (gone)" : "", fp);
+	}
 	if (row->failed)
 		fprintf(fp, "  [fails %s]", row->failed->text);
+	else if (row->inconclusive)
+		fputs("  [inconclusive]", fp);
 	fputc('\n', fp);
-	if (name != short_name)
-		free(name);
+}
+
+/* A relative change (0.5: +50 %) in a few characters. */
+static void format_relative(char *buf, size_t n, double change)
+{
+	if (!isfinite(change))
+		snprintf(buf, n, "none up to 1000x");
+	else if (fabs(change) >= 9.995)
+		snprintf(buf, n, "%+.0fx", change + 1);
+	else
+		snprintf(buf, n, "%+.0f%%", change * 100);
+}
+
+/* Why ROW is inconclusive, and what would tell: "self time 400ms ->
+ * 620ms (+55.0%; +55% against the rest of the program) past
+ * --fail-on=self:+0%, but not beyond noise (p = 0.03 alone, 0.63 after the
+ * correction); these runs find +95% or more; 3 runs a side would find
+ * +55%". */
+static void describe_inconclusive(char *buf, size_t n, const struct compare_row *row,
+				  const struct compare_options *o)
+{
+	char old[24], new[24], change[24], moved[24], least[24], wanted[24], runs[48];
+
+	format_time(old, sizeof old, row->self[0]);
+	format_time(new, sizeof new, row->self[1]);
+	format_change(change, sizeof change, row->self[0], row->self[1], false);
+	change[strlen(change) - 1] = '\0';	/* the mark's room */
+	format_relative(moved, sizeof moved, row->moved);
+	format_relative(least, sizeof least, row->detectable);
+	format_relative(wanted, sizeof wanted, row->change_for_runs);
+	if (row->runs_needed)
+		snprintf(runs, sizeof runs, "%u runs a side", row->runs_needed);
+	else if (row->against_old && fabs(row->change_for_runs) <= o->machine_noise)
+		snprintf(runs, sizeof runs, "no number of runs");
+	else
+		snprintf(runs, sizeof runs, "over %u runs a side", COMPARE_RUNS_MAX);
+	if (row->against_old) {
+		snprintf(buf, n, "self time %s -> %s (%s) past --fail-on=%s, but it holds most "
+			 "of the samples: judged against the old run, the machine's speed "
+			 "can move it by %g%% (--machine-noise); these runs find %s%s; "
+			 "%s would find %s",
+			 old, new, change, row->inconclusive->text, o->machine_noise * 100,
+			 least, isfinite(row->detectable) ? " or more" : "", runs, wanted);
+		return;
+	}
+	snprintf(buf, n, "self time %s -> %s (%s; %s against the rest of the program) "
+		 "past --fail-on=%s, but not beyond noise (p = %.2g alone, %.2g after "
+		 "the correction); these runs find %s%s; %s would find %s",
+		 old, new, change, moved, row->inconclusive->text, row->p_self_alone,
+		 row->p_self, least, isfinite(row->detectable) ? " or more" : "", runs, wanted);
+}
+
+/* WHAT as lines of at most 76 characters, each indented by 4. */
+static void write_wrapped(FILE *fp, const char *what)
+{
+	while (*what) {
+		size_t len = strlen(what), cut = len;
+
+		if (len > 76) {
+			for (cut = 76; cut > 0 && what[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = 76;
+		}
+		fprintf(fp, "    %.*s\n", (int)cut, what);
+		what += cut;
+		while (*what == ' ')
+			what++;
+	}
+}
+
+/* Whether the report leaves ROW out without --all: no sample of its
+ * time on either side (a function that ran too briefly for the clock)
+ * and no change of calls. */
+static bool left_out(const struct compare_row *row, const struct compare_options *o)
+{
+	return !o->show_all && !row->sampled && !compare_row_changed(row) &&
+	       !row->failed;
 }
 
 static void write_sides(FILE *fp, const struct compare_options *o,
@@ -154,9 +248,18 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 	static const char *const side[2] = { "old", "new" };
 
 	for (int s = 0; s < 2; s++) {
-		fprintf(fp, "%s: %s", side[s], o->files[s][0]);
+		fprintf(fp, "%s: ", side[s]);
+		put_text(fp, o->files[s][0]);
 		if (o->nfiles[s] > 1)
 			fprintf(fp, " and %zu more", o->nfiles[s] - 1);
+		fputc('\n', fp);
+	}
+	for (size_t i = 0; i < r->nremaps; i++) {
+		fprintf(fp, "Matched %zu function%s by file name suffix: ", r->remaps[i].nfns,
+			r->remaps[i].nfns == 1 ? "" : "s");
+		put_text(fp, *r->remaps[i].old_prefix ? r->remaps[i].old_prefix : "''");
+		fputs(" -> ", fp);
+		put_text(fp, *r->remaps[i].new_prefix ? r->remaps[i].new_prefix : "''");
 		fputc('\n', fp);
 	}
 	fprintf(fp, "Means per run: %u old, %u new", r->nprofiles[0], r->nprofiles[1]);
@@ -165,14 +268,28 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 	fprintf(fp, ".  * marks a change: beyond\n"
 		"sampling noise for times (p < %g, Holm's correction over %zu tests),\n"
 		"any for calls; by a function's name, of its self time or calls.\n"
-		"! marks a change past a gate (--fail-on).\n\n",
+		"! marks a change past a gate (--fail-on).\n",
 		o->alpha, r->ntests);
+	if (r->nuntestable)
+		fprintf(fp, "%zu more times have too few samples ever to be beyond noise: not tested.\n",
+			r->nuntestable);
+	if (r->ninconclusive)
+		fputs("? marks a move past a gate that the runs cannot tell from noise.\n", fp);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].against_old) {
+			put_text(fp, r->rows[i].name);
+			fprintf(fp, " holds most of the samples: its time is judged against the\n"
+				"old run's, beyond the %g%% the machine's speed can move it (--machine-noise).\n",
+				o->machine_noise * 100);
+		}
+	fputc('\n', fp);
 }
 
 void compare_write_text(FILE *fp, const struct compare_result *r,
 			const struct compare_options *o)
 {
 	char head[96];
+	size_t hidden = 0;
 
 	write_sides(fp, o, r);
 	fprintf(fp, "  %-23s  %-23s  %s\n", "        self time", "     inclusive time",
@@ -183,27 +300,57 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 	write_name(fp, &r->total);
 	write_numbers(fp, &r->total);
 	for (size_t i = 0; i < r->nrows; i++) {
+		if (left_out(&r->rows[i], o)) {
+			hidden++;
+			continue;
+		}
 		write_name(fp, &r->rows[i]);
 		write_numbers(fp, &r->rows[i]);
 	}
-	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate.\n",
-		r->nchanged, r->nrows, r->nfailed);
+	if (r->ninconclusive) {
+		fprintf(fp, "\nInconclusive (exit status 0 all the same): moved past a gate, but the\n"
+			"runs cannot tell it from noise.\n");
+		for (size_t i = 0; i < r->nrows; i++) {
+			char what[512];
+
+			if (!r->rows[i].inconclusive)
+				continue;
+			write_name(fp, &r->rows[i]);
+			describe_inconclusive(what, sizeof what, &r->rows[i], o);
+			write_wrapped(fp, what);
+		}
+	}
+	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate", r->nchanged,
+		r->nrows, r->nfailed);
+	if (r->ninconclusive)
+		fprintf(fp, "; %zu inconclusive", r->ninconclusive);
+	fputs(".\n", fp);
+	if (hidden)
+		fprintf(fp, "%zu function%s with no sample and no change of calls not shown (--all).\n",
+			hidden, hidden == 1 ? "" : "s");
 }
 
 /* -- JUnit XML ---------------------------------------------------------- */
 
-/* S as XML text: markup escaped, control characters as '?'. */
+/* S as XML text: markup escaped; a control character, or a byte that
+ * is not of a UTF-8 character, as \xHH (the file is declared UTF-8). */
 static void put_xml(struct outstream *os, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = printable_length(s);
+
 		switch (*s) {
 		case '<': outstream_puts(os, "&lt;"); break;
 		case '>': outstream_puts(os, "&gt;"); break;
 		case '&': outstream_puts(os, "&amp;"); break;
 		case '"': outstream_puts(os, "&quot;"); break;
 		default:
-			outstream_write(os, (unsigned char)*s < 0x20 || *s == 0x7f ? "?" : s, 1);
+			if (n == 0)
+				outstream_printf(os, "\\x%02x", (unsigned char)*s);
+			else
+				outstream_write(os, s, n);
 		}
+		s += n ? n : 1;
 	}
 }
 
@@ -229,9 +376,23 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 		 g->what == MEASURE_CALLS ? "calls" : g->what == MEASURE_INCL ?
 		 "inclusive time" : g->what == MEASURE_TOTAL ? "total time" : "self time",
 		 old, new, change, g->text);
+	if (g->what != MEASURE_CALLS) {	/* (calls are exact) */
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, "; beyond noise at p = %.2g",
+			 g->what == MEASURE_INCL ? row->p_incl : row->p_self);
+	}
+	if (g->what == MEASURE_SELF && isfinite(row->detectable)) {
+		size_t len = strlen(buf);
+		char least[24];
+
+		format_relative(least, sizeof least, row->detectable);
+		snprintf(buf + len, n - len, "; these runs find %s or more", least);
+	}
 }
 
-static void write_testcase(struct outstream *os, const struct compare_row *row)
+static void write_testcase(struct outstream *os, const struct compare_row *row,
+			   const struct compare_options *o)
 {
 	outstream_puts(os, "  <testcase classname=\"");
 	put_xml(os, row->name ? row->file : "gmon2cg.compare");
@@ -242,11 +403,16 @@ static void write_testcase(struct outstream *os, const struct compare_row *row)
 	outstream_puts(os, "\" name=\"");
 	put_xml(os, row->name ? row->name : "(total)");
 	outstream_printf(os, "\" time=\"%.6f\"", row->self[1] / 1e9);
-	if (row->failed) {
-		char what[256];
+	if (row->failed || row->inconclusive) {
+		char what[512];
 
-		describe_failure(what, sizeof what, row);
-		outstream_puts(os, ">\n    <failure type=\"performance\" message=\"");
+		if (row->failed)
+			describe_failure(what, sizeof what, row);
+		else
+			describe_inconclusive(what, sizeof what, row, o);
+		outstream_puts(os, row->failed ?
+			       ">\n    <failure type=\"performance\" message=\"" :
+			       ">\n    <skipped message=\"inconclusive: ");
 		put_xml(os, what);
 		outstream_puts(os, "\"/>\n  </testcase>\n");
 	} else {
@@ -257,13 +423,12 @@ static void write_testcase(struct outstream *os, const struct compare_row *row)
 void compare_write_junit(struct outstream *os, const struct compare_result *r,
 			 const struct compare_options *o)
 {
-	(void)o;
 	outstream_puts(os, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	outstream_printf(os, "<testsuites>\n<testsuite name=\"gmon2cg --compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 			 r->nrows + 1, r->nfailed);
-	write_testcase(os, &r->total);
+	write_testcase(os, &r->total, o);
 	for (size_t i = 0; i < r->nrows; i++)
-		write_testcase(os, &r->rows[i]);
+		write_testcase(os, &r->rows[i], o);
 	outstream_puts(os, "</testsuite>\n</testsuites>\n");
 }
 

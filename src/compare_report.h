@@ -1,10 +1,14 @@
 /* compare_report.h -- what gmon2cg --compare writes.
  *
  * The last stage of a comparison: the report for build logs (80 columns,
- * changes first), a JUnit XML file (one test case per function, failed
- * when it crosses a gate: Jenkins and GitLab show it as test results) and
- * a callgrind file of the comparison for KCachegrind (events Old, New,
- * Slower and Faster: callgrind costs cannot be negative).
+ * changes first, then the inconclusive; without --all, not the functions
+ * with no sample and no change of calls), a JUnit XML file (one test case
+ * per function, failed when it crosses a gate, skipped when inconclusive:
+ * Jenkins and GitLab show it as test results) and a callgrind file of the
+ * comparison for KCachegrind (events Old, New, Slower and Faster:
+ * callgrind costs cannot be negative).  Names are an object file's bytes:
+ * the report and the XML write a control character or a byte that is not
+ * of a UTF-8 character as \xHH.
  */
 #ifndef GMON2CG_COMPARE_REPORT_H
 #define GMON2CG_COMPARE_REPORT_H

@@ -329,15 +329,16 @@ static int write_report_file(const char *path, bool gzip,
 					   const struct compare_options *),
 			     struct g2c_error *err)
 {
-	const char **inputs = calloc(r->nfiles, sizeof *inputs);
+	size_t n = co->nfiles[0] + co->nfiles[1];
+	const char **inputs = calloc(n, sizeof *inputs);
 	struct outstream os;
 	int rc = -1;
 
 	if (!inputs)
 		return g2c_error_set(err, "out of memory");
-	for (size_t i = 0; i < r->nfiles; i++)
-		inputs[i] = r->profiles[i].path;
-	if (outstream_check_inputs(path, inputs, r->nfiles, err) == 0 &&
+	for (size_t i = 0; i < n; i++)
+		inputs[i] = i < co->nfiles[0] ? co->files[0][i] : co->files[1][i - co->nfiles[0]];
+	if (outstream_check_inputs(path, inputs, n, err) == 0 &&
 	    outstream_open(&os, path, gzip, err) == 0) {
 		write(&os, r, co);
 		rc = outstream_close(&os, err);
@@ -353,7 +354,8 @@ static int run_comparison(const struct options *o)
 		.files = { o->compare_files[0].names, o->compare_files[1].names },
 		.nfiles = { o->compare_files[0].n, o->compare_files[1].n },
 		.alpha = o->alpha, .min_time_ns = o->min_time_ns,
-		.gates = o->gates, .ngates = o->ngates,
+		.machine_noise = o->machine_noise / 100,
+		.gates = o->gates, .ngates = o->ngates, .show_all = o->show_all,
 	};
 	struct compare_result r;
 	struct g2c_error err;
@@ -365,8 +367,16 @@ static int run_comparison(const struct options *o)
 		rc = write_report_file(o->output, o->gzip, &r, &co,
 				       compare_write_callgrind, &err);
 	if (rc == 0) {
-		compare_write_text(stdout, &r, &co);
-		rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
+		/* (with a file on stdout, the report is a log: stderr) */
+		FILE *fp = names_stdout(o->output) || names_stdout(o->junit) ? stderr : stdout;
+
+		compare_write_text(fp, &r, &co);
+		if (fflush(fp) != 0 || ferror(fp)) {
+			g2c_error_set(&err, "%s: write error: %s",
+				      fp == stdout ? "stdout" : "stderr", strerror(errno));
+			rc = report(&err);
+		} else
+			rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
 	} else {
 		rc = report(&err);
 	}

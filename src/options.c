@@ -101,16 +101,18 @@ void options_write_help(FILE *fp)
 "\n"
 "Exit status: 0 on success, 1 if an input is unreadable, invalid or does not\n"
 "belong to EXECUTABLE, or the output cannot be written, 2 on a usage error,\n"
-"3 when --compare finds a change past a --fail-on gate.\n"
+"3 when --compare finds a change past a --fail-on gate (an inconclusive one,\n"
+"past a gate but not beyond noise, is reported with status 0).\n"
 "\n"
 "Comparison (--compare OLD NEW): OLD and NEW are callgrind files that gmon2cg\n"
 "wrote (plain or .gz), several of a side separated by commas (repeated runs,\n"
-"summed).  Functions are matched by name and source file.  The report lists\n"
-"each function's self time, inclusive time and calls, old and new (means per\n"
-"run), changes first; a time has changed when it differs beyond sampling noise\n"
-"(README: \"Change or noise\"), calls when they differ at all.  Of the options\n"
-"above only -o and --gzip apply (to the comparison's callgrind file); the\n"
-"others are refused.\n"
+"summed).  Functions are matched by name and source file (by its path\n"
+"suffix when the two sides are checkouts in two directories).  The report\n"
+"lists each function's self time, inclusive time and calls, old and new\n"
+"(means per run), changes first; a time has changed when it differs beyond\n"
+"sampling noise (README: \"Change or noise\"), calls when they differ at all.\n"
+"Of the options above only -o and --gzip apply (to the comparison's callgrind\n"
+"file); the others are refused.\n"
 "      --compare       compare OLD with NEW instead of converting\n"
 "      --fail-on=WHAT:[+|-]AMOUNT[%%|ns|us|ms|s]  exit with status 3 when a\n"
 "                      change beyond noise is at least AMOUNT (+: an increase,\n"
@@ -119,11 +121,17 @@ void options_write_help(FILE *fp)
 "                      comma-separated (default: self:+0%%,calls:1)\n"
 "      --min-time=TIME leave times below TIME (e.g. 10ms) on both sides unjudged\n"
 "      --alpha=P       the false-alarm rate of a whole comparison (default %g)\n"
+"      --machine-noise=PCT  how far the machine's speed moves a time between\n"
+"                      runs: a function of over half the samples is judged\n"
+"                      against the old run beyond it (default %d%%)\n"
 "      --junit=FILE    also write a JUnit XML report: a test case per function\n"
+"      --all           report also the functions with no samples and no change\n"
+"                      of calls (left out by default)\n"
 "  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
-"                      Old, New, Slower, Faster) for KCachegrind\n"
+"                      Old, New, Slower, Faster) for KCachegrind; with -o -\n"
+"                      or --junit=-, the report goes to standard error\n"
 "\n"
-"Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA,
+"Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA, COMPARE_MACHINE_NOISE,
 		PACKAGE_BUGREPORT);
 }
 
@@ -265,7 +273,8 @@ enum {
 	OPT_NO_DEMANGLE = OPT_FIRST_LONG, OPT_NO_INLINE, OPT_DEBUG_DIR, OPT_FORCE,
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
-	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT,
+	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
+	OPT_MACHINE_NOISE,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -418,6 +427,19 @@ static enum options_action take_min_time(struct options *o, const struct given *
 	return OPTIONS_CONVERT;
 }
 
+static enum options_action take_machine_noise(struct options *o, const struct given *g)
+{
+	char *end;
+
+	compare_only(o, g);
+	o->machine_noise = strtod(g->arg, &end);
+	if (end == g->arg || (*end && strcmp(end, "%") != 0) ||
+	    !(o->machine_noise >= 0 && o->machine_noise <= 1000))
+		return usage_error(o, "invalid --machine-noise '%s': a percentage from 0 to 1000 is needed",
+				   g->arg);
+	return OPTIONS_CONVERT;
+}
+
 static enum options_action take_alpha(struct options *o, const struct given *g)
 {
 	char *end;
@@ -434,6 +456,12 @@ static enum options_action take_junit(struct options *o, const struct given *g)
 {
 	compare_only(o, g);
 	return take_string(o, g);
+}
+
+static enum options_action take_compare_true(struct options *o, const struct given *g)
+{
+	compare_only(o, g);
+	return take_true(o, g);
 }
 
 static enum options_action take_help(struct options *o, const struct given *g)
@@ -498,7 +526,10 @@ static const struct own_option own_options[] = {
 	{ "fail-on", OPT_FAIL_ON, required_argument, take_fail_on, 0, NO_SET },
 	{ "min-time", OPT_MIN_TIME, required_argument, take_min_time, 0, NO_SET },
 	{ "alpha", OPT_ALPHA, required_argument, take_alpha, 0, NO_SET },
+	{ "machine-noise", OPT_MACHINE_NOISE, required_argument, take_machine_noise, 0,
+	  NO_SET },
 	{ "junit", OPT_JUNIT, required_argument, take_junit, FIELD(junit), NO_SET },
+	{ "all", OPT_ALL, no_argument, take_compare_true, FIELD(show_all), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
 	{ "version", 'V', no_argument, take_version, 0, NO_SET },
 	{ NULL, 'v', no_argument, take_version, 0, NO_SET },
@@ -641,12 +672,18 @@ static enum options_action compare_operands(struct options *o, int n,
 static bool for_comparison(int code)
 {
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
-				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, 'h', 'V', 'v' };
+				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
+				     OPT_MACHINE_NOISE, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)
 			return true;
 	return false;
+}
+
+bool names_stdout(const char *path)
+{
+	return path && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0);
 }
 
 enum options_action options_parse(int argc, char **argv, struct options *o)
@@ -659,6 +696,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->demangle = true;
 	o->alpha = DEFAULT_ALPHA;
+	o->machine_noise = COMPARE_MACHINE_NOISE;
 	opterr = 0;		/* errors are reported as gmon2cg's */
 	build_tables();
 	while (action == OPTIONS_CONVERT &&
@@ -682,6 +720,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	if (o->compare && o->convert_only)
 		return usage_error(o, "%s is not an option of --compare (it applies to a conversion)",
 				   o->convert_only);
+	if (o->compare && names_stdout(o->output) && names_stdout(o->junit))
+		return usage_error(o, "-o and --junit both to standard output would mix two files: name a file for one");
 	if (o->compare)
 		return compare_operands(o, argc - optind, &argv[optind]);
 	if (o->compare_only)

@@ -64,7 +64,9 @@ struct options {
 	size_t ngates;
 	double alpha;		/* --alpha; default DEFAULT_ALPHA */
 	double min_time_ns;	/* --min-time */
+	double machine_noise;	/* --machine-noise, percent */
 	const char *junit;	/* --junit=FILE */
+	bool show_all;		/* --all */
 	const char *compare_only;	/* the first option only --compare takes */
 	const char *convert_only;	/* the first one --compare does not take */
 };
@@ -85,6 +87,9 @@ enum options_action {
 /* Parses ARGV into O and says what to do.  O is to be released whatever
  * the answer. */
 enum options_action options_parse(int argc, char **argv, struct options *o);
+
+/* Whether PATH (of -o or --junit; NULL: none given) is standard output. */
+bool names_stdout(const char *path);
 
 void options_write_help(FILE *fp);
 void options_write_version(FILE *fp, const struct options *o);

@@ -415,18 +415,23 @@ static void write_node(struct writer *w, size_t c, double ns, size_t depth)
 	w->depth--;
 }
 
-/* S within a JSON string. */
+/* S within a JSON string; a byte that is not of a UTF-8 character (a
+ * name is an object file's bytes; JSON is Unicode) as the text \xHH. */
 static void write_escaped(struct outstream *os, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char ch = (unsigned char)*s;
+		size_t n = utf8_length(s);
 
 		if (ch == '"' || ch == '\\')
 			outstream_printf(os, "\\%c", ch);
 		else if (ch < 0x20)
 			outstream_printf(os, "\\u%04x", ch);
+		else if (n == 0)
+			outstream_printf(os, "\\\\x%02x", ch);
 		else
-			outstream_write(os, s, 1);
+			outstream_write(os, s, n);
+		s += n ? n : 1;
 	}
 }
 

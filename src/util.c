@@ -242,6 +242,45 @@ char *copy_printable(char *dst, const char *src, size_t len)
 	}
 }
 
+size_t utf8_length(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n;
+	uint32_t cp;
+
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2, cp = u[0] & 0x1f;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		n = 3, cp = u[0] & 0x0f;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		n = 4, cp = u[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)	/* (the NUL ends it too) */
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+size_t printable_length(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = utf8_length(s);
+
+	if ((n == 1 && (u[0] < 0x20 || u[0] == 0x7f)) ||
+	    (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) ||
+	    (n == 3 && u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe))
+		return 0;
+	return n;
+}
+
 const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -58,6 +58,18 @@ size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
  * Returns DST + LEN. */
 char *copy_printable(char *dst, const char *src, size_t len);
 
+/* The length of the UTF-8 sequence S starts with (1 to 4; 1 for ASCII),
+ * or 0 when S does not start a valid one: a stray or truncated sequence,
+ * an overlong form, a surrogate or a code point past U+10FFFF.  Names
+ * come from object files and may hold any bytes; the writers of text
+ * declared UTF-8 (XML, JSON, the report) escape such bytes. */
+size_t utf8_length(const char *s);
+
+/* The length of the character S starts with when it is printable UTF-8
+ * text: utf8_length, but 0 (to be escaped) for a control character (C0,
+ * DEL, C1: a terminal obeys them) and for U+FFFE and U+FFFF (not XML). */
+size_t printable_length(const char *s);
+
 /* The part of PATH after its last '/' (all of PATH without one). */
 const char *base_name(const char *path);
 

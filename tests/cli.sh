@@ -214,5 +214,18 @@ assert all(0 <= i < len(d["shared"]["frames"]) for s in p["samples"] for i in s)
 else
 	skip_check "--format=speedscope: speedscope's JSON file format" "python3 not found"
 fi
+# a symbol whose name has a byte that is not UTF-8 (and an escape): the
+# JSON stays JSON, the bytes written as \xHH
+if [ -n "$PYTHON3" ] && command -v objcopy >/dev/null; then
+	objcopy --redefine-sym hot_a=$'hot\xff_a\x1b' "$FIXTURES/compare/base/prog" "$tmp/ff-prog" &&
+		"$GMON2CG" --format=speedscope -o "$tmp/ff.json" "$tmp/ff-prog" \
+			"$FIXTURES/compare/base/gmon.01.out" 2>/dev/null &&
+		$PYTHON3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8"))
+names = [f["name"] for f in d["shared"]["frames"]]
+assert "hot\\xff_a\x1b" in names, names' "$tmp/ff.json"
+	check "--format=speedscope: a name with a byte not UTF-8 is valid JSON"
+else
+	skip_check "--format=speedscope: a name not UTF-8" "python3 or objcopy not found"
+fi
 
 finish

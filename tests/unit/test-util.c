@@ -4,8 +4,9 @@
  * arrays, long runs of equal keys, large elements), search_above must
  * give a linear search's answer from any starting point, copy_printable
  * turns control characters (and only those) into '?', base_name
- * finds what follows the last '/', and section_end (object.h) is just
- * past a section. */
+ * finds what follows the last '/', utf8_length and printable_length tell
+ * a character to keep from a byte to escape, and section_end (object.h)
+ * is just past a section. */
 #include <config.h>
 
 #include <bfd.h>
@@ -238,6 +239,32 @@ static void check_base_name(void)
 	CHECK(base_name(path) == path + 9);	/* a pointer into PATH */
 }
 
+/* utf8_length: well-formed sequences only; printable_length: and no
+ * control character (C0, DEL, C1) nor U+FFFE, U+FFFF. */
+static void check_utf8(void)
+{
+	CHECK_U64(utf8_length("a"), 1);
+	CHECK_U64(utf8_length("\xc3\xa9"), 2);		/* e acute */
+	CHECK_U64(utf8_length("\xe2\x82\xac"), 3);		/* euro */
+	CHECK_U64(utf8_length("\xf0\x9f\x98\x80"), 4);	/* U+1F600 */
+	CHECK_U64(utf8_length("\xff"), 0);
+	CHECK_U64(utf8_length("\x80"), 0);			/* a stray continuation */
+	CHECK_U64(utf8_length("\xc3"), 0);			/* cut by the NUL */
+	CHECK_U64(utf8_length("\xc3" "a"), 0);
+	CHECK_U64(utf8_length("\xc0\x80"), 0);		/* overlong */
+	CHECK_U64(utf8_length("\xe0\x80\x80"), 0);
+	CHECK_U64(utf8_length("\xed\xa0\x80"), 0);		/* a surrogate */
+	CHECK_U64(utf8_length("\xf4\x90\x80\x80"), 0);	/* past U+10FFFF */
+	CHECK_U64(printable_length("a"), 1);
+	CHECK_U64(printable_length("\x1b"), 0);
+	CHECK_U64(printable_length("\x7f"), 0);
+	CHECK_U64(printable_length("\xc2\x9b"), 0);		/* C1: CSI */
+	CHECK_U64(printable_length("\xc2\xa0"), 2);
+	CHECK_U64(printable_length("\xef\xbf\xbe"), 0);	/* U+FFFE */
+	CHECK_U64(printable_length("\xef\xbf\xbd"), 3);	/* U+FFFD */
+	CHECK_U64(printable_length("\xff"), 0);
+}
+
 /* section_end: just past the section, wherever it is loaded. */
 static void check_section_end(void)
 {
@@ -281,6 +308,7 @@ int main(void)
 	CHECK_U64(add_saturating(40, 2), 42);
 	check_copy_printable();
 	check_base_name();
+	check_utf8();
 	check_section_end();
 	return check_report("test-util");
 }
