@@ -63,7 +63,10 @@ build() {
 	local t0=$SECONDS
 	[ -f "$out/.built" ] && return 0
 	rm -rf "$out" && mkdir -p "$out" || return 1
-	(set -e; cd "$src"; recipe_build) >"$out/build.log" 2>&1 || {
+	# (in a shell of its own: set -e is void in a function whose status
+	# is tested, so a recipe's failing command would not stop its build)
+	recipe=$recipe src=$src out=$out corpus=$corpus \
+		bash -e -c '. "$recipe"; cd "$src"; recipe_build' >"$out/build.log" 2>&1 || {
 		tail -n 20 "$out/build.log" | diag
 		mv "$out" "$out.failed.$$"
 		return 1
@@ -163,7 +166,7 @@ library_checks() {
 
 # One recipe, in a subshell of its own: fetch, build, run, check.
 run_recipe() (
-	kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
+	recipe=$1 kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
 	recipe_build() { :; }
 	. "$1"
 	if [ -n "$installed" ]; then
