@@ -99,9 +99,30 @@ program_checks() {
 		ok "$name agrees with gprof: $(tail -n 1 "$work/compare.log")" ||
 		{ not_ok "$name differs from gprof: $(tail -n 1 "$work/compare.log")"
 		  grep -v '^note' "$work/compare.log" | head -n 40 | diag; }
+	bins_kept "$exe" --gmon "$work/gmon.out"
+	invariants
 	zero_cost_calls
 	annotate
 	kcachegrind
+}
+
+# bins_kept BINARY --gmon GMON | --oracle ORACLE: each histogram bin's
+# samples are on the instructions that start in it, so every function's
+# self cost is within what its bins allow.
+bins_kept() {
+	$PYTHON3 "$corpus/bins_kept.py" "$work/$name.cg" "$@" >"$work/bins.log" 2>&1 &&
+		ok "$name: every bin's samples on its instructions, $(tail -n 1 "$work/bins.log")" ||
+		{ not_ok "$name: bins, $(tail -n 1 "$work/bins.log")"; head -n 20 "$work/bins.log" | diag; }
+}
+
+# The invariants every gmon2cg output keeps, whatever the program
+# (tests/lib/check_callgrind.py): this is where it is wired in.
+invariants() {
+	[ -f "$lib/check_callgrind.py" ] ||
+		{ skip_check "$name: whole-output invariants" "tests/lib/check_callgrind.py is not there yet"; return; }
+	$PYTHON3 "$lib/check_callgrind.py" "$work/$name.cg" >"$work/invariants.log" 2>&1 &&
+		ok "$name: whole-output invariants, $(tail -n 1 "$work/invariants.log")" ||
+		{ not_ok "$name: invariants, $(tail -n 1 "$work/invariants.log")"; head -n 20 "$work/invariants.log" | diag; }
 }
 
 # No call line of cost 0.  Known defect: (9) calls from <spontaneous> to
@@ -157,6 +178,8 @@ library_checks() {
 	0) ok "$name: every sample kept, $(tail -n 1 "$work/kept.log")" ;;
 	*) not_ok "$name: samples lost, $(tail -n 1 "$work/kept.log")"; diag <"$work/kept.log" ;;
 	esac
+	bins_kept "$libfile" --oracle "$work/oracle"
+	invariants
 	$PYTHON3 "$corpus/call_sites.py" "$work/$name.cg" "$libfile" >"$work/sites.log" 2>&1
 	case $? in
 	0) ok "$name: every call site on its call instruction, $(tail -n 1 "$work/sites.log")" ;;
@@ -187,8 +210,10 @@ run_recipe() (
 	rm -rf "$work" && mkdir -p "$work"
 	if [ -n "$installed" ] || build; then
 		ok "$name: $package $version $([ -n "$installed" ] && echo installed || echo "built ($variant)")"
+		local t0=$SECONDS
 		(cd "$work" && recipe_workload) >"$work/workload.log" 2>&1
 		check "$name: the workload ran" || tail -n 5 "$work/workload.log" | diag
+		diag "$name: workload in $((SECONDS - t0)) s"
 		if [ "$kind" = program ]; then
 			convert "$name: converts, no warning" -o "$work/$name.cg" "$out/$prog" "$work/gmon.out" &&
 				program_checks

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""bins_kept.py PROFILE BINARY (--gmon GMON | --oracle ORACLE): every
+histogram bin's samples are on the instructions that start in it.
+
+The bins come from a program's GMON (tests/lib/exact_hist.py reads it)
+or from ORACLE, tests/lib/ldprofile.py's reading of an LD_PROFILE file;
+the pcs a bin counts follow the exact profil(2) relation.  Each self-cost
+line of PROFILE (not a call's cost line) is at an address; its cost goes
+to the sampled bin that address is in.  Checks that every such address
+is the start of an instruction of BINARY (`objdump -d`) in a sampled bin,
+and that the costs in each bin add up to its count times the sample
+period (to 1 ns per cost line), or to less where the bin overlaps the
+mcount family, whose samples are left out of every total.  A function
+too cheap for its calls has 1 ns per call line into it (or 1 as a root)
+at its entry, wherever that is.  That holds
+for every function, wherever gmon2cg ends it: no function's self cost is
+below the bins only its instructions are in or above the bins any of its
+instructions are in.  Prints the offending bins and a summary line;
+exits 1 if there is any.
+"""
+import bisect
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import check_positions as cp  # noqa: E402
+import exact_hist  # noqa: E402
+
+
+def gmon_bins(binary, gmon):
+    psize, bo = exact_hist.elf_layout(binary)
+    out, rate = [], None
+    for r in exact_hist.read_gmon(gmon, psize, bo):
+        rate = r["rate"]
+        scale = exact_hist.profil_scale(r["nbins"], r["high_pc"] - r["low_pc"])
+        for i, c in enumerate(r["bins"]):
+            if c:
+                lo, hi = exact_hist.bin_bounds(r["low_pc"], scale, i)
+                out.append((lo, hi, c))
+    return rate, out
+
+
+def oracle_bins(oracle):
+    rate, out = None, []
+    for line in open(oracle):
+        f = line.split()
+        if f[0] == "hist":
+            rate = int(f[4])
+        elif f[0] == "bin":
+            out.append((int(f[1], 16), int(f[2], 16), int(f[3])))
+    return rate, out
+
+
+def self_costs(profile):
+    """[(address, cost of the first event)] of the self-cost lines, and
+    {callee address: call lines to it}."""
+    out, calls, last, after_calls, npos = [], {}, None, False, 1
+    for line in open(profile, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("positions:"):
+            npos = len(line.split()) - 1
+        if line.startswith("calls="):
+            f = line.split()
+            if len(f) > 1:
+                target = int(f[1], 16) if f[1].startswith("0x") else int(f[1])
+                calls[target] = calls.get(target, 0) + 1
+            after_calls = True
+            continue
+        if not line or not (line[0].isdigit() or line[0] in "+-*"):
+            continue
+        toks = line.split()
+        last = cp.relative(toks[0], last)
+        if not after_calls and len(toks) > npos:
+            out.append((last, int(toks[npos])))
+        after_calls = False
+    return out, calls
+
+
+def mcount_ranges(binary):
+    """[start, end) of the mcount family's symbols, to the next symbol."""
+    syms = []
+    for line in subprocess.run(["nm", "-n", "--defined-only", binary], capture_output=True,
+                               text=True).stdout.splitlines():
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[1] in "TtWw":
+            syms.append((int(f[0], 16), f[2].split("@")[0]))
+    return [(a, syms[k + 1][0] if k + 1 < len(syms) else a + 1)
+            for k, (a, n) in enumerate(syms) if n in exact_hist.MCOUNT_FAMILY]
+
+
+def main(argv):
+    if len(argv) != 4 or argv[2] not in ("--gmon", "--oracle"):
+        sys.exit(__doc__.strip().splitlines()[0])
+    profile, binary, kind, hist = argv[0], argv[1], argv[2], argv[3]
+    rate, bins = gmon_bins(binary, hist) if kind == "--gmon" else oracle_bins(hist)
+    bins.sort()
+    period = 1e9 / rate
+    insns = cp.disassembly(binary)
+    mcount = mcount_ranges(binary)
+    starts = [lo for lo, _hi, _c in bins]
+    got = [0] * len(bins)
+    lines = [0] * len(bins)
+    bad = []
+    markers = [0] * len(bins)
+    costs, calls = self_costs(profile)
+    for addr, cost in costs:
+        if not cost:
+            continue
+        i = bisect.bisect_right(starts, addr) - 1
+        # (a function too cheap for its calls costs 1 ns per call line
+        # into it, or 1 as a root: its marker, at its entry)
+        marker = calls.get(addr, 0) + 1
+        if i < 0 or addr >= bins[i][1]:
+            if cost > marker:
+                bad.append("0x%x: %d ns in no sampled bin" % (addr, cost))
+            continue
+        markers[i] += marker
+        if addr not in insns:
+            bad.append("0x%x: %d ns on no instruction start (bin [0x%x, 0x%x))"
+                       % (addr, cost, bins[i][0], bins[i][1]))
+        got[i] += cost
+        lines[i] += 1
+    for (lo, hi, count), ns, n, extra in zip(bins, got, lines, markers):
+        want = count * period
+        slack = n + 1
+        short_ok = any(a < hi and lo < e for a, e in mcount)
+        if ns > want + slack + extra or (ns < want - slack and not short_ok):
+            bad.append("bin [0x%x, 0x%x): %d samples = %d ns, its instructions' costs %d ns"
+                       % (lo, hi, count, want, ns))
+    for b in bad[:40]:
+        print(b)
+    print("%d sampled bins, %d cost lines, %d bad" % (len(bins), len(costs), len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
