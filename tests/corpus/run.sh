@@ -7,7 +7,9 @@
 # read in callgrind_annotate without a warning or an inclusive cost below
 # a self cost, and load in KCachegrind.  Libraries (LD_PROFILE, driven by
 # Debian's own programs) must keep every sample and put every call site
-# on its call instruction.
+# on its call instruction.  Both must have each histogram bin's samples on
+# the instructions that start in it (bins_kept.py), and will keep the
+# whole-output invariants of tests/lib/check_callgrind.py (invariants()).
 #
 # Builds are cached outside the checkout, one directory per package
 # version and variant: ${G2C_CORPUS_CACHE:-/var/cache/gmon2cg/corpus}/
