@@ -33,6 +33,14 @@ own address; the label is taken off where it is right).  A function at a
 kept symbol's address under a name that is none of that address's names
 keeps its own name, so a wrong name still fails.
 
+gprof takes weak symbols outside code for functions at their value
+(GCC's -flto writes one per source file into .debug_info): it is run on
+a copy of EXE without them.  With --keep-clones the copy also has the
+clones, split parts and lambdas gprof drops made global, so that gprof
+keeps them as gmon2cg does: then nothing is merged, and gprof's
+propagation does not spread a dropped clone's children over the callers
+of the function below it (the one figure gprof_view cannot undo).
+
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
 """
@@ -188,10 +196,28 @@ def outside_code_weak_symbols(exe):
     return names
 
 
-def without_symbols(exe, names, tmpdir):
-    """A copy of EXE in TMPDIR without the symbols NAMES."""
+def dropped_clones(exe):
+    """The local function symbols of EXE that gprof drops and gmon2cg
+    keeps as functions: GCC's clones and split parts (f.part.0, f.isra.0,
+    f.lto_priv.0, and f.constprop.0 where gprof's name scanner misreads
+    it) and clang's lambdas (f::$_0), but not the cold parts (f.cold),
+    which gmon2cg too counts as part of f."""
+    names = []
+    for line in exact_hist._run(["readelf", "-sW", exe]).splitlines():
+        f = line.split()
+        if (len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" and f[4] == "LOCAL"
+                and f[6] != "UND" and ("." in f[7] or "$" in f[7])
+                and ".cold" not in f[7]):
+            names.append(f[7])
+    return names
+
+
+def gprof_copy(exe, strip, globalize, tmpdir):
+    """A copy of EXE in TMPDIR without the symbols STRIP and with the
+    symbols GLOBALIZE made global."""
     copy = os.path.join(tmpdir, os.path.basename(exe))
-    subprocess.run(["objcopy"] + ["--strip-symbol=" + n for n in names] + [exe, copy],
+    subprocess.run(["objcopy"] + ["--strip-symbol=" + n for n in strip]
+                   + ["--globalize-symbol=" + n for n in globalize] + [exe, copy],
                    check=True)
     return copy
 
@@ -215,6 +241,12 @@ def main():
                     help="selection options for gprof, as given to gmon2cg "
                          "(e.g. '-E f'); then self times are gprof's call-graph "
                          "shares and only the functions gprof shows are compared")
+    ap.add_argument("--keep-clones", action="store_true",
+                    help="run gprof on a copy in which the clones, split parts and "
+                         "lambdas it drops are global symbols, which it keeps: its "
+                         "figures are then those of the functions gmon2cg writes, and "
+                         "its propagation does not spread a dropped clone's children "
+                         "over the callers of the function it credits them to")
     ap.add_argument("exe")
     ap.add_argument("gmon", nargs="+")
     args = ap.parse_args()
@@ -222,12 +254,21 @@ def main():
     notes = []
     label = os.path.basename(os.path.dirname(os.path.abspath(args.exe))) or args.exe
     misread = outside_code_weak_symbols(args.exe)
+    clones = dropped_clones(args.exe) if args.keep_clones else []
     tmpdir = tempfile.TemporaryDirectory()
+
+    def some(names):
+        return "%d: %s" % (len(names), ", ".join(n if len(n) < 48 else n[:45] + "..."
+                                                  for n in sorted(names)[:3])
+                           + (", ..." if len(names) > 3 else ""))
     if misread:
-        notes.append("gprof is run on a copy without the %d weak symbols outside code that it "
-                     "takes for functions (%s)" % (len(misread), ", ".join(sorted(misread)[:3])
-                                                   + (", ..." if len(misread) > 3 else "")))
-        args.exe = without_symbols(args.exe, misread, tmpdir.name)
+        notes.append("gprof is run on a copy without the weak symbols outside code that it "
+                     "takes for functions (%s)" % some(misread))
+    if clones:
+        notes.append("gprof is run on a copy in which the clones it drops are global (%s)"
+                     % some(clones))
+    if misread or clones:
+        args.exe = gprof_copy(args.exe, misread, clones, tmpdir.name)
     gprof_args = shlex.split(args.gprof_args)
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
