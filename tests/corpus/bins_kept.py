@@ -11,8 +11,9 @@ is the start of an instruction of BINARY (`objdump -d`) in a sampled bin,
 and that the costs in each bin add up to its count times the sample
 period (to 1 ns per cost line), or to less where the bin overlaps the
 mcount family, whose samples are left out of every total.  A function
-too cheap for its calls has 1 ns per call line into it (or 1 as a root)
-at its entry, wherever that is.  That holds
+too cheap for its calls has at its entry, wherever that is, a marker of
+at most 1 ns per call line into it (into its cycle from outside, for a
+cycle's member), plus 1 as a root.  That holds
 for every function, wherever gmon2cg ends it: no function's self cost is
 below the bins only its instructions are in or above the bins any of its
 instructions are in.  Prints the offending bins and a summary line;
@@ -25,6 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import callgrind_model  # noqa: E402
 import check_positions as cp  # noqa: E402
 import exact_hist  # noqa: E402
 
@@ -54,18 +56,13 @@ def oracle_bins(oracle):
 
 
 def self_costs(profile):
-    """[(address, cost of the first event)] of the self-cost lines, and
-    {callee address: call lines to it}."""
-    out, calls, last, after_calls, npos = [], {}, None, False, 1
+    """[(address, cost of the first event)] of the self-cost lines."""
+    out, last, after_calls, npos = [], None, False, 1
     for line in open(profile, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         if line.startswith("positions:"):
             npos = len(line.split()) - 1
         if line.startswith("calls="):
-            f = line.split()
-            if len(f) > 1:
-                target = int(f[1], 16) if f[1].startswith("0x") else int(f[1])
-                calls[target] = calls.get(target, 0) + 1
             after_calls = True
             continue
         if not line or not (line[0].isdigit() or line[0] in "+-*"):
@@ -75,7 +72,29 @@ def self_costs(profile):
         if not after_calls and len(toks) > npos:
             out.append((last, int(toks[npos])))
         after_calls = False
-    return out, calls
+    return out
+
+
+def marker_bounds(profile):
+    """{entry address: the most ns a marker there can be}: 1 per call
+    line into the function, or into its cycle from outside for a cycle
+    member (the cycle's marker goes to one member), plus 1 as a root."""
+    model = callgrind_model.load(profile)
+    group = {}
+    for members in model.find_cycles():
+        for key in members:
+            group[key] = frozenset(members)
+    lines_in = {}
+    for (caller, callee), arc in model.arcs.items():
+        g = group.get(callee, frozenset([callee]))
+        if caller not in g:
+            lines_in[g] = lines_in.get(g, 0) + arc.lines
+    bounds = {}
+    for key, f in model.functions.items():
+        if f.addr is not None:
+            n = lines_in.get(group.get(key, frozenset([key])), 0) + 1
+            bounds[f.addr] = max(bounds.get(f.addr, 0), n)
+    return bounds
 
 
 def mcount_ranges(binary):
@@ -104,14 +123,12 @@ def main(argv):
     lines = [0] * len(bins)
     bad = []
     markers = [0] * len(bins)
-    costs, calls = self_costs(profile)
+    costs, bounds = self_costs(profile), marker_bounds(profile)
     for addr, cost in costs:
         if not cost:
             continue
         i = bisect.bisect_right(starts, addr) - 1
-        # (a function too cheap for its calls costs 1 ns per call line
-        # into it, or 1 as a root: its marker, at its entry)
-        marker = calls.get(addr, 0) + 1
+        marker = bounds.get(addr, 0)
         if i < 0 or addr >= bins[i][1]:
             if cost > marker:
                 bad.append("0x%x: %d ns in no sampled bin" % (addr, cost))
