@@ -10,11 +10,11 @@ to the sampled bin that address is in.  Checks that every such address
 is the start of an instruction of BINARY (`objdump -d`) in a sampled bin,
 and that the costs in each bin add up to its count times the sample
 period (to 1 ns per cost line), or to less where the bin overlaps the
-mcount family, whose samples are left out of every total.  A function
-too cheap for its calls has at its entry, wherever that is, a marker of
-at most 1 ns per call line into it (into its cycle from outside, for a
-cycle's member), plus 1 as a root.  That holds
-for every function, wherever gmon2cg ends it: no function's self cost is
+mcount family or its PLT entries, whose samples may be left out of every
+total.  A function too cheap for its calls has at its entry, wherever
+that is, a marker of at most 1 ns per call line into it (into its cycle
+from outside, for a cycle's member), plus 1 as a root.  That holds for
+every function, wherever gmon2cg ends it: no function's self cost is
 below the bins only its instructions are in or above the bins any of its
 instructions are in.  Prints the offending bins and a summary line;
 exits 1 if there is any.
@@ -98,13 +98,18 @@ def marker_bounds(profile):
 
 
 def mcount_ranges(binary):
-    """[start, end) of the mcount family's symbols, to the next symbol."""
-    syms = []
+    """[start, end) of the mcount family's symbols and of their PLT
+    entries (objdump's NAME@plt), each to the next symbol or label."""
+    labels = set()
     for line in subprocess.run(["nm", "-n", "--defined-only", binary], capture_output=True,
                                text=True).stdout.splitlines():
         f = line.split(" ", 2)
         if len(f) == 3 and f[1] in "TtWw":
-            syms.append((int(f[0], 16), f[2].split("@")[0]))
+            labels.add((int(f[0], 16), f[2].split("@")[0]))
+    for m in re.finditer(r"^([0-9a-f]+) <([^>]+)@plt>:$", subprocess.run(
+            ["objdump", "-d", binary], capture_output=True, text=True).stdout, re.M):
+        labels.add((int(m.group(1), 16), m.group(2)))
+    syms = sorted(labels)
     return [(a, syms[k + 1][0] if k + 1 < len(syms) else a + 1)
             for k, (a, n) in enumerate(syms) if n in exact_hist.MCOUNT_FAMILY]
 
