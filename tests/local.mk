@@ -113,4 +113,4 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/bins_kept.py tests/corpus/re2-driver.cpp tests/corpus/gawk.recipe \
 	tests/corpus/sqlite3.recipe tests/corpus/re2.recipe tests/corpus/xz.recipe \
 	tests/corpus/zopfli.recipe tests/corpus/zstd.recipe tests/corpus/liblzma.recipe \
-	tests/corpus/xz-sum.recipe
+	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe

@@ -93,13 +93,15 @@ convert() {
 	[ -f "$work/$name.cg" ]
 }
 
-# Checks of a program's profile $work/$name.cg.  gprof is run keeping the
+# Checks of a program's profile $work/$name.cg, converted with the
+# recipe's gprof_options (gprof's selections, which gmon2cg takes too).  gprof is run keeping the
 # clones it drops (GCC's f.part.0, clang's lambdas): in real programs its
 # crediting them to the function below spreads their children's time
 # over that function's callers (zstd's POOL_thread under POOL_free).
 program_checks() {
 	local exe=$out/$prog
-	$PYTHON3 "$lib/compare_gprof.py" --keep-clones --cg "$work/$name.cg" "$exe" "$work/gmon.out" \
+	$PYTHON3 "$lib/compare_gprof.py" --keep-clones --gprof-args="$gprof_options" \
+		--cg "$work/$name.cg" "$exe" "$work/gmon.out" \
 		>"$work/compare.log" 2>&1 &&
 		ok "$name agrees with gprof: $(tail -n 1 "$work/compare.log")" ||
 		{ not_ok "$name differs from gprof: $(tail -n 1 "$work/compare.log")"
@@ -195,6 +197,7 @@ library_checks() {
 # One recipe, in a subshell of its own: fetch, build, run, check.
 run_recipe() (
 	recipe=$1 kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
+	gprof_options=''
 	recipe_build() { :; }
 	. "$1"
 	if [ -n "$installed" ]; then
@@ -220,7 +223,8 @@ run_recipe() (
 		check "$name: the workload ran" || tail -n 5 "$work/workload.log" | diag
 		diag "$name: workload in $((SECONDS - t0)) s"
 		if [ "$kind" = program ]; then
-			convert "$name: converts, no warning" -o "$work/$name.cg" "$out/$prog" "$work/gmon.out" &&
+			convert "$name: converts, no warning" $gprof_options -o "$work/$name.cg" \
+				"$out/$prog" "$work/gmon.out" &&
 				program_checks
 		else
 			libfile=${libfile:-$out/$soname}

@@ -60,19 +60,26 @@ import gprof_model  # noqa: E402
 PSEUDO = ("<spontaneous>", "<no symbol>", "<hidden>")
 
 
-def gprof_names(exe, gp):
+def gprof_names(exe, gp, no_statics):
     """(starts, names, aliases, dropped): gprof's kept function symbols,
     sorted by address, with their demangled names; every demangled
     function name of each kept address; and {name: owner name} of the
     symbols exact_hist keeps but this gprof does not.  (gprof 2.40 means
     to keep "f.constprop.N" but compares it with ".clone.": a constprop
-    clone that gprof does not list is credited to the symbol below it.)"""
+    clone that gprof does not list is credited to the symbol below it.
+    With NO_STATICS, gprof -a, every static function is.)"""
     kept = exact_hist.symbols(exe)
     names = exact_hist.demangle([n for _a, n, _size in kept])
     listed = {k.rsplit(" [", 1)[0] for k in gp["functions"]} | set(gp["functions"])
+    statics = set()
+    if no_statics:
+        for line in exact_hist._run(["nm", "--defined-only", exe]).splitlines():
+            f = line.split(" ", 2)
+            if len(f) == 3 and f[1] == "t":
+                statics.add(f[2])
     dropped = {}
     for i in range(len(kept) - 1, 0, -1):
-        if ".constprop." in names[i] and names[i] not in listed:
+        if (".constprop." in names[i] and names[i] not in listed) or kept[i][1] in statics:
             dropped[names[i]] = names[i - 1]
             del kept[i], names[i]
     starts = [a for a, _n, _size in kept]
@@ -254,7 +261,10 @@ def main():
     notes = []
     label = os.path.basename(os.path.dirname(os.path.abspath(args.exe))) or args.exe
     misread = outside_code_weak_symbols(args.exe)
-    clones = dropped_clones(args.exe) if args.keep_clones else []
+    gprof_args = shlex.split(args.gprof_args)
+    # (with -a every static function is left out, the clones too)
+    no_statics = bool({"-a", "--no-static"} & set(gprof_args))
+    clones = dropped_clones(args.exe) if args.keep_clones and not no_statics else []
     tmpdir = tempfile.TemporaryDirectory()
 
     def some(names):
@@ -269,10 +279,9 @@ def main():
                      % some(clones))
     if misread or clones:
         args.exe = gprof_copy(args.exe, misread, clones, tmpdir.name)
-    gprof_args = shlex.split(args.gprof_args)
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
-    starts, names, aliases, dropped = gprof_names(args.exe, gp)
+    starts, names, aliases, dropped = gprof_names(args.exe, gp, no_statics)
     cg = gprof_view(callgrind_model.load(args.cg), gp,
                     starts, names, aliases).result(cycles=True)
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon)
