@@ -94,10 +94,11 @@ convert() {
 }
 
 # Checks of a program's profile $work/$name.cg, converted with the
-# recipe's gprof_options (gprof's selections, which gmon2cg takes too).  gprof is run keeping the
-# clones it drops (GCC's f.part.0, clang's lambdas): in real programs its
-# crediting them to the function below spreads their children's time
-# over that function's callers (zstd's POOL_thread under POOL_free).
+# recipe's gprof_options (gprof's selections, which gmon2cg takes too).
+# gprof is run keeping the clones it drops (GCC's f.part.0, clang's
+# lambdas): in real programs its crediting them to the function below
+# spreads their children's time over that function's callers (zstd's
+# POOL_thread under POOL_free).
 program_checks() {
 	local exe=$out/$prog
 	$PYTHON3 "$lib/compare_gprof.py" --keep-clones --gprof-args="$gprof_options" \
