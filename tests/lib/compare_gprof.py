@@ -60,7 +60,7 @@ import gprof_model  # noqa: E402
 PSEUDO = ("<spontaneous>", "<no symbol>", "<hidden>")
 
 
-def gprof_names(exe, gp, no_statics):
+def gprof_names(exe, gp, no_statics=False):
     """(starts, names, aliases, dropped): gprof's kept function symbols,
     sorted by address, with their demangled names; every demangled
     function name of each kept address; and {name: owner name} of the
