@@ -119,4 +119,8 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/tinyxml2-driver.cpp tests/corpus/bzip2.recipe \
 	tests/corpus/jsoncpp.recipe tests/corpus/lua.recipe tests/corpus/lz4.recipe \
 	tests/corpus/tinyxml2.recipe tests/corpus/xxhash.recipe \
-	tests/corpus/libbz2.recipe tests/corpus/liblz4.recipe tests/corpus/libz.recipe
+	tests/corpus/libbz2.recipe tests/corpus/liblz4.recipe tests/corpus/libz.recipe \
+	tests/corpus/bins_kept.py tests/corpus/re2-driver.cpp tests/corpus/gawk.recipe \
+	tests/corpus/sqlite3.recipe tests/corpus/re2.recipe tests/corpus/xz.recipe \
+	tests/corpus/zopfli.recipe tests/corpus/zstd.recipe tests/corpus/liblzma.recipe \
+	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe

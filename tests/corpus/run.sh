@@ -7,7 +7,9 @@
 # read in callgrind_annotate without a warning or an inclusive cost below
 # a self cost, and load in KCachegrind.  Libraries (LD_PROFILE, driven by
 # Debian's own programs) must keep every sample and put every call site
-# on its call instruction.
+# on its call instruction.  Both must have each histogram bin's samples on
+# the instructions that start in it (bins_kept.py), and will keep the
+# whole-output invariants of tests/lib/check_callgrind.py (invariants()).
 #
 # Builds are cached outside the checkout, one directory per package
 # version and variant: ${G2C_CORPUS_CACHE:-/var/cache/gmon2cg/corpus}/
@@ -63,7 +65,10 @@ build() {
 	local t0=$SECONDS
 	[ -f "$out/.built" ] && return 0
 	rm -rf "$out" && mkdir -p "$out" || return 1
-	(set -e; cd "$src"; recipe_build) >"$out/build.log" 2>&1 || {
+	# (in a shell of its own: set -e is void in a function whose status
+	# is tested, so a recipe's failing command would not stop its build)
+	recipe=$recipe src=$src out=$out corpus=$corpus \
+		bash -e -c '. "$recipe"; cd "$src"; recipe_build' >"$out/build.log" 2>&1 || {
 		tail -n 20 "$out/build.log" | diag
 		mv "$out" "$out.failed.$$"
 		return 1
@@ -88,17 +93,45 @@ convert() {
 	[ -f "$work/$name.cg" ]
 }
 
-# Checks of a program's profile $work/$name.cg.
+# Checks of a program's profile $work/$name.cg, converted with the
+# recipe's gprof_options (gprof's selections, which gmon2cg takes too).
+# gprof is run keeping the clones it drops (GCC's f.part.0, clang's
+# lambdas): in real programs its crediting them to the function below
+# spreads their children's time over that function's callers (zstd's
+# POOL_thread under POOL_free).
 program_checks() {
 	local exe=$out/$prog
-	$PYTHON3 "$lib/compare_gprof.py" --cg "$work/$name.cg" "$exe" "$work/gmon.out" \
+	$PYTHON3 "$lib/compare_gprof.py" --keep-clones --gprof-args="$gprof_options" \
+		--cg "$work/$name.cg" "$exe" "$work/gmon.out" \
 		>"$work/compare.log" 2>&1 &&
 		ok "$name agrees with gprof: $(tail -n 1 "$work/compare.log")" ||
 		{ not_ok "$name differs from gprof: $(tail -n 1 "$work/compare.log")"
 		  grep -v '^note' "$work/compare.log" | head -n 40 | diag; }
+	bins_kept "$exe" --gmon "$work/gmon.out"
+	invariants
 	zero_cost_calls
 	annotate
 	kcachegrind
+}
+
+# bins_kept BINARY --gmon GMON | --oracle ORACLE: each histogram bin's
+# samples are on the instructions that start in it, so every function's
+# self cost is within what its bins allow.
+bins_kept() {
+	$PYTHON3 "$corpus/bins_kept.py" "$work/$name.cg" "$@" >"$work/bins.log" 2>&1 &&
+		ok "$name: every bin's samples on its instructions, $(tail -n 1 "$work/bins.log")" ||
+		{ not_ok "$name: bins, $(tail -n 1 "$work/bins.log")"; head -n 20 "$work/bins.log" | diag; }
+}
+
+# The invariants every gmon2cg output keeps, whatever the program
+# (tests/lib/check_callgrind.py): this is where it is wired in.
+invariants() {
+	[ -f "$lib/check_callgrind.py" ] ||
+		{ skip_check "$name: whole-output invariants" "tests/lib/check_callgrind.py is not there yet"; return; }
+	$PYTHON3 "$lib/check_callgrind.py" "$work/$name.cg" >"$work/invariants.log" 2>&1 &&
+		ok "$name: the whole-output invariants hold" ||
+		{ not_ok "$name: $(wc -l <"$work/invariants.log") whole-output invariants broken"
+		  head -n 20 "$work/invariants.log" | diag; }
 }
 
 # No call line of cost 0.  Known defect: (9) calls from <spontaneous> to
@@ -154,6 +187,8 @@ library_checks() {
 	0) ok "$name: every sample kept, $(tail -n 1 "$work/kept.log")" ;;
 	*) not_ok "$name: samples lost, $(tail -n 1 "$work/kept.log")"; diag <"$work/kept.log" ;;
 	esac
+	bins_kept "$libfile" --oracle "$work/oracle"
+	invariants
 	$PYTHON3 "$corpus/call_sites.py" "$work/$name.cg" "$libfile" >"$work/sites.log" 2>&1
 	case $? in
 	0) ok "$name: every call site on its call instruction, $(tail -n 1 "$work/sites.log")" ;;
@@ -163,7 +198,8 @@ library_checks() {
 
 # One recipe, in a subshell of its own: fetch, build, run, check.
 run_recipe() (
-	kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
+	recipe=$1 kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
+	gprof_options=''
 	recipe_build() { :; }
 	. "$1"
 	if [ -n "$installed" ]; then
@@ -184,10 +220,13 @@ run_recipe() (
 	rm -rf "$work" && mkdir -p "$work"
 	if [ -n "$installed" ] || build; then
 		ok "$name: $package $version $([ -n "$installed" ] && echo installed || echo "built ($variant)")"
+		local t0=$SECONDS
 		(cd "$work" && recipe_workload) >"$work/workload.log" 2>&1
 		check "$name: the workload ran" || tail -n 5 "$work/workload.log" | diag
+		diag "$name: workload in $((SECONDS - t0)) s"
 		if [ "$kind" = program ]; then
-			convert "$name: converts, no warning" -o "$work/$name.cg" "$out/$prog" "$work/gmon.out" &&
+			convert "$name: converts, no warning" $gprof_options -o "$work/$name.cg" \
+				"$out/$prog" "$work/gmon.out" &&
 				program_checks
 		else
 			libfile=${libfile:-$out/$soname}

@@ -33,6 +33,14 @@ own address; the label is taken off where it is right).  A function at a
 kept symbol's address under a name that is none of that address's names
 keeps its own name, so a wrong name still fails.
 
+gprof takes weak symbols outside code for functions at their value
+(GCC's -flto writes one per source file into .debug_info): it is run on
+a copy of EXE without them.  With --keep-clones the copy also has the
+clones, split parts and lambdas gprof drops made global, so that gprof
+keeps them as gmon2cg does: then nothing is merged, and gprof's
+propagation does not spread a dropped clone's children over the callers
+of the function below it (the one figure gprof_view cannot undo).
+
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
 """
@@ -40,7 +48,9 @@ import bisect
 import argparse
 import os
 import shlex
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import callgrind_model  # noqa: E402
@@ -50,19 +60,26 @@ import gprof_model  # noqa: E402
 PSEUDO = ("<spontaneous>", "<no symbol>", "<hidden>")
 
 
-def gprof_names(exe, gp):
+def gprof_names(exe, gp, no_statics=False):
     """(starts, names, aliases, dropped): gprof's kept function symbols,
     sorted by address, with their demangled names; every demangled
     function name of each kept address; and {name: owner name} of the
     symbols exact_hist keeps but this gprof does not.  (gprof 2.40 means
     to keep "f.constprop.N" but compares it with ".clone.": a constprop
-    clone that gprof does not list is credited to the symbol below it.)"""
+    clone that gprof does not list is credited to the symbol below it.
+    With NO_STATICS, gprof -a, every static function is.)"""
     kept = exact_hist.symbols(exe)
     names = exact_hist.demangle([n for _a, n, _size in kept])
     listed = {k.rsplit(" [", 1)[0] for k in gp["functions"]} | set(gp["functions"])
+    statics = set()
+    if no_statics:
+        for line in exact_hist._run(["nm", "--defined-only", exe]).splitlines():
+            f = line.split(" ", 2)
+            if len(f) == 3 and f[1] == "t":
+                statics.add(f[2])
     dropped = {}
     for i in range(len(kept) - 1, 0, -1):
-        if ".constprop." in names[i] and names[i] not in listed:
+        if (".constprop." in names[i] and names[i] not in listed) or kept[i][1] in statics:
             dropped[names[i]] = names[i - 1]
             del kept[i], names[i]
     starts = [a for a, _n, _size in kept]
@@ -160,6 +177,58 @@ def name_duplicates(view, gp):
                 done_e.add(e)
 
 
+def outside_code_weak_symbols(exe):
+    """The weak symbols of EXE that gprof takes for functions though they
+    are in no code section, at an address inside one.  GCC's -flto writes
+    one per source file ("cache.c.4ebc3396") into .debug_info, its value
+    an offset in that section; gprof reads the value as an address and
+    cuts the function found there in two.  gmon2cg takes no symbol
+    outside code (README, deviations)."""
+    code, other = [], set()
+    for line in exact_hist._run(["readelf", "-SW", exe]).splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 7 and f[0].startswith("[") and f[0][1:-1].isdigit():
+            flags = f[7] if not f[7].isdigit() else ""
+            if "X" in flags and "A" in flags:
+                code.append((int(f[3], 16), int(f[3], 16) + int(f[5], 16)))
+            elif f[0][1:-1] != "0":
+                other.add(f[0][1:-1])
+    names = []
+    for line in exact_hist._run(["readelf", "-sW", exe]).splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0].endswith(":") and f[4] == "WEAK" and f[6] in other:
+            addr = int(f[1], 16)
+            if any(lo <= addr < hi for lo, hi in code):
+                names.append(f[7])
+    return names
+
+
+def dropped_clones(exe):
+    """The local function symbols of EXE that gprof drops and gmon2cg
+    keeps as functions: GCC's clones and split parts (f.part.0, f.isra.0,
+    f.lto_priv.0, and f.constprop.0 where gprof's name scanner misreads
+    it) and clang's lambdas (f::$_0), but not the cold parts (f.cold),
+    which gmon2cg too counts as part of f."""
+    names = []
+    for line in exact_hist._run(["readelf", "-sW", exe]).splitlines():
+        f = line.split()
+        if (len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" and f[4] == "LOCAL"
+                and f[6] != "UND" and ("." in f[7] or "$" in f[7])
+                and ".cold" not in f[7]):
+            names.append(f[7])
+    return names
+
+
+def gprof_copy(exe, strip, globalize, tmpdir):
+    """A copy of EXE in TMPDIR without the symbols STRIP and with the
+    symbols GLOBALIZE made global."""
+    copy = os.path.join(tmpdir, os.path.basename(exe))
+    subprocess.run(["objcopy"] + ["--strip-symbol=" + n for n in strip]
+                   + ["--globalize-symbol=" + n for n in globalize] + [exe, copy],
+                   check=True)
+    return copy
+
+
 def moved_without_options(exe, gmons, exact):
     """The samples gprof's bin model moves between functions: gprof's self
     times without options against EXACT, the counts from the histogram."""
@@ -179,14 +248,40 @@ def main():
                     help="selection options for gprof, as given to gmon2cg "
                          "(e.g. '-E f'); then self times are gprof's call-graph "
                          "shares and only the functions gprof shows are compared")
+    ap.add_argument("--keep-clones", action="store_true",
+                    help="run gprof on a copy in which the clones, split parts and "
+                         "lambdas it drops are global symbols, which it keeps: its "
+                         "figures are then those of the functions gmon2cg writes, and "
+                         "its propagation does not spread a dropped clone's children "
+                         "over the callers of the function it credits them to")
     ap.add_argument("exe")
     ap.add_argument("gmon", nargs="+")
     args = ap.parse_args()
 
+    notes = []
+    label = os.path.basename(os.path.dirname(os.path.abspath(args.exe))) or args.exe
+    misread = outside_code_weak_symbols(args.exe)
     gprof_args = shlex.split(args.gprof_args)
+    # (with -a every static function is left out, the clones too)
+    no_statics = bool({"-a", "--no-static"} & set(gprof_args))
+    clones = dropped_clones(args.exe) if args.keep_clones and not no_statics else []
+    tmpdir = tempfile.TemporaryDirectory()
+
+    def some(names):
+        return "%d: %s" % (len(names), ", ".join(n if len(n) < 48 else n[:45] + "..."
+                                                  for n in sorted(names)[:3])
+                           + (", ..." if len(names) > 3 else ""))
+    if misread:
+        notes.append("gprof is run on a copy without the weak symbols outside code that it "
+                     "takes for functions (%s)" % some(misread))
+    if clones:
+        notes.append("gprof is run on a copy in which the clones it drops are global (%s)"
+                     % some(clones))
+    if misread or clones:
+        args.exe = gprof_copy(args.exe, misread, clones, tmpdir.name)
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
-    starts, names, aliases, dropped = gprof_names(args.exe, gp)
+    starts, names, aliases, dropped = gprof_names(args.exe, gp, no_statics)
     cg = gprof_view(callgrind_model.load(args.cg), gp,
                     starts, names, aliases).result(cycles=True)
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon)
@@ -197,7 +292,6 @@ def main():
     hz = gp["hz"]
     ns_per_sample = 1e9 / hz
     failures = []
-    notes = []
 
     def samples(ns):
         return ns / ns_per_sample
@@ -325,7 +419,7 @@ def main():
     for line in failures:
         print("FAIL: " + line)
     print("%s: %d functions, %d cycles, %d arcs compared with gprof; %d failed"
-          % (os.path.basename(os.path.dirname(os.path.abspath(args.exe))) or args.exe,
+          % (label,
              len(gp["functions"]), len(gp["cycles"]), len(gprof_arcs), len(failures)))
     return 1 if failures else 0
 
