@@ -60,6 +60,7 @@ fi
 # functions); each file with a violation is a failed check.  G2C_BINARY
 # stays the program itself (for ldd).
 G2C_BINARY=${G2C_BINARY:-$GMON2CG}
+check_callgrind=$(cd "${srcdir:-.}/tests/lib" && pwd)/check_callgrind.py
 mkdir "$tmp/outputs"
 {
 	printf '#!/bin/bash\nreal=%q dir=%q\n' "$GMON2CG" "$tmp/outputs"
@@ -212,7 +213,7 @@ check_outputs() {
 		skip_check "the whole-output check of $n callgrind files" "no python3"
 		return 0
 	fi
-	"$PYTHON3" "${srcdir:-.}/tests/lib/check_callgrind.py" --manifest "$manifest" \
+	"$PYTHON3" "$check_callgrind" --manifest "$manifest" \
 		>"$tmp/outputs/violations" 2>&1
 	status=$?
 	if [ "$status" -eq 0 ]; then

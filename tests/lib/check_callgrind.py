@@ -196,6 +196,8 @@ def check_positions(part, model):
     funcs = model.functions
     spans = {}      # object -> [(start, end, key, line of end)]
     for k, (entry, _) in part.entry.items():
+        if is_pseudo(funcs[k].name):
+            continue        # (<no symbol>: at no function's address)
         end, end_line = entry, 0
         for addr, line in part.points.get(k, ()):
             if addr >= end:
