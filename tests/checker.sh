@@ -61,9 +61,9 @@ plant index-twice ':37: function index (4) defined again' '37s/.*/fn=(4) g/'
 plant index-renamed ':37: Redefinition of compressed function index 4' '37s/.*/fn=(4) h/'
 plant index-undefined ':33: Undefined compressed file index 3' '33s/.*/cfi=(3)/'
 plant file-two-ids ":33: file 'a.c' given index (3), already (2)" '33s/.*/cfi=(3) a.c/'
-plant function-two-ids ":34: function 'ga.cprog' given index (7), already (4)" '34s/.*/cfn=(7) g/'
+plant function-two-ids ":34: function 'g' (a.c, prog) given index (7), already (4)" '34s/.*/cfn=(7) g/'
 # positions
-plant entry ":35: calls of 'ga.cprog' at 0x304, but at 0x300 on line 25" '35s/0x300/0x304/'
+plant entry ":35: calls of 'g' at 0x304, but at 0x300 on line 25" '35s/0x300/0x304/'
 plant inside-other ":38: 'g' has a cost or call at 0x204, in the code of 'f' (0x200 to 0x20a)" '38s/0x300/0x204/'
 plant past-entry ":36: 'f' has code at 0x310, past the entry of 'g' at 0x300" '36s/0x20a/0x310/'
 # the file as a whole

@@ -407,8 +407,9 @@ class _Parser(object):
         self.pending_call = None   # call count of a calls= line
         # An object told of what the model itself does not keep, for
         # checkers (check_callgrind.py), each call with the line number
-        # last: define(space, index, identity) at every "(N) name",
-        # call_target(callee key, rest of calls=), cost(function key,
+        # last: define(space, index, identity) at every "(N) name" (a
+        # function's identity: name, file and object base names),
+        # call_target(callee Function, rest of calls=), cost(Function,
         # address or None, values, is_call).
         self.observer = None
 
@@ -469,7 +470,8 @@ class _Parser(object):
         if how == "def":
             self.fn_vec[idx] = key
             if self.observer:
-                self.observer.define("function", idx, key,
+                self.observer.define("function", idx,
+                                     (v, _short(file), _short(obj)),
                                      self.lineno)
         return key
 
@@ -611,8 +613,9 @@ class _Parser(object):
                 arc.cost[j] += v
             self.pending_call = None
             if self.observer:
-                self.observer.cost(self.cur_fn, self.addr if self.has_addr
-                                   else None, vals, True, self.lineno)
+                self.observer.cost(self.m.functions[self.cur_fn],
+                                   self.addr if self.has_addr else None,
+                                   vals, True, self.lineno)
             self.called_obj = None
             self.called_file = None
         else:
@@ -624,8 +627,8 @@ class _Parser(object):
             for j, v in enumerate(vals):
                 sc[j] += v
             if self.observer:
-                self.observer.cost(self.cur_fn, self.addr if self.has_addr
-                                   else None, vals, False, self.lineno)
+                self.observer.cost(fn, self.addr if self.has_addr else None,
+                                   vals, False, self.lineno)
 
     def keyword_line(self, s):
         m = self.m
@@ -679,7 +682,8 @@ class _Parser(object):
                          "Skipping file")
             self.pending_call = count
             if self.observer:
-                self.observer.call_target(self.called_fn, rest[mm.end():],
+                self.observer.call_target(m.functions[self.called_fn],
+                                          rest[mm.end():],
                                           self.lineno)
         elif s.startswith("rcalls="):
             self.err("Old file format using deprecated 'rcalls'")

@@ -71,8 +71,8 @@ class Part(object):
         self.first_line = first_line     # of the part in the file, less 1
         self.index = {}                  # (space, N) -> identity
         self.indexes = {}                # (space, identity) -> N
-        self.entry = {}                  # function key -> (address, line)
-        self.points = {}                 # function key -> [(address, line)]
+        self.entry = {}                  # Function -> (address, line)
+        self.points = {}                 # Function -> [(address, line)]
         self.max_cost = []               # per event: (value, line)
 
     def say(self, line, text):
@@ -96,7 +96,7 @@ class Part(object):
         was = self.entry.setdefault(callee, (addr, line))
         if was[0] != addr:
             self.say(line, "calls of %s at 0x%x, but at 0x%x on line %d"
-                     % (shown(callee), addr, was[0], was[1] + self.first_line))
+                     % (shown(callee.name), addr, was[0], was[1] + self.first_line))
 
     def cost(self, fn, addr, vals, is_call, line):
         for i, v in enumerate(vals):
@@ -110,8 +110,11 @@ class Part(object):
             self.points.setdefault(fn, []).append((addr, line))
 
 
-def shown(key):
-    return repr(key)
+def shown(identity):
+    """A function's name, or a (name, file, object) identity."""
+    if isinstance(identity, tuple):
+        return "%r (%s, %s)" % identity
+    return repr(identity)
 
 
 def check_costs(part, model):
@@ -191,38 +194,36 @@ def check_inclusive(part, model):
                             f["self"]))
 
 
-def check_positions(part, model):
+def check_positions(part):
     """No function's code holds another's entry, cost or call site."""
-    funcs = model.functions
-    spans = {}      # object -> [(start, end, key, line of end)]
-    for k, (entry, _) in part.entry.items():
-        if is_pseudo(funcs[k].name):
+    spans = {}      # object -> [(start, end, Function, line of end)]
+    for f, (entry, _) in part.entry.items():
+        if is_pseudo(f.name):
             continue        # (<no symbol>: at no function's address)
         end, end_line = entry, 0
-        for addr, line in part.points.get(k, ()):
+        for addr, line in part.points.get(f, ()):
             if addr >= end:
                 end, end_line = addr, line
-        spans.setdefault(funcs[k].object, []).append((entry, end, k, end_line))
+        spans.setdefault(f.object, []).append((entry, end, f, end_line))
     starts = {}
     for obj, s in spans.items():
-        s.sort()
+        s.sort(key=lambda x: (x[0], x[1]))
         for prev, cur in zip(s, s[1:]):
             if cur[0] <= prev[1]:
                 part.say(prev[3], "%s has code at 0x%x, past the entry of %s "
-                         "at 0x%x" % (shown(funcs[prev[2]].name), prev[1],
-                                      shown(funcs[cur[2]].name), cur[0]))
+                         "at 0x%x" % (shown(prev[2].name), prev[1],
+                                      shown(cur[2].name), cur[0]))
         starts[obj] = [x[0] for x in s]
-    for k, points in part.points.items():
-        f = funcs[k]
+    for f, points in part.points.items():
         if is_pseudo(f.name) or f.object not in spans:
             continue
         s, st = spans[f.object], starts[f.object]
         for addr, line in points:
             i = bisect.bisect_right(st, addr) - 1
-            if i >= 0 and s[i][2] != k and addr <= s[i][1]:
+            if i >= 0 and s[i][2] is not f and addr <= s[i][1]:
                 part.say(line, "%s has a cost or call at 0x%x, in the code "
                          "of %s (0x%x to 0x%x)"
-                         % (shown(f.name), addr, shown(funcs[s[i][2]].name),
+                         % (shown(f.name), addr, shown(s[i][2].name),
                             s[i][0], s[i][1]))
 
 
@@ -274,7 +275,7 @@ def check_file(path, selection, name, out):
             check_calls(part, model, selection)
             check_inclusive(part, model)
             if part.has_addr:
-                check_positions(part, model)
+                check_positions(part)
     for line in found:
         out.write(line + "\n")
     return not found
