@@ -39,16 +39,16 @@ plant no-totals ':0: no totals: line' '56d'
 hidden='54a\
 fn=(7) <hidden>\
 0x0 0 '
-plant calls-in ":0: the calls into 'g' carry 31, not its self cost plus calls out, 30" '26s/ 10$/ 11/; 15s/70/71/; 7s/70/71/; 56s/70/71/; '"$hidden"1
-plant calls-out ":0: the calls into 'main' carry 70, not its self cost plus calls out, 71" '26s/ 10$/ 11/'
-plant cycle ":0: the calls entering the cycle of c1, c2 carry 12, not its self cost plus calls leaving it, 10" '30s/ 10$/ 12/; 15s/70/72/; 7s/70/72/; 56s/70/72/; '"$hidden"2
-plant member ":0: the calls into 'c2' carry 4, below its self cost plus calls out of its cycle, 5" '48s/ 5$/ 4/'
-plant selection ":0: the calls into 'g' carry 29, below its self cost plus calls out, 30" '26s/ 10$/ 9/; 15s/70/69/' --selection
+plant calls-in ":38: the calls into 'g' carry 31, not its self cost plus calls out, 30" '26s/ 10$/ 11/; 15s/70/71/; 7s/70/71/; 56s/70/71/; '"$hidden"1
+plant calls-out ":18: the calls into 'main' carry 70, not its self cost plus calls out, 71" '26s/ 10$/ 11/'
+plant cycle ":44: the calls entering the cycle of c1, c2 carry 12, not its self cost plus calls leaving it, 10" '30s/ 10$/ 12/; 15s/70/72/; 7s/70/72/; 56s/70/72/; '"$hidden"2
+plant member ":50: the calls into 'c2' carry 4, below its self cost plus calls out of its cycle, 5" '48s/ 5$/ 4/'
+plant selection ":38: the calls into 'g' carry 29, below its self cost plus calls out, 30" '26s/ 10$/ 9/; 15s/70/69/' --selection
 sed '26s/ 10$/ 11/; 15s/70/71/; 7s/70/71/; 56s/70/71/; '"$hidden"1 "$clean" >"$tmp/looser.cg"
 $checker --selection "$tmp/looser.cg" >"$tmp/out" 2>&1; check "--selection: calls in above self plus calls out pass"
 diag <"$tmp/out"
 # inclusive cost: a root that only calls itself, which no <spontaneous> calls
-plant inclusive ":0: KCachegrind (Cycle Detection on): 'h' inclusive 0 below its self cost 5" \
+plant inclusive ":56: KCachegrind (Cycle Detection on): 'h' inclusive 0 below its self cost 5" \
 	'7s/70/75/; 56s/70/75/; 54a\
 fn=(7) h\
 0x600 50 5\

@@ -4,8 +4,9 @@
     check_callgrind.py [--selection] FILE...
     check_callgrind.py --manifest LIST
 
-Prints each violation as one line "FILE:LINE: what" (LINE 0: the file or
-part as a whole) and exits 1 if there is any, 0 if none.  FILE may be
+Prints each violation as one line "FILE:LINE: what" (LINE: where it is,
+for a function's calls its first cost line; 0: the file or part as a
+whole) and exits 1 if there is any, 0 if none.  FILE may be
 gzip-compressed (--gzip) and may hold several parts (--parts); each part
 is checked on its own, as KCachegrind loads it.  With --manifest, LIST
 has one file a line, "PATH<TAB>selection<TAB>what to name it by": what
@@ -74,6 +75,7 @@ class Part(object):
         self.entry = {}                  # Function -> (address, line)
         self.points = {}                 # Function -> [(address, line)]
         self.max_cost = []               # per event: (value, line)
+        self.where = {}                  # Function -> its first cost line
 
     def say(self, line, text):
         self.report(line + self.first_line if line else 0, text)
@@ -106,6 +108,7 @@ class Part(object):
                 self.max_cost.append((0, 0))
             if v > self.max_cost[i][0]:
                 self.max_cost[i] = (v, line)
+        self.where.setdefault(fn, line)
         if addr is not None:
             self.points.setdefault(fn, []).append((addr, line))
 
@@ -161,12 +164,12 @@ def check_calls(part, model, selection):
         own = f.self_cost[0] + calls_out[k]
         if k in cycle_of or selection:
             if calls_in[k] < own:
-                part.say(0, "the calls into %s carry %d, below its self cost "
+                part.say(part.where.get(f, 0), "the calls into %s carry %d, below its self cost "
                          "plus calls out%s, %d"
                          % (shown(f.name), calls_in[k],
                             " of its cycle" if k in cycle_of else "", own))
         elif calls_in[k] != own:
-            part.say(0, "the calls into %s carry %d, not its self cost plus "
+            part.say(part.where.get(f, 0), "the calls into %s carry %d, not its self cost plus "
                      "calls out, %d" % (shown(f.name), calls_in[k], own))
     if selection:
         return
@@ -178,17 +181,18 @@ def check_calls(part, model, selection):
     for n, members in enumerate(cycles):
         own = sum(funcs[k].self_cost[0] + calls_out[k] for k in members)
         if entering[n] != own:
-            part.say(0, "the calls entering the cycle of %s carry %d, not "
+            part.say(min(part.where.get(funcs[k], 0) for k in members), "the calls entering the cycle of %s carry %d, not "
                      "its self cost plus calls leaving it, %d"
                      % (", ".join(sorted(funcs[k].name for k in members)),
                         entering[n], own))
 
 
 def check_inclusive(part, model):
+    by_ident = dict((f.ident, f) for f in model.functions.values())
     for cycles in (True, False):
         for name, f in model.result(cycles=cycles)["functions"].items():
             if f["incl"] < f["self"]:
-                part.say(0, "KCachegrind (Cycle Detection %s): %s inclusive "
+                part.say(part.where.get(by_ident[name], 0), "KCachegrind (Cycle Detection %s): %s inclusive "
                          "%d below its self cost %d"
                          % ("on" if cycles else "off", shown(name), f["incl"],
                             f["self"]))
