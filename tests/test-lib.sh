@@ -207,13 +207,14 @@ out_name() {
 # promises (see above); a failed check per file that does not.
 check_outputs() {
 	local manifest=$tmp/outputs/manifest n status
+	local python=${PYTHON3:-$(command -v python3)}
 	[ -s "$manifest" ] || return 0
 	n=$(wc -l <"$manifest")
-	if [ -z "${PYTHON3:-}" ]; then
+	if [ -z "$python" ]; then
 		skip_check "the whole-output check of $n callgrind files" "no python3"
 		return 0
 	fi
-	"$PYTHON3" "$check_callgrind" --manifest "$manifest" \
+	"$python" "$check_callgrind" --manifest "$manifest" \
 		>"$tmp/outputs/violations" 2>&1
 	status=$?
 	if [ "$status" -eq 0 ]; then
