@@ -31,7 +31,10 @@
 #
 # The harness exports GMON2CG, FIXTURES, srcdir and the tools configure
 # found (GPROF, CALLGRIND_ANNOTATE, PYTHON3: empty when missing;
-# BFD_MULTIARCH: yes when libbfd reads foreign targets).  $tmp is a private
+# BFD_MULTIARCH: yes when libbfd reads foreign targets).  "$GMON2CG" runs
+# gmon2cg through the whole-output check (below): every callgrind file it
+# writes is checked at finish; $G2C_BINARY is the program itself, for
+# tools that read it (ldd).  $tmp is a private
 # directory, removed on exit; files for people to look at after the run
 # (screenshots) go below "$builddir/tests/", which "make clean" cleans.
 set -u
