@@ -91,18 +91,24 @@ cat >"$tmp/planted.sh" <<'EOS'
 "$GMON2CG" -o "$tmp/o.cg" "$EXE" "$GMON" 2>/dev/null; check "to a file"
 "$GMON2CG" "$EXE" "$GMON" 2>/dev/null >"$tmp/s.cg"; check "to standard output"
 "$GMON2CG" "$EXE" "$GMON" 2>/dev/null | cat >/dev/null; check "into a pipe"
+"$GMON2CG" --outp "$tmp/p.cg" "$EXE" "$GMON" 2>/dev/null; check "--outp FILE"
+"$GMON2CG" "$EXE" -zo"$tmp/z.cg" "$GMON" 2>/dev/null; check "-zoFILE"
 "$GMON2CG" --format=speedscope -o "$tmp/o.json" "$EXE" "$GMON" 2>/dev/null; check "speedscope"
 cut -f 3 "$tmp/outputs/manifest" | diag
 finish
 EOS
 EXE=$exe GMON=$gmon bash "$tmp/planted.sh" >"$tmp/tap" 2>&1
-grep -q '^ok .* 3 callgrind files keep the README' "$tmp/tap" &&
-	[ "$(grep -c 'from: gmon2cg' "$tmp/tap")" = 3 ]; check "a test's three callgrind outputs are checked, not its speedscope one"
+grep -q '^ok .* 5 callgrind files keep the README' "$tmp/tap" &&
+	[ "$(grep -c 'from: gmon2cg' "$tmp/tap")" = 5 ] &&
+	grep -q '^# $tmp/p.cg from' "$tmp/tap" && grep -q '^# $tmp/z.cg from' "$tmp/tap"
+check "a test's five callgrind outputs are checked (to a file, to stdout, into a pipe; -o abbreviated, in a cluster), not its speedscope one"
 diag <"$tmp/tap"
 # a gmon2cg whose output breaks a promise (a cost of 2^64 - 1)
+# shellcheck disable=SC2016 # $@, $1, $2 are the wrapper's
 printf '#!/bin/sh\n"%s" "$@" || exit\n[ "$1" != -o ] || sed -i "0,/^0x0 0 /s/^0x0 0 .*/0x0 0 18446744073709551615/" "$2"\n' "$G2C_BINARY" >"$tmp/broken"
 chmod +x "$tmp/broken"
-EXE=$exe GMON=$gmon GMON2CG=$tmp/broken G2C_BINARY= bash "$tmp/planted.sh" >"$tmp/tap" 2>&1
+EXE=$exe GMON=$gmon GMON2CG=$tmp/broken G2C_BINARY='' bash "$tmp/planted.sh" >"$tmp/tap" 2>&1
+# shellcheck disable=SC2016 # the literal $tmp of the report
 grep -q '^not ok .* the whole-output check: [0-9]* violations in $tmp/o.cg from: gmon2cg -o $tmp/o.cg' "$tmp/tap" &&
 	grep -q '^# .*o.cg from: .*:[0-9]*: cost 18446744073709551615 is not below 2^63' "$tmp/tap"
 check "a violation in a test's output is a failed check of that test"

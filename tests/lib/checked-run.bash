@@ -8,6 +8,7 @@
 # them all with tests/lib/check_callgrind.py.  The check is not made here:
 # a run under "ulimit -v" or GNU time must measure gmon2cg alone.
 # Exits with PROGRAM's status; prints nothing of its own.
+# shellcheck disable=SC2154 # real and dir are set above this file
 
 # getopt_long's view of the arguments: long options (":r" takes a value,
 # ":o" one given with "="), the short ones that take a value, and those
@@ -39,14 +40,14 @@ while [ "$i" -lt ${#args[@]} ]; do
 		value=''
 		case $a in
 		*=*) value=${a#*=} ;;
-		*) case $match in *:r) value=${args[i]}; i=$((i + 1)) ;; esac ;;
+		*) case ${match[0]} in *:r) value=${args[i]}; i=$((i + 1)) ;; esac ;;
 		esac
-		case ${match%%:*} in
+		case ${match[0]%%:*} in
 		output) output=$value ;;
 		format) [ "$value" = callgrind ] || writes=no ;;
 		compare | help | version) writes=no ;;
 		esac
-		case $selecting in *" ${match%%:*} "*) selection=selection ;; esac
+		case $selecting in *" ${match[0]%%:*} "*) selection=selection ;; esac
 		;;
 	-?*)
 		# a cluster of short options, the last may take a value
