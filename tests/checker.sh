@@ -98,6 +98,7 @@ cut -f 3 "$tmp/outputs/manifest" | diag
 finish
 EOS
 EXE=$exe GMON=$gmon bash "$tmp/planted.sh" >"$tmp/tap" 2>&1
+# shellcheck disable=SC2016 # the literal $tmp of the report
 grep -q '^ok .* 5 callgrind files keep the README' "$tmp/tap" &&
 	[ "$(grep -c 'from: gmon2cg' "$tmp/tap")" = 5 ] &&
 	grep -q '^# $tmp/p.cg from' "$tmp/tap" && grep -q '^# $tmp/z.cg from' "$tmp/tap"
