@@ -37,7 +37,7 @@ tests_unit_test_lines_LDADD = libgmon2cg.a
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/cortex-m.sh
+SHELL_TESTS = tests/checker.sh tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/nodecoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/cortex-m.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 # Every test speaks TAP, so each check is a line of test-suite.log; the
@@ -67,7 +67,8 @@ dist-hook:
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
-	tests/lib/compare_gprof_pct.py tests/lib/compare_flat.py tests/lib/annotate_gprof.py
+	tests/lib/compare_gprof_pct.py tests/lib/compare_flat.py tests/lib/annotate_gprof.py \
+	tests/lib/check_callgrind.py tests/lib/checked-run.bash tests/checker/clean.cg
 
 # tests/kcachegrind.sh keeps its screenshots here for people to look at.
 clean-local: clean-screenshots

@@ -9,9 +9,9 @@
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -z "${G2C_VALGRIND:-}" ] || skip "valgrind needs more memory than the bound"
-ldd "$GMON2CG" 2>/dev/null | grep -q 'libasan\|libtsan' &&
+ldd "$G2C_BINARY" 2>/dev/null | grep -q 'libasan\|libtsan' &&
 	skip "the sanitizers reserve more address space than the bound"
-lib=$(ldd "$GMON2CG" | awk '$1 ~ /^libbfd/ { print $3; exit }')
+lib=$(ldd "$G2C_BINARY" | awk '$1 ~ /^libbfd/ { print $3; exit }')
 [ -f "$lib" ] || skip "no libbfd found in ldd's list"
 
 # The README's bound (section Bad input): beyond what the same object's

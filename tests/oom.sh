@@ -6,7 +6,7 @@
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -z "${G2C_VALGRIND:-}" ] || skip "valgrind needs more address space than the limits leave"
-ldd "$GMON2CG" 2>/dev/null | grep -q 'libasan\|libtsan' &&
+ldd "$G2C_BINARY" 2>/dev/null | grep -q 'libasan\|libtsan' &&
 	skip "the sanitizers reserve more address space than the limits leave"
 # limits EXE GMON KB...: the conversion under each limit of KB kB.
 limits() {

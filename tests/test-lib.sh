@@ -31,7 +31,10 @@
 #
 # The harness exports GMON2CG, FIXTURES, srcdir and the tools configure
 # found (GPROF, CALLGRIND_ANNOTATE, PYTHON3: empty when missing;
-# BFD_MULTIARCH: yes when libbfd reads foreign targets).  $tmp is a private
+# BFD_MULTIARCH: yes when libbfd reads foreign targets).  "$GMON2CG" runs
+# gmon2cg through the whole-output check (below): every callgrind file it
+# writes is checked at finish; $G2C_BINARY is the program itself, for
+# tools that read it (ldd).  $tmp is a private
 # directory, removed on exit; files for people to look at after the run
 # (screenshots) go below "$builddir/tests/", which "make clean" cleans.
 set -u
@@ -51,6 +54,23 @@ if [ -n "${G2C_VALGRIND:-}" ]; then
 	chmod +x "$tmp/gmon2cg"
 	GMON2CG=$tmp/gmon2cg
 fi
+
+# The whole-output check: every callgrind file a successful run of gmon2cg
+# writes (-o FILE, or standard output into a file or a pipe) is kept,
+# through tests/lib/checked-run.bash, and finish checks them all with
+# tests/lib/check_callgrind.py (the README's promises: costs add up, calls
+# carry what they should, names are defined once, positions lie in their
+# functions); each file with a violation is a failed check.  G2C_BINARY
+# stays the program itself (for ldd).
+G2C_BINARY=${G2C_BINARY:-$GMON2CG}
+check_callgrind=$(cd "${srcdir:-.}/tests/lib" && pwd)/check_callgrind.py
+mkdir "$tmp/outputs"
+{
+	printf '#!/bin/bash\nreal=%q dir=%q\n' "$GMON2CG" "$tmp/outputs"
+	cat "${srcdir:-.}/tests/lib/checked-run.bash"
+} >"$tmp/gmon2cg-checked"
+chmod +x "$tmp/gmon2cg-checked"
+GMON2CG=$tmp/gmon2cg-checked
 
 # TAP descriptions are one line, and a '#' would start a directive.
 tap_text() {
@@ -186,7 +206,37 @@ out_name() {
 	echo "$tmp/$(echo "$1" | tr / -).cg"
 }
 
+# One check that every callgrind file kept so far keeps the README's
+# promises (see above); a failed check per file that does not.
+check_outputs() {
+	local manifest=$tmp/outputs/manifest n status
+	local python=${PYTHON3:-$(command -v python3)}
+	[ -s "$manifest" ] || return 0
+	n=$(wc -l <"$manifest")
+	if [ -z "$python" ]; then
+		skip_check "the whole-output check of $n callgrind files" "no python3"
+		return 0
+	fi
+	"$python" "$check_callgrind" --manifest "$manifest" \
+		>"$tmp/outputs/violations" 2>&1
+	status=$?
+	if [ "$status" -eq 0 ]; then
+		ok "the whole-output check: $n callgrind files keep the README's promises"
+	elif [ "$status" -eq 1 ]; then
+		while IFS= read -r what; do
+			grep -F -- "$what:" "$tmp/outputs/violations" >"$tmp/outputs/these" || continue
+			not_ok "the whole-output check: $(wc -l <"$tmp/outputs/these") violations in $what"
+			head -n 20 "$tmp/outputs/these" | diag
+		done < <(cut -f 3 "$manifest" | sort -u)
+	else
+		not_ok "the whole-output check could not run (status $status)"
+		diag <"$tmp/outputs/violations"
+	fi
+	: >"$manifest"
+}
+
 finish() {
+	check_outputs
 	# (a plan of 0 would read as a skip)
 	[ "$checks" -gt 0 ] || not_ok "the script made no check"
 	echo "1..$checks"

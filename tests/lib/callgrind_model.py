@@ -405,6 +405,13 @@ class _Parser(object):
         self.called_file = None
         self.called_fn = None
         self.pending_call = None   # call count of a calls= line
+        # An object told of what the model itself does not keep, for
+        # checkers (check_callgrind.py), each call with the line number
+        # last: define(space, index, identity) at every "(N) name" (a
+        # function's identity: name, file and object base names),
+        # call_target(callee Function, rest of calls=), cost(Function,
+        # address or None, values, is_call).
+        self.observer = None
 
     def err(self, msg):
         raise CallgrindError(msg, self.lineno)
@@ -440,6 +447,8 @@ class _Parser(object):
                                        lambda x: x)
         if how == "def":
             self.obj_vec[idx] = v
+            if self.observer:
+                self.observer.define("object", idx, v, self.lineno)
         return v
 
     def file_name(self, value):
@@ -447,6 +456,8 @@ class _Parser(object):
                                        lambda x: x)
         if how == "def":
             self.file_vec[idx] = v
+            if self.observer:
+                self.observer.define("file", idx, v, self.lineno)
         return v
 
     def function(self, value, file, obj):
@@ -458,6 +469,10 @@ class _Parser(object):
         key = self.get_function(v, file, obj)
         if how == "def":
             self.fn_vec[idx] = key
+            if self.observer:
+                self.observer.define("function", idx,
+                                     (v, _short(file), _short(obj)),
+                                     self.lineno)
         return key
 
     def get_function(self, name, file, obj):
@@ -597,6 +612,10 @@ class _Parser(object):
             for j, v in enumerate(vals):
                 arc.cost[j] += v
             self.pending_call = None
+            if self.observer:
+                self.observer.cost(self.m.functions[self.cur_fn],
+                                   self.addr if self.has_addr else None,
+                                   vals, True, self.lineno)
             self.called_obj = None
             self.called_file = None
         else:
@@ -607,6 +626,9 @@ class _Parser(object):
             sc = fn.self_cost
             for j, v in enumerate(vals):
                 sc[j] += v
+            if self.observer:
+                self.observer.cost(fn, self.addr if self.has_addr else None,
+                                   vals, False, self.lineno)
 
     def keyword_line(self, s):
         m = self.m
@@ -659,6 +681,10 @@ class _Parser(object):
                 self.err("Invalid format: data found before 'events' line. "
                          "Skipping file")
             self.pending_call = count
+            if self.observer:
+                self.observer.call_target(m.functions[self.called_fn],
+                                          rest[mm.end():],
+                                          self.lineno)
         elif s.startswith("rcalls="):
             self.err("Old file format using deprecated 'rcalls'")
         elif s.startswith("jump=") or s.startswith("jcnd=") or \
@@ -748,10 +774,12 @@ class _Parser(object):
         return self.m
 
 
-def parse_text(text, path=None):
-    """Parse callgrind text; returns a Model (raises CallgrindError)."""
+def parse_text(text, path=None, observer=None):
+    """Parse callgrind text; returns a Model (raises CallgrindError).
+    OBSERVER, if given, is told what the parser meets (see _Parser)."""
     p = _Parser()
     p.m.path = path
+    p.observer = observer
     return p.parse(text)
 
 
