@@ -18,7 +18,9 @@
 # README form, then how it runs here (in $work, a copy of a fixture:
 # prog, gmon.out, and runs prof.1 prof.2 and gmon.out.1 gmon.out.2), or
 # "walkthrough" for the LD_PROFILE walk-through that tests/walkthrough.sh
-# runs as the README has it.
+# runs as the README has it, or "run by SCRIPT" for a form that needs
+# what only that script sets up (a real LD_PROFILE run of a system
+# program).
 forms=$(cat <<'FORMS'
 gmon2cg --prefix-map=.=$PWD/fixtures fixtures/calltree/prog fixtures/calltree/gmon.out > callgrind.out
 	gmon2cg --prefix-map=.=$PWD/fixtures fixtures/calltree/prog fixtures/calltree/gmon.out > callgrind.out
@@ -80,6 +82,8 @@ gmon2cg -o /tmp/ldp/zlib.cg /usr/bin/python3 /tmp/ldp/libz.so.1.profile
 	walkthrough
 gmon2cg -o /tmp/ldp/both.cg ldprofile/prog-pg /tmp/ldp/gmon.* /tmp/ldp/libmix.so.1.profile
 	walkthrough
+gmon2cg /usr/bin/xz liblzma.so.5.profile
+	run by tests/ldprofile-stripped.sh
 gmon2cg [OPTION]... EXECUTABLE [GMON_FILE]...
 	gmon2cg -o callgrind.out prog
 	gmon2cg --gzip -o out.gz.cg prog gmon.out
@@ -114,7 +118,7 @@ ln -s "$GMON2CG" "$tmp/bin/gmon2cg"
 # speedscope profile (.json), or the text --version and --help print.
 while IFS= read -r line; do
 	case $line in
-	$'\t'walkthrough | '') continue ;;
+	$'\t'walkthrough | $'\t'"run by "* | '') continue ;;
 	$'\t'*) cmd=${line#$'\t'} ;;
 	*) continue ;;
 	esac
