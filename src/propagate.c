@@ -722,19 +722,25 @@ static int add_root(struct callgraph *cg, size_t *cap, size_t func,
  * which add up a function's calls in.  The calls between members carry
  * only their markers, as gprof leaves them blank, so each member's calls
  * out and self cost are its member figure (gprof's self + children of
- * it); each gets from the pseudo caller what its written calls in leave
- * short of that, and one call at least if nothing written calls it.
- * (Calls in from outside carry the cycle's share, gprof's parent lines,
- * which can be more.)  Returns -1 when out of memory. */
+ * it) plus the markers on its calls to other members shown; each gets
+ * from the pseudo caller what its written calls in (markers included)
+ * leave short of that, and one call at least if nothing written calls
+ * it.  (Calls in from outside carry the cycle's share, gprof's parent
+ * lines, which can be more.)  The calls within must have their markers
+ * (split_calls_within).  Those markers are no part of the total, so in a
+ * profile of almost no time (no samples: the total is its few markers)
+ * the pseudo caller's call is held to the total, as every cost is.
+ * Returns -1 when out of memory. */
 static int find_member_roots(struct callgraph *cg, const struct components *comps,
 			     size_t c, size_t *cap)
 {
 	for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
 		size_t f = comps->members[m];
-		uint64_t in = 0;
+		const struct cg_func *fn = &cg->funcs[f];
+		uint64_t in = 0, owed = fn->incl_ns;
 		bool called = false;
 
-		if (!cg->funcs[f].shown)
+		if (!fn->shown)
 			continue;
 		for (size_t j = comps->in_first[f]; j < comps->in_first[f + 1]; j++) {
 			const struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
@@ -744,9 +750,17 @@ static int find_member_roots(struct callgraph *cg, const struct components *comp
 				in = add_saturating(in, arc->ns);
 			}
 		}
-		if ((!called || in < cg->funcs[f].incl_ns) &&
-		    add_root(cg, cap, f, in < cg->funcs[f].incl_ns ?
-			     cg->funcs[f].incl_ns - in : 0) < 0)
+		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
+			const struct cg_arc *out = &cg->arcs[a];
+
+			if (out->callee != f && comps->of[out->callee] == c &&
+			    cg->funcs[out->callee].shown)
+				owed = add_saturating(owed, out->ns);
+		}
+		if (in < owed && owed - in > cg->total_ns)
+			owed = in + cg->total_ns;
+		if ((!called || in < owed) &&
+		    add_root(cg, cap, f, in < owed ? owed - in : 0) < 0)
 			return -1;
 	}
 	return 0;
@@ -833,11 +847,11 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 	inherit_selection(cg, &comps, sel);
 	finish_costs(cg);
 	propagate_time(cg, &comps, uncalled);
+	split_calls_within(cg, &comps);
 	if (find_roots(cg, &comps, uncalled) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");
 		goto out;
 	}
-	split_calls_within(cg, &comps);
 	rc = 0;
 out:
 	components_release(&comps);
