@@ -104,7 +104,7 @@ static int check_function(const struct callgraph *cg, size_t f,
 	bool pseudo = callgraph_is_pseudo(cg, f);
 	/* the writer writes a marker at the entry of a function with a
 	 * symbol; a pseudo function's would be lost */
-	uint64_t self = fn->marker_ns, out = 0, hidden_out = 0;
+	uint64_t self = fn->marker_ns, out = 0, hidden_out = 0, leaving = 0;
 
 	if (pseudo && fn->marker_ns)
 		return violated(cg, f, "a marker cost on a function without an entry", err);
@@ -131,6 +131,8 @@ static int check_function(const struct callgraph *cg, size_t f,
 			if (!pseudo && !inside(cg, f, cg->sites[s].pc))
 				return violated(cg, f, "a call site outside the function", err);
 			out = add_saturating(out, cg->sites[s].ns);
+			if (cg->funcs[arc->callee].cycle != fn->cycle)
+				leaving = add_saturating(leaving, cg->sites[s].ns);
 		}
 	}
 	*total = add_saturating(*total, self);
@@ -141,6 +143,10 @@ static int check_function(const struct callgraph *cg, size_t f,
 	if (fn->cycle == 0 &&
 	    in[f] != add_saturating(add_saturating(self, out), hidden_out))
 		return violated(cg, f, "the calls in do not carry the self cost plus the calls out", err);
+	/* (a member's calls in carry its share of the cycle, at least its
+	 * self cost and its calls out of the cycle) */
+	if (fn->cycle != 0 && in[f] < add_saturating(self, leaving))
+		return violated(cg, f, "the calls into a cycle member carry less than its self cost plus its calls out of the cycle", err);
 	return 0;
 }
 
