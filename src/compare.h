@@ -6,7 +6,7 @@
  * and new on the other whose files differ only by a prefix, as in a
  * checkout in another directory, by its file's path suffix), and judges
  * each change.  Call counts are exact: any change is one.  Times are
- * sample counts, Poisson under the model (README: "Change or noise"): a
+ * sample counts, Poisson under the model (doc/guide/08-compare.md: "Change or noise"): a
  * function's self or inclusive time has changed when it moved against the
  * functions that moved with the program as a whole beyond its sampling
  * error (likelihood-ratio tests, Holm's correction over the tests that

@@ -9,7 +9,8 @@
  *
  * The table follows gprof's rules (which symbols count as functions, which
  * name wins when several share an address, a function extends to the next
- * one) except where gprof has a bug; the README lists those places.
+ * one) except where gprof has a bug; doc/guide/03-deviations.md lists those
+ * places.
  * PLT entries are functions ("puts@plt"), and so are PowerPC's call
  * stubs, named the same way (their raw name is that one).  Each
  * function's body ends where its ELF symbol size says (the rest is
