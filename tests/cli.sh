@@ -9,11 +9,12 @@ gmon=$FIXTURES/calltree/gmon.out
 expect 0 "" "$GMON2CG" --help
 grep -q '^Usage: gmon2cg \[OPTION\]... EXECUTABLE \[GMON_FILE\]...' "$tmp/out"
 check "--help prints the usage line on stdout"
-# Every long option in --help is in the man page and the README.
+# Every long option in --help is in the man page and in the user
+# documentation (README or a chapter of doc/guide).
 for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/out" | sort -u); do
 	man_form=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
 	grep -q -- "$man_form" "$srcdir/doc/gmon2cg.1"; check "$opt is in the man page"
-	grep -q -- "$opt" "$srcdir/README"; check "$opt is in the README"
+	grep -q -- "$opt" "${user_docs[@]}"; check "$opt is in README or doc/guide"
 done
 expect 0 "" "$GMON2CG" --version
 grep -q "^gmon2cg $PACKAGE_VERSION\$" "$tmp/out"; check "--version prints the version"

@@ -269,12 +269,13 @@ expect 0 '' "$GMON2CG" --compare --machine-noise=50% "$tmp/h-base.cg" "$tmp/h-40
 expect 2 'invalid --machine-noise' "$GMON2CG" --compare --machine-noise=fast "$tmp/h-base.cg" "$tmp/h-40.cg"
 expect 2 'is an option of --compare' "$GMON2CG" --machine-noise=5 "$cmp/base/prog"
 
-# -- The README's Makefile, run as it is: a baseline, a check of the same
+# -- The Makefile of the user guide's --compare chapter (README and
+# doc/guide/*.md are searched, so wherever it is), run as it is: a baseline, a check of the same
 # build, and a check of a build that calls a function once more.
 if command -v make >/dev/null && command -v cc >/dev/null; then
 	mk=$tmp/make
 	mkdir -p "$mk/bin" && ln -s "$GMON2CG" "$mk/bin/gmon2cg"
-	{ sed -n '/^### In Make$/,/^###/s/^    //p' "$srcdir/README"
+	{ sed -n '/^### In Make$/,/^###/s/^    //p' "${user_docs[@]}"
 	  printf 'prog: prog.c\n\tcc -pg -O1 -DCALLS=$(CALLS) -o $@ prog.c\n'; } >"$mk/Makefile"
 	cat >"$mk/prog.c" <<'EOF'
 #include <string.h>
@@ -296,16 +297,16 @@ EOF
 			make -s CALLS="$1" "$2") >"$tmp/make.out" 2>&1
 	}
 	run_make 3 perf-baseline && [ -f "$mk/baseline/prog.cg" ]
-	check "README's Makefile: make perf-baseline makes the baseline"
+	check "the guide's Makefile: make perf-baseline makes the baseline"
 	run_make 3 perf-check
-	check "README's Makefile: make perf-check of the same build passes"
+	check "the guide's Makefile: make perf-check of the same build passes"
 	! run_make 4 perf-check && grep -q '^! step .*\[fails calls:1\]' "$tmp/make.out"
-	check "README's Makefile: make perf-check fails on a call more"
+	check "the guide's Makefile: make perf-check fails on a call more"
 else
-	skip_check "README's Makefile runs" "make or cc not found"
+	skip_check "the guide's Makefile runs" "make or cc not found"
 fi
 
-# The README's CMake lines, run as they are: the baseline, then ctest of
+# The guide's CMake lines, run as they are: the baseline, then ctest of
 # the same build and of one that calls a function once more.
 if command -v cmake >/dev/null && command -v ctest >/dev/null && command -v cc >/dev/null &&
 	[ -f "$tmp/make/prog.c" ]; then
@@ -313,7 +314,7 @@ if command -v cmake >/dev/null && command -v ctest >/dev/null && command -v cc >
 	mkdir -p "$cm/src/perf" && cp "$tmp/make/prog.c" "$cm/src/"
 	{ printf 'cmake_minimum_required(VERSION 3.13)\nproject(perf C)\nadd_executable(prog prog.c)\n'
 	  printf 'target_compile_options(prog PRIVATE -pg -DCALLS=${CALLS})\ntarget_link_options(prog PRIVATE -pg)\nenable_testing()\n'
-	  sed -n '/^### In CMake and CTest$/,/^###/s/^    //p' "$srcdir/README"; } >"$cm/src/CMakeLists.txt"
+	  sed -n '/^### In CMake and CTest$/,/^###/s/^    //p' "${user_docs[@]}"; } >"$cm/src/CMakeLists.txt"
 	# run_ctest CALLS [CTEST ARGS...]: a build of prog calling step CALLS times, tested
 	run_ctest() {
 		local calls=$1
@@ -323,21 +324,21 @@ if command -v cmake >/dev/null && command -v ctest >/dev/null && command -v cc >
 				cd build && ctest --output-on-failure "$@"' "$calls" "$@") >"$tmp/ctest.out" 2>&1
 	}
 	run_ctest 3 -R perf-run && gzip -c "$cm/build/prog.cg" >"$cm/src/perf/baseline.cg.gz"
-	check "README's CMake lines: perf-run makes the profile for the baseline"
+	check "the guide's CMake lines: perf-run makes the profile for the baseline"
 	run_ctest 3
-	check "README's CMake lines: ctest of the same build passes"
+	check "the guide's CMake lines: ctest of the same build passes"
 	! run_ctest 4 -R perf-compare && grep -q '^! step .*\[fails calls:1\]' "$tmp/ctest.out"
-	check "README's CMake lines: ctest -R perf-compare of a call more runs the new build, and fails"
+	check "the guide's CMake lines: ctest -R perf-compare of a call more runs the new build, and fails"
 else
-	skip_check "README's CMake lines run" "cmake, ctest or cc not found"
+	skip_check "the guide's CMake lines run" "cmake, ctest or cc not found"
 fi
 
-# The README's CI recipes are YAML the services take: upload-artifact's
+# The guide's CI recipes are YAML the services take: upload-artifact's
 # paths one a line, the cache saved under a key of its own each run.
 if [ -n "${PYTHON3:-}" ] && "$PYTHON3" -c 'import yaml' 2>/dev/null; then
-	"$PYTHON3" - "$srcdir/README" <<'EOF' 2>&1 | diag
+	"$PYTHON3" - "${user_docs[@]}" <<'EOF' 2>&1 | diag
 import sys, yaml
-text = open(sys.argv[1]).read()
+text = "\n".join(open(f).read() for f in sys.argv[1:])
 def block(title):	# the first code block after the title
     lines, started = [], False
     for l in text[text.index("### " + title):].splitlines()[1:]:
@@ -358,9 +359,9 @@ job = block("In GitLab CI")["perf"]
 assert job["artifacts"]["reports"]["junit"] == "perf.xml", job
 EOF
 	[ "${PIPESTATUS[0]}" -eq 0 ]
-	check "README's GitHub Actions and GitLab CI recipes: YAML as the services take it"
+	check "the guide's GitHub Actions and GitLab CI recipes: YAML as the services take it"
 else
-	skip_check "README's CI recipes" "python3 with yaml not found"
+	skip_check "the guide's CI recipes" "python3 with yaml not found"
 fi
 
 # -- What the reader takes: everything the writer writes.

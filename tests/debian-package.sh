@@ -32,7 +32,7 @@ agrees "NEWS's top heading" \
 package_checks=("dpkg-buildpackage -us -uc -b builds the package"
 	"the package's gmon2cg --version says $version"
 	"the package's gmon2cg writes what this build's writes"
-	"the package holds the man page, README, NEWS, doc/internals.md and copyright"
+	"the package holds the man page, README, the user guide, NEWS, doc/internals.md and copyright"
 	"debian/tests/convert-fixture passes against the package's gmon2cg"
 	"lintian: no error or warning on the .deb and the .changes")
 # skip_package REASON: every check of the package is skipped
@@ -85,7 +85,12 @@ exe=$FIXTURES/calltree/prog gmon=$FIXTURES/calltree/gmon.out
 check "${package_checks[2]}"
 doc=$tmp/root/usr/share/doc/gmon2cg
 [ -f "$tmp/root/usr/share/man/man1/gmon2cg.1.gz" ] && [ -f "$doc/README.gz" ] &&
-	[ -f "$doc/NEWS.gz" ] && [ -f "$doc/doc/internals.md.gz" ] && [ -f "$doc/copyright" ]
+	[ -f "$doc/NEWS.gz" ] && [ -f "$doc/doc/internals.md.gz" ] && [ -f "$doc/copyright" ] &&
+	(for chapter in "$srcdir"/doc/guide/*.md; do
+		# (dh_compress leaves the small ones as they are)
+		chapter=$doc/doc/guide/${chapter##*/}
+		[ -f "$chapter" ] || [ -f "$chapter.gz" ] || exit 1
+	done)
 check "${package_checks[3]}"
 if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
 	if (cd "$tmp/src" && GMON2CG=$packaged CALLGRIND_ANNOTATE=$CALLGRIND_ANNOTATE \

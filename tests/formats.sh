@@ -70,7 +70,7 @@ grep -q "^gmon2cg: $tmp/overlap.out: histogram for 0x[0-9a-f]*-0x[0-9a-f]* overl
 [ ! -e "$tmp/overlap.cg" ] || not_ok "overlap left an output file"
 
 # Arcs only: call counts and no sampled time (only the 1 ns markers of
-# the calls, see README), never inf or nan.
+# the calls, see doc/guide/01-reading-the-output.md), never inf or nan.
 $rewrite arcs-only "$exe" "$gmon" "$tmp/arcs.out"
 "$GMON2CG" -o "$tmp/arcs.cg" "$exe" "$tmp/arcs.out" || not_ok "arcs-only profile"
 $model --json "$tmp/arcs.cg" >"$tmp/arcs.json" || not_ok "arcs-only output does not parse"

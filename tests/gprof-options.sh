@@ -115,7 +115,7 @@ if [ -n "$GPROF" ]; then
 	"$GPROF" -b -p -z "$exe" "$gmon" | awk 'NR > 5 { print $NF }' | sort -u >"$tmp/gprof-z"
 	sed -n 's/^c\?fn=([0-9]*) //p' "$tmp/z.cg" | sort -u >"$tmp/ours-z"
 	# (data_start, a weak symbol outside the code, is no function here:
-	# see the README's deviations from gprof.)
+	# see doc/guide/03-deviations.md.)
 	missing=$(comm -23 "$tmp/gprof-z" "$tmp/ours-z" | grep -vx data_start)
 	[ -z "$missing" ] && ok "-z writes every function gprof -z lists ($(wc -l <"$tmp/gprof-z"))" ||
 		not_ok "-z misses: $missing"

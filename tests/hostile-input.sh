@@ -3,7 +3,7 @@
 # nothing, broken gzip, gzip bombs, endless devices, hostile sizes, an
 # output that is an input, special and linked output targets, control
 # characters in names.  Each is refused with one line and exit 1, or
-# handled as the README's table says, within a small memory and time.
+# handled as the table of doc/guide/10-bad-input.md says, within a small memory and time.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 exe=$FIXTURES/calltree/prog gmon=$FIXTURES/calltree/gmon.out

@@ -1,5 +1,5 @@
 #!/bin/bash
-# memory-bound.sh -- the worst case for memory that the README states: a
+# memory-bound.sh -- the worst case for memory that the user guide states: a
 # histogram alone whose every bin has a sample, as many bins as gmon2cg
 # takes (one per 2 bytes of the object's loaded span S), converts within
 # the documented bound on address space (ulimit -v) and on peak RSS, and
@@ -14,7 +14,7 @@ ldd "$G2C_BINARY" 2>/dev/null | grep -q 'libasan\|libtsan' &&
 lib=$(ldd "$G2C_BINARY" | awk '$1 ~ /^libbfd/ { print $3; exit }')
 [ -f "$lib" ] || skip "no libbfd found in ldd's list"
 
-# The README's bound (section Bad input): beyond what the same object's
+# The bound of doc/guide/10-bad-input.md: beyond what the same object's
 # conversion takes with a histogram of one bin, at most 30 bytes per byte
 # of S of memory, and 32 MiB more of address space (threads' stacks).
 PER_BYTE=30 ADDRESS_SLACK_KB=32768

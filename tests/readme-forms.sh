@@ -1,24 +1,24 @@
 #!/bin/bash
-# readme-forms.sh -- every gmon2cg command line the README shows, run on
-# the fixtures as a user would type it (so the sanitizer and valgrind
-# passes of "make check" run every form too): each must succeed and write
-# a callgrind profile.  A command line the README gains without a run here
-# fails the first check.
+# readme-forms.sh -- every gmon2cg command line the README and the user
+# guide (doc/guide/*.md) show, run on the fixtures as a user would type it
+# (so the sanitizer and valgrind passes of "make check" run every form
+# too): each must succeed and write a callgrind profile.  A command line
+# the documentation gains without a run here fails the first check.
 . "${srcdir:-.}/tests/test-lib.sh"
 
-# The README's command lines: indented code lines (a Makefile's after its
+# The documentation's command lines: indented code lines (a Makefile's after its
 # tab, a CMake COMMAND, a shell prompt's after "$ "), comments cut, and
 # commands quoted inline on one line.
 {
-	grep -E '^    (\$ )?gmon2cg |^    	gmon2cg|COMMAND gmon2cg|&& \./gmon2cg' "$srcdir/README" |
+	grep -hE '^    (\$ )?gmon2cg |^    	gmon2cg|COMMAND gmon2cg|&& \./gmon2cg' "${user_docs[@]}" |
 		sed -E 's/^ +//; s/^\t//; s/^\$ //; s/.*COMMAND //; s/.*&& \.\///; s/ +#.*//'
-	grep -oE '`gmon2cg [^`]*`' "$srcdir/README" | tr -d '`'
+	grep -hoE '`gmon2cg [^`]*`' "${user_docs[@]}" | tr -d '`'
 } | sort -u >"$tmp/readme-forms"
 
-# README form, then how it runs here (in $work, a copy of a fixture:
+# A documented form, then how it runs here (in $work, a copy of a fixture:
 # prog, gmon.out, and runs prof.1 prof.2 and gmon.out.1 gmon.out.2), or
 # "walkthrough" for the LD_PROFILE walk-through that tests/walkthrough.sh
-# runs as the README has it, or "run by SCRIPT" for a form that needs
+# runs as the guide has it, or "run by SCRIPT" for a form that needs
 # what only that script sets up (a real LD_PROFILE run of a system
 # program).
 forms=$(cat <<'FORMS'
@@ -97,7 +97,8 @@ FORMS
 )
 missing=$(awk -F '\n' 'NR == FNR { if ($0 !~ /^\t/) known[$0] = 1; next }
 	!($0 in known) { print }' <(printf '%s\n' "$forms") "$tmp/readme-forms")
-[ -z "$missing" ]; check "every README command line has a run here"
+[ -f "${user_docs[1]}" ] && [ -z "$missing" ]
+check "every command line of README and doc/guide has a run here"
 printf '%s\n' "$missing" | diag
 
 # A scratch checkout: the calltree fixture as prog and its runs, all

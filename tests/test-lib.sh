@@ -58,10 +58,11 @@ fi
 # The whole-output check: every callgrind file a successful run of gmon2cg
 # writes (-o FILE, or standard output into a file or a pipe) is kept,
 # through tests/lib/checked-run.bash, and finish checks them all with
-# tests/lib/check_callgrind.py (the README's promises: costs add up, calls
-# carry what they should, names are defined once, positions lie in their
-# functions); each file with a violation is a failed check.  G2C_BINARY
-# stays the program itself (for ldd).
+# tests/lib/check_callgrind.py (the promises of the user guide's
+# doc/guide/01-reading-the-output.md: costs add up, calls carry what they
+# should, names are defined once, positions lie in their functions);
+# each file with a violation is a failed check.  G2C_BINARY stays the
+# program itself (for ldd).
 G2C_BINARY=${G2C_BINARY:-$GMON2CG}
 check_callgrind=$(cd "${srcdir:-.}/tests/lib" && pwd)/check_callgrind.py
 mkdir "$tmp/outputs"
@@ -201,12 +202,18 @@ kcg_loads() {
 	fi
 }
 
+# The user documentation, README and the user guide's chapters: the
+# tests that run its commands (readme-forms.sh, readme-examples.sh,
+# walkthrough.sh, compare.sh) read all of it, so a command moved from
+# one file to another is still run, and one added anywhere must have a run.
+user_docs=("${srcdir:-.}/README" "${srcdir:-.}"/doc/guide/*.md)
+
 # A file name for fixture NAME's output.
 out_name() {
 	echo "$tmp/$(echo "$1" | tr / -).cg"
 }
 
-# One check that every callgrind file kept so far keeps the README's
+# One check that every callgrind file kept so far keeps the guide's
 # promises (see above); a failed check per file that does not.
 check_outputs() {
 	local manifest=$tmp/outputs/manifest n status

@@ -1,19 +1,20 @@
 #!/bin/bash
-# walkthrough.sh -- the README's LD_PROFILE walk-through, run as a user
-# would type it in a checkout: it must print what the README says it
-# prints (the "# prints:" lines; a warning for the -pg run), write nothing into
+# walkthrough.sh -- the LD_PROFILE walk-through of the user guide
+# (doc/guide/05-ld-profile.md, found in README and doc/guide/*.md wherever
+# it is), run as a user would type it in a checkout: it must print what
+# the guide says it prints (the "# prints:" lines; a warning for the -pg run), write nothing into
 # the checkout (whose fixtures `make check` and `make dist` read), and give
-# the call counts the README states for the bundled library.
+# the call counts the guide states for the bundled library.
 . "${srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || skip "python3 not found"
 
 # The block: from its first comment line to the blank line after its
 # last gmon2cg command, without the four-space indent.
 sed -n '/^    # your own library, used by your program/,/^$/p; /^    # a system library, here zlib/,/^$/p; /^    # the program.s own gmon.out and the library/,/^$/p' \
-	"$srcdir/README" | sed 's/^    //' >"$tmp/block"
-grep -q 'ldprofile/prog-pg' "$tmp/block"; check "the README has the LD_PROFILE walk-through"
+	"${user_docs[@]}" | sed 's/^    //' >"$tmp/block"
+grep -q 'ldprofile/prog-pg' "$tmp/block"; check "the guide has the LD_PROFILE walk-through"
 
-# A checkout of our own (README and fixtures), gmon2cg on PATH, and the
+# A checkout of our own (its fixtures), gmon2cg on PATH, and the
 # block's scratch directory moved into $tmp.
 mkdir -p "$tmp/checkout" "$tmp/bin"
 cp -pR "$FIXTURES" "$tmp/checkout/fixtures"
@@ -23,12 +24,12 @@ sed -i "s|/tmp/ldp|$tmp/ldp|g" "$tmp/block"
 
 (cd "$tmp/checkout" && PATH=$tmp/bin:$PATH bash -e "$tmp/block") >"$tmp/out" 2>&1
 check "the walk-through runs to its end"
-# What the README says each command prints ("# prints: LINE" after it),
+# What the guide says each command prints ("# prints: LINE" after it),
 # in order, stdout and stderr together.
 sed -n 's/^# prints: //p' "$tmp/block" >"$tmp/expected"
 grep -q 'call counts but no samples' "$tmp/expected" &&
 	cmp -s "$tmp/expected" "$tmp/out"
-check "it prints exactly what the README shows, the -pg run's warning included"
+check "it prints exactly what the guide shows, the -pg run's warning included"
 diff "$tmp/expected" "$tmp/out" | diag
 
 (cd "$tmp/checkout" && find fixtures -type f -exec md5sum {} + | sort) >"$tmp/after"
@@ -49,7 +50,7 @@ calls_to() {
 }
 for profile in mix both; do
 	[ "$(calls_to "$tmp/ldp/$profile.cg" mix_round)" = 25600000 ]
-	check "$profile.cg: mix_round called 25 600 000 times, as the README says"
+	check "$profile.cg: mix_round called 25 600 000 times, as the guide says"
 	[ "$(calls_to "$tmp/ldp/$profile.cg" mix_block)" = 1600000 ]
 	check "$profile.cg: mix_block called 1 600 000 times"
 done

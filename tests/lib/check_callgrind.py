@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The whole-output check: what the README promises of every callgrind file.
+"""The whole-output check: what the user guide promises of every callgrind
+file (doc/guide/01-reading-the-output.md).
 
     check_callgrind.py [--selection] FILE...
     check_callgrind.py --manifest LIST
@@ -26,7 +27,7 @@ refuses is a violation) and must keep these promises:
   self cost plus its calls leaving the cycle (gprof's member line).
   The pseudo functions <spontaneous>, <hidden>, <no symbol> and
   <outside OBJECT> are exempt.  With --selection (gprof's -E -e -F -f
-  -N -n -k), where the README lets a call into a cycle member carry the
+  -N -n -k), where the guide lets a call into a cycle member carry the
   cycle's share, "carry" relaxes to "carry at least", and the cycle as a
   whole is not checked;
 * inclusive cost: none below self cost, as KCachegrind computes it with

@@ -12,7 +12,7 @@
 
 # getopt_long's view of the arguments: long options (":r" takes a value,
 # ":o" one given with "="), the short ones that take a value, and those
-# that select (gprof's -E -e -F -f -N -n -k: the README's calls rule is
+# that select (gprof's -E -e -F -f -N -n -k: the guide's calls rule is
 # looser under them).
 long_options="output:r format:r gzip parts demangle:o no-demangle no-inline
 no-instr prefix-map:r display-unused-functions debug-dir:r library:r rate:r

@@ -183,7 +183,7 @@ def outside_code_weak_symbols(exe):
     one per source file ("cache.c.4ebc3396") into .debug_info, its value
     an offset in that section; gprof reads the value as an address and
     cuts the function found there in two.  gmon2cg takes no symbol
-    outside code (README, deviations)."""
+    outside code (doc/guide/03-deviations.md)."""
     code, other = [], set()
     for line in exact_hist._run(["readelf", "-SW", exe]).splitlines():
         f = line.replace("[ ", "[").split()
