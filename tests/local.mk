@@ -103,6 +103,7 @@ SHELL_TESTS += tests/ldprofile-stripped.sh
 SHELL_TESTS += tests/call-stubs.sh
 SHELL_TESTS += tests/compare.sh
 SHELL_TESTS += tests/sum.sh
+SHELL_TESTS += tests/guide-links.sh
 # (builds the Debian package from a copy of the sources: about a minute)
 SHELL_TESTS += tests/debian-package.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
