@@ -54,6 +54,8 @@ cycle -N cyc_a
 cycle -n cyc_b
 cycle -f cyc_b -k cyc_a/cyc_b
 cxx -e main
+positions/statics -a
+positions/clones -a
 LIST
 
 # The comparison notices when the options were not applied.
@@ -93,4 +95,12 @@ for sel in "calltree -e compute_row" "cxx -f util::digest"; do
 		{ grep '^c\{0,1\}fn=([0-9]*) ' "$tmp/hidden.cg" | diag; false; }
 	check "$sel: <hidden> and every function have ids of their own"
 done
+
+# With -a a static function's code stays its own: the calls into and out
+# of the clones (statics) are checked at their own call instructions and
+# mcount calls, so none is taken for a call of another build.
+"$GMON2CG" -a -o "$tmp/nostatic.cg" "$FIXTURES/positions/clones/prog" \
+	"$FIXTURES/positions/clones/gmon.out" 2>"$tmp/err" &&
+	! grep -q "not where" "$tmp/err" || { diag <"$tmp/err"; false; }
+check "-a: the arcs into and out of static functions are where calls return"
 finish

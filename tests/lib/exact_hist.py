@@ -425,7 +425,17 @@ def own_samples(recs, starts, bodies):
     return out
 
 
-def compute(exe, gmons):
+def static_symbols(exe):
+    """{(address, raw name)} of the static (t) symbols."""
+    out = set()
+    for line in _run(["nm", "--defined-only", exe]).splitlines():
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[1] == "t":
+            out.add((int(f[0], 16), f[2]))
+    return out
+
+
+def compute(exe, gmons, no_statics=False):
     psize, bo = elf_layout(exe)
     recs, callees, callers = [], [], []
     for g in gmons:
@@ -479,10 +489,19 @@ def compute(exe, gmons):
         out_recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
                          "rate": r["rate"], "scale": scale, "samples": rsum})
 
+    if no_statics:
+        # gprof -a: a static's samples go to the function before it
+        statics = static_symbols(exe)
+        for j in range(len(syms) - 1, 0, -1):
+            if (syms[j][0], syms[j][1]) in statics:
+                credit[j - 1] += credit[j]
+                credit[j] = None
     funcs = {}
     excluded = 0.0
     seen = {}
     for j, (addr, raw, _size) in enumerate(syms):
+        if credit[j] is None:
+            continue
         if raw in MCOUNT_FAMILY:
             excluded += credit[j]
             continue
