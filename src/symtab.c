@@ -614,12 +614,13 @@ static bool starts_code_section(bfd *abfd, uint64_t addr)
  * to, as gprof credits them to the function loaded before it.  It keeps
  * its own range, so that its samples still fall on its instructions and
  * the calls into and out of it are checked against its own code.  A
- * static first in its section has no function before it there and stays
- * a function of its own.  Runs after assign_cold_parts. */
+ * static with no function right before it in its section (the first one
+ * there) stays a function of its own.  Runs after assign_cold_parts. */
 static void give_statics_to_the_function_before(struct symtab *st, bfd *abfd)
 {
 	for (size_t i = 1; i < st->nfuncs; i++)
 		if (st->funcs[i].is_static &&
+		    st->funcs[i - 1].end == st->funcs[i].addr &&
 		    !starts_code_section(abfd, st->funcs[i].addr))
 			st->funcs[i].owner = st->funcs[i - 1].owner;
 }
