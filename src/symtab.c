@@ -182,12 +182,11 @@ static const char *ppc_stub_callee(const char *raw)
 	return NULL;
 }
 
-/* Decides, as gprof's core_sym_class does, whether SYM names a function;
- * sets *IS_STATIC.  Unlike gprof, weak symbols outside code sections (such
- * as data_start) are not taken for functions, and functions with a '$' in
- * their name and PowerPC's call stubs are. */
-static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
-			       bool *is_static)
+/* Decides, as gprof's core_sym_class does without -a, whether SYM names a
+ * function; sets *IS_STATIC.  Unlike gprof, weak symbols outside code
+ * sections (such as data_start) are not taken for functions, and
+ * functions with a '$' in their name and PowerPC's call stubs are. */
+static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
 {
 	char leading = bfd_get_symbol_leading_char(abfd);
 	int cls;
@@ -203,10 +202,9 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool no_statics,
 	if (cls != 't')
 		return false;
 	*is_static = true;
-	/* (a call stub is a PLT entry, which -a does not leave out) */
 	if (ppc_stub_callee(sym->name))
 		return true;
-	return !no_statics && sym->name[0] != '\0' &&
+	return sym->name[0] != '\0' &&
 	       (!strchr(sym->name, '$') || is_sized_function(abfd, sym)) &&
 	       !(leading && sym->name[0] != leading) &&
 	       !starts_with(sym->name, "__gnu_compiled") &&
@@ -520,8 +518,7 @@ static int assign_cold_parts(struct symtab *st)
  * its PLT entries ("puts@plt"), which are functions of their own (gprof,
  * which does not read them, credits them to _init).  Each candidate's end
  * is its section's end until the table is sorted. */
-static size_t collect_candidates(struct object *obj, bool no_statics,
-				 struct symtab_func *f)
+static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 {
 	size_t n = 0;
 
@@ -531,7 +528,7 @@ static size_t collect_candidates(struct object *obj, bool no_statics,
 		bool is_static = false;
 
 		if (!(sym->flags & BSF_SYNTHETIC) &&
-		    !symbol_is_function(obj->dbfd, sym, no_statics, &is_static))
+		    !symbol_is_function(obj->dbfd, sym, &is_static))
 			continue;
 		if ((sym->flags & BSF_SYNTHETIC) && !(sym->section->flags & SEC_CODE))
 			continue;
@@ -565,6 +562,7 @@ static int name_call_stubs(struct symtab *st)
 		sprintf(name, "%.*s@plt", (int)len, callee);
 		st->owned[st->nowned++] = name;
 		st->funcs[i].raw_name = name;
+		st->funcs[i].is_static = false;	/* (-a leaves no PLT entry out) */
 	}
 	return 0;
 }
@@ -601,6 +599,30 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 				f[i].addr + f[i].body_end : f[i].end;
 	}
 	return kept;
+}
+
+static bool starts_code_section(bfd *abfd, uint64_t addr)
+{
+	for (asection *sec = abfd->sections; sec; sec = sec->next)
+		if ((sec->flags & SEC_CODE) && bfd_section_vma(sec) == addr)
+			return true;
+	return false;
+}
+
+/* gprof -a: each static function (a clone or cold part too) becomes part
+ * of the function before it in its section, which its time and calls go
+ * to, as gprof credits them to the function loaded before it.  It keeps
+ * its own range, so that its samples still fall on its instructions and
+ * the calls into and out of it are checked against its own code.  A
+ * static with no function right before it in its section (the first one
+ * there) stays a function of its own.  Runs after assign_cold_parts. */
+static void give_statics_to_the_function_before(struct symtab *st, bfd *abfd)
+{
+	for (size_t i = 1; i < st->nfuncs; i++)
+		if (st->funcs[i].is_static &&
+		    st->funcs[i - 1].end == st->funcs[i].addr &&
+		    !starts_code_section(abfd, st->funcs[i].addr))
+			st->funcs[i].owner = st->funcs[i - 1].owner;
 }
 
 static size_t count_code_sections(bfd *abfd)
@@ -778,7 +800,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 			   sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
-	n = collect_candidates(obj, opts->no_statics, st->funcs);
+	n = collect_candidates(obj, st->funcs);
 	st->nfuncs = merge_and_bound(st->funcs, n);
 	if (name_call_stubs(st) < 0)
 		goto oom;
@@ -815,6 +837,9 @@ int symtab_build(struct symtab *st, struct object *obj,
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
 		goto oom;
+	/* (a stripped library has no static symbols, only its own gaps) */
+	if (opts->no_statics && !obj->dynamic_symbols_only)
+		give_statics_to_the_function_before(st, obj->abfd);
 	st->names_pending = true;
 	if (st->demangle && st->nfuncs >= NAME_THREAD_MIN)
 		start_names(st);

@@ -30,6 +30,15 @@ else
 	read -r counted excluded < <(left_out "$tmp/clang.err")
 	[ "$(left_out "$tmp/more.err")" = "$counted $((excluded + 50))" ]
 	check "samples in mcount@plt are left out with the mcount family"
+	# and so does the oracle (gprof credits them to _init)
+	PYTHONPATH=$srcdir/tests/lib "$PYTHON3" -c '
+import sys, exact_hist
+before, after = (exact_hist.compute(sys.argv[1], [g]) for g in sys.argv[2:])
+sys.exit(not (abs(after["total"] - before["total"]) < 1e-6 and
+              abs(after["excluded"] - before["excluded"] - 50) < 1e-6 and
+              after["functions"] == before["functions"]))' \
+		"$C/prog" "$C/gmon.out" "$tmp/clang.out"
+	check "exact_hist leaves the samples in mcount@plt out too"
 fi
 
 [ "${BFD_MULTIARCH:-no}" = yes ] || { skip_check "PowerPC's stubs" "this libbfd reads only the host's targets"; finish; }

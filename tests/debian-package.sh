@@ -46,6 +46,7 @@ command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null ||
 # (the memcheck pass runs every gmon2cg of this build under valgrind; the
 # package's own program is another build, and was checked in the plain run)
 [ -z "${G2C_VALGRIND:-}" ] || skip_package "the package's gmon2cg does not run under memcheck"
+[ -z "$paths_only" ] || skip_package "the package's gmon2cg is another build than this pass's; the plain pass checks it"
 dpkg-checkbuilddeps "$srcdir/debian/control" 2>"$tmp/deps" ||
 	skip_package "$(sed 's/^dpkg-checkbuilddeps: error: //' "$tmp/deps")"
 

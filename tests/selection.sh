@@ -54,6 +54,8 @@ cycle -N cyc_a
 cycle -n cyc_b
 cycle -f cyc_b -k cyc_a/cyc_b
 cxx -e main
+positions/statics -a
+positions/clones -a
 LIST
 
 # The comparison notices when the options were not applied.
@@ -93,4 +95,26 @@ for sel in "calltree -e compute_row" "cxx -f util::digest"; do
 		{ grep '^c\{0,1\}fn=([0-9]*) ' "$tmp/hidden.cg" | diag; false; }
 	check "$sel: <hidden> and every function have ids of their own"
 done
+
+# With -a a static function's code stays its own: the calls into and out
+# of the clones (statics) are checked at their own call instructions and
+# mcount calls, so none is taken for a call of another build.
+"$GMON2CG" -a -o "$tmp/nostatic.cg" "$FIXTURES/positions/clones/prog" \
+	"$FIXTURES/positions/clones/gmon.out" 2>"$tmp/err" &&
+	! grep -q "not where" "$tmp/err" || { diag <"$tmp/err"; false; }
+check "-a: the arcs into and out of static functions are where calls return"
+
+# A static that starts its code section has no function before it there,
+# and stays a function of its own under -a.  The PLT's header is one: 20
+# samples added to it stay <.plt>'s, not _init's (in .init, before .plt).
+P=$FIXTURES/positions/plt
+plt0=$(objdump -h "$P/prog" | awk '$2 == ".plt" { print $4 }')
+"$PYTHON3" "$srcdir/tests/lib/gmon_rewrite.py" "add-samples=$plt0:20" "$P/prog" \
+	"$P/gmon.out" "$tmp/plt0.out" &&
+	"$GMON2CG" -a -o "$tmp/plt0.cg" "$P/prog" "$tmp/plt0.out" 2>/dev/null &&
+	[ "$("$PYTHON3" "$srcdir/tests/lib/callgrind_model.py" --json "$tmp/plt0.cg" |
+		"$PYTHON3" -c 'import json, sys
+f = json.load(sys.stdin)["functions"]
+print(f["<.plt>"]["self"] if "<.plt>" in f else "none")')" = 200000000 ]
+check "-a: a static that starts its section keeps its samples"
 finish

@@ -55,6 +55,14 @@ if [ -n "${G2C_VALGRIND:-}" ]; then
 	GMON2CG=$tmp/gmon2cg
 fi
 
+# G2C_PATHS_ONLY is set by .ci/run for the memcheck and sanitizer
+# passes, which need every code path once, not every repetition: a test
+# that repeats one path many times to measure a rate (compare.sh's pairs
+# of runs) runs a few of them and leaves the rate to the plain pass, and
+# a test of another build than this one (the Debian package's) is left
+# to the plain pass.
+paths_only=${G2C_PATHS_ONLY:+yes}
+
 # The whole-output check: every callgrind file a successful run of gmon2cg
 # writes (-o FILE, or standard output into a file or a pipe) is kept,
 # through tests/lib/checked-run.bash, and finish checks them all with

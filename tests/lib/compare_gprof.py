@@ -284,8 +284,9 @@ def main():
     starts, names, aliases, dropped = gprof_names(args.exe, gp, no_statics)
     cg = gprof_view(callgrind_model.load(args.cg), gp,
                     starts, names, aliases).result(cycles=True)
-    ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon)
-    for name, owner in dropped.items():
+    # (statics are folded by address: two of them may share a name)
+    ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon, no_statics)
+    for name, owner in () if no_statics else dropped.items():
         # (in address order from the top, so a run of them adds up)
         ex["functions"][owner] = ex["functions"].get(owner, 0) + \
             ex["functions"].pop(name, 0)

@@ -41,7 +41,8 @@ __fentry__, __gnu_mcount_nc, or their PLT entries) never ran, as mcount
 records every call of such a function from the profiled code.
 The mcount family (mcount, _mcount, __mcount, __mcount_internal,
 _gprof_mcount, __mcleanup) is removed from the results and from the
-total, as gprof does.  Names are demangled like gprof's
+total, as gprof does, and so are its PLT entries (objdump's NAME@plt, up
+to the next label), which gprof credits to _init.  Names are demangled like gprof's
 bfd_demangle (c++filt on the name without its '@...' suffix).
 
 Usage: exact_hist.py EXE GMON... [--json] [--all]
@@ -74,6 +75,7 @@ MCOUNT_FAMILY = frozenset(["mcount", "_mcount", "__mcount",
 NO_SYMBOL = "<no symbol>"
 MCOUNT_ENTRIES = MCOUNT_FAMILY | {".mcount", "__fentry__", "__gnu_mcount_nc"}
 _INSN = re.compile(r"^ *([0-9a-f]+):\t")
+_LABEL = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 # call mnemonics objdump prints on our targets, and a named target
 _CALLS = frozenset(["call", "callq", "calll", "bl", "blx", "blr", "bla",
                     "bctrl", "blrl", "jal", "jalr", "jalx", "bal", "bsr",
@@ -335,15 +337,22 @@ def function_symbols(exe):
 
 
 def instructions(exe, func_names):
-    """Sorted addresses of the instructions `objdump -d` prints, and
+    """Sorted addresses of the instructions `objdump -d` prints;
     {address: whether it is a call of an mcount entry} for each call not
     to another function (objdump names no function symbol as its target,
-    or an mcount entry)."""
-    starts, calls = [], {}
+    or an mcount entry); and the sorted [start, end) of the mcount
+    family's PLT entries (objdump's NAME@plt, each to the next label)."""
+    starts, calls, labels, plt = [], {}, [], set()
     for line in _run(["objdump", "-d", "--no-show-raw-insn",
                       exe]).splitlines():
         m = _INSN.match(line)
         if not m:
+            label = _LABEL.match(line)
+            if label:
+                labels.append(int(label.group(1), 16))
+                if label.group(2).endswith("@plt") and \
+                        label.group(2)[:-4] in MCOUNT_FAMILY:
+                    plt.add(labels[-1])
             continue
         addr = int(m.group(1), 16)
         starts.append(addr)
@@ -360,7 +369,28 @@ def instructions(exe, func_names):
             name = target.group(1).split("@")[0]
             if name in MCOUNT_ENTRIES or name not in func_names:
                 calls[addr] = name in MCOUNT_ENTRIES
-    return sorted(set(starts)), calls
+    labels = sorted(set(labels))
+    mcount_plt = [(a, labels[k + 1] if k + 1 < len(labels) else a + 1)
+                  for k, a in enumerate(labels) if a in plt]
+    return sorted(set(starts)), calls, mcount_plt
+
+
+def split_mcount_plt(pieces, mcount_plt):
+    """PIECES [(function, first byte, end, never ran)] cut at the mcount
+    family's PLT entries MCOUNT_PLT, the parts inside them with function
+    None: gprof, which reads no PLT symbol, credits them to the symbol
+    before (_init), but they are mcount's and left out with it."""
+    out = []
+    for j, a, e, n in pieces:
+        for lo, hi in mcount_plt:
+            if lo < e and a < hi:
+                if a < lo:
+                    out.append((j, a, lo, n))
+                out.append((None, max(a, lo), min(e, hi), n))
+                a = min(e, hi)
+        if a < e:
+            out.append((j, a, e, n))
+    return out
 
 
 def never_ran_ranges(syms, names, calls, callees, buckets, sampled):
@@ -425,7 +455,17 @@ def own_samples(recs, starts, bodies):
     return out
 
 
-def compute(exe, gmons):
+def static_symbols(exe):
+    """{(address, raw name)} of the static (t) symbols."""
+    out = set()
+    for line in _run(["nm", "--defined-only", exe]).splitlines():
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[1] == "t":
+            out.add((int(f[0], 16), f[2]))
+    return out
+
+
+def compute(exe, gmons, no_statics=False):
     psize, bo = elf_layout(exe)
     recs, callees, callers = [], [], []
     for g in gmons:
@@ -440,14 +480,14 @@ def compute(exe, gmons):
     bodies = [a + s if 0 < s < e - a else e
               for (a, _n, s), e in zip(syms, ends)]
     all_syms, func_names = function_symbols(exe)
-    insns, calls = instructions(exe, func_names)
+    insns, calls, mcount_plt = instructions(exe, func_names)
     never = never_ran_ranges(all_syms, func_names, calls, callees,
                              [(pc, pc + 2 * psize) for pc in callers],
                              own_samples(recs, starts, bodies) if callees else ())
     never_starts = [a for a, _e in never]
 
     credit = [0.0] * len(syms)
-    nosym = 0.0
+    nosym = plt_excluded = 0.0
     raw_total = 0
     out_recs = []
     for r in recs:
@@ -462,27 +502,37 @@ def compute(exe, gmons):
             if not overlaps:
                 nosym += c
                 continue
-            pieces = split_never_ran(overlaps, all_syms, never, never_starts)
+            pieces = split_mcount_plt(
+                split_never_ran(overlaps, all_syms, never, never_starts), mcount_plt)
             if any(not n for _j, _a, _e, n in pieces):
                 pieces = [p for p in pieces if not p[3]]
             pcs = [(j, bisect.bisect_left(insns, e) - bisect.bisect_left(insns, a))
                    for j, a, e, _n in pieces]
             npcs = sum(k for _j, k in pcs)
-            if npcs:
-                for j, k in pcs:
-                    credit[j] += c * k / npcs
-            else:
-                nbytes = sum(e - a for _j, a, e, _n in pieces)
-                for j, a, e, _n in pieces:
-                    credit[j] += c * (e - a) / nbytes
+            shares = pcs if npcs else [(j, e - a) for j, a, e, _n in pieces]
+            whole = npcs or sum(k for _j, k in shares)
+            for j, k in shares:
+                if j is None:
+                    plt_excluded += c * k / whole
+                else:
+                    credit[j] += c * k / whole
         raw_total += rsum
         out_recs.append({"low_pc": low, "high_pc": high, "nbins": nbins,
                          "rate": r["rate"], "scale": scale, "samples": rsum})
 
+    if no_statics:
+        # gprof -a: a static's samples go to the function before it
+        statics = static_symbols(exe)
+        for j in range(len(syms) - 1, 0, -1):
+            if (syms[j][0], syms[j][1]) in statics:
+                credit[j - 1] += credit[j]
+                credit[j] = None
     funcs = {}
-    excluded = 0.0
+    excluded = plt_excluded
     seen = {}
     for j, (addr, raw, _size) in enumerate(syms):
+        if credit[j] is None:
+            continue
         if raw in MCOUNT_FAMILY:
             excluded += credit[j]
             continue
