@@ -47,10 +47,10 @@ for path in chapters:
     if f"doc/guide/{base}" not in readme:
         print(f"README does not list doc/guide/{base}")
 
-named = ["README", "NEWS", "bench/README", "doc/gmon2cg.1", "doc/internals.md"]
-named += glob.glob(os.path.join(top, "src", "*.[ch]"), recursive=False)
-for f in named:
-    path = f if os.path.isabs(f) else os.path.join(top, f)
+named = [os.path.join(top, f) for f in
+         ("README", "NEWS", "bench/README", "doc/gmon2cg.1", "doc/internals.md")]
+named += glob.glob(os.path.join(top, "src", "*.[ch]"))
+for path in named:
     for ref in set(re.findall(r"doc/guide/[\w.-]+\.md", open(path).read())):
         if not os.path.exists(os.path.join(top, ref)):
             print(f"{os.path.relpath(path, top)} names {ref}, which does not exist")
