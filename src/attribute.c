@@ -8,7 +8,7 @@
 #include "attribute.h"
 #include "code.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"

@@ -12,7 +12,7 @@
 #include "code.h"
 #include "convert.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "options.h"
 #include "outcheck.h"
 #include "outstream.h"

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "code.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
 #include "srcline.h"
 #include "symtab.h"

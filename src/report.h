@@ -15,7 +15,7 @@
 
 #include "callgraph.h"
 #include "code.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "program.h"
 #include "srcmap.h"
 

@@ -13,7 +13,7 @@
 #include "callgrind.h"
 #include "code.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
 #include "outstream.h"
 #include "propagate.h"

@@ -9,7 +9,7 @@
 
 #include "attribute.h"
 #include "callgraph.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
 #include "propagate.h"
 #include "symtab.h"
