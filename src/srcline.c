@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "lines.h"
+#include "dwarf_lines.h"
 #include "object.h"
 #include "srcline.h"
 
@@ -37,7 +37,7 @@ void source_lines_init(struct source_lines *sl, struct object *obj)
 static void drop_tables(struct source_lines *sl)
 {
 	if (sl->table)
-		line_table_release(sl->table);
+		dwarf_lines_release(sl->table);
 	free(sl->table);
 	sl->table = NULL;
 	sl->tried = false;
@@ -62,7 +62,7 @@ static int read_tables(struct source_lines *sl, struct g2c_error *err)
 	if (sl->tried)
 		return 0;
 	sl->table = calloc(1, sizeof *sl->table);
-	rc = sl->table ? line_table_read(sl->table, sl->obj, sl->expected,
+	rc = sl->table ? dwarf_lines_read(sl->table, sl->obj, sl->expected,
 					 sl->nexpected, err) :
 		g2c_error_set(err, "%s: out of memory reading line tables",
 			      sl->obj->path);
@@ -112,7 +112,7 @@ static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	if (read_tables(sl, err) < 0)
 		return -1;
 	if (!outermost && sl->table) {
-		int found = line_table_lookup(sl->table, pc, file, line, err);
+		int found = dwarf_lines_lookup(sl->table, pc, file, line, err);
 
 		/* Where no row covers PC, libbfd still names a file from the
 		 * symbol table. */
@@ -183,7 +183,7 @@ void source_lines_expect(struct source_lines *sl, uint64_t *pcs, size_t n)
 void source_lines_forget_rows(struct source_lines *sl)
 {
 	if (sl->table) {
-		line_table_forget_rows(sl->table);
+		dwarf_lines_forget_rows(sl->table);
 		sl->restricted = true;
 	}
 }

@@ -1,7 +1,7 @@
 /* srcline.h -- one object's source lines: the file and line of the code
  * at an address.
  *
- * Lines come from the DWARF line tables, read directly (lines.h), or
+ * Lines come from the DWARF line tables, read directly (dwarf_lines.h), or
  * from libbfd where those cannot be read and for the outermost line of
  * inlined code.  The tables are read on first use, whole or, when the
  * addresses to look up are known beforehand, for those alone.
@@ -24,7 +24,7 @@ struct source_lines {
 	struct object *obj;
 
 	/* private: only srcline.c reads or writes these */
-	struct line_table *table;	/* NULL: ask libbfd */
+	struct dwarf_lines *table;	/* NULL: ask libbfd */
 	bool tried;
 	uint64_t *expected;		/* the only addresses to look up, or NULL */
 	size_t nexpected;
