@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "object_lines.h"
 #include "options.h"
 #include "outcheck.h"
 #include "outstream.h"
@@ -21,7 +22,6 @@
 #include "report.h"
 #include "select.h"
 #include "speedscope.h"
-#include "srcline.h"
 #include "srcmap.h"
 #include "symtab.h"
 
@@ -168,7 +168,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	struct conversion c;
 	struct callgraph cg = { 0 };
 	struct source_map map = { 0 };
-	struct source_lines **lines = calloc(prog->nobjs, sizeof *lines);
+	struct object_lines **lines = calloc(prog->nobjs, sizeof *lines);
 	struct callgrind_info info = { .part = part, .no_instr = o->no_instr };
 	int rc = -1;
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "diag.h"
+#include "object_lines.h"
 #include "select.h"
-#include "srcline.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -141,7 +141,7 @@ static size_t mark_spec(const struct select_object *obj,
 		const char *file;
 
 		if (spec->file) {
-			if (source_lines_file(obj->lines, obj->st->funcs[f].addr,
+			if (object_lines_file(obj->lines, obj->st->funcs[f].addr,
 					      &file, err) < 0)
 				return SIZE_MAX;
 			if (!file || !is_file(file, spec->file, spec->file_len))

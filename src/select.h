@@ -17,13 +17,13 @@
 #include "options.h"
 
 struct g2c_error;
-struct source_lines;
+struct object_lines;
 struct symtab;
 
 /* One object's functions, and its lines for FILE:NAME. */
 struct select_object {
 	struct symtab *st;
-	struct source_lines *lines;
+	struct object_lines *lines;
 };
 
 struct selection {

@@ -15,9 +15,9 @@
 #include "diag.h"
 #include "gmon_store.h"
 #include "object.h"
+#include "object_lines.h"
 #include "outstream.h"
 #include "propagate.h"
-#include "srcline.h"
 #include "srcmap.h"
 #include "symtab.h"
 
@@ -26,7 +26,7 @@
 /* The objects OBJS[0..N) (each with .obj, .st and .prof set; .code is
  * opened here), LINES[i] being OBJS[i]'s. */
 static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
-					struct source_lines **lines)
+					struct object_lines **lines)
 {
 	static FILE *devnull;
 	static const struct cg_selection none;
@@ -65,7 +65,7 @@ out:
 }
 
 static inline void fuzz_convert(struct object *obj, struct symtab *st,
-				struct source_lines *lines,
+				struct object_lines *lines,
 				const struct gmon_profile *prof, uint32_t hz)
 {
 	struct cg_object cgo = { .obj = obj, .st = st, .prof = prof, .hz = hz };
