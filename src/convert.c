@@ -21,8 +21,8 @@
 #include "propagate.h"
 #include "report.h"
 #include "select.h"
+#include "source_map.h"
 #include "speedscope.h"
-#include "srcmap.h"
 #include "symtab.h"
 
 /* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when

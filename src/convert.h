@@ -5,7 +5,7 @@
  * read (gmon) and code opened (code) -> the call graph started
  * (callgraph), its samples and arcs credited to functions (attribute),
  * the profiles and code freed, time propagated (propagate) -> source
- * positions (srcmap) -> the numbers checked (outcheck) -> written
+ * positions (source_map) -> the numbers checked (outcheck) -> written
  * (callgrind or speedscope) into the output (outstream).
  *
  * The graph's costs are integer nanoseconds that add up exactly: one

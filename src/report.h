@@ -17,7 +17,7 @@
 #include "code.h"
 #include "gmon_store.h"
 #include "program.h"
-#include "srcmap.h"
+#include "source_map.h"
 
 struct g2c_error;
 

@@ -18,7 +18,7 @@
 #include "object_lines.h"
 #include "outstream.h"
 #include "propagate.h"
-#include "srcmap.h"
+#include "source_map.h"
 #include "symtab.h"
 
 #define FUZZ_MAX_OBJECTS 2

@@ -1,4 +1,4 @@
-/* srcmap.c -- the source file and line of every position written. */
+/* source_map.c -- the source file and line of every position written. */
 #include <config.h>
 
 #include <stdint.h>
@@ -8,7 +8,7 @@
 
 #include "diag.h"
 #include "object_lines.h"
-#include "srcmap.h"
+#include "source_map.h"
 #include "symtab.h"
 #include "util.h"
 

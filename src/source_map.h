@@ -1,4 +1,4 @@
-/* srcmap.h -- the source file and line of every position written.
+/* source_map.h -- the source file and line of every position written.
  *
  * The stage between the call graph and the writer: for every function
  * the writer shows it finds the home file and entry line, and for every
@@ -7,8 +7,8 @@
  * source lines (object_lines.h) and rewrites the file names by the prefix
  * maps; struct source_map owns the rewritten names.
  */
-#ifndef GMON2CG_SRCMAP_H
-#define GMON2CG_SRCMAP_H
+#ifndef GMON2CG_SOURCE_MAP_H
+#define GMON2CG_SOURCE_MAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
