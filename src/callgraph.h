@@ -3,7 +3,7 @@
  * integer nanoseconds that add up exactly (see src/convert.h).
  *
  * The data alone: the stage that fills it runs in two parts, each its own
- * module (src/convert.c runs them in turn): src/attribute.c credits the
+ * module (src/convert.c runs them in turn): src/attribution.c credits the
  * objects' samples and arcs to their functions (it alone reads symbols,
  * code and profiles), then src/propagate.c finds the cycles and
  * propagates time over the bare graph as gprof does.  This file owns the
@@ -227,7 +227,7 @@ const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
 
 /* Starts the graph of OBJS[0..NOBJS): CG empty but for its objects, its
  * functions numbered (setting each object's first_func) and cg->funcs
- * zeroed, for src/attribute.c to fill.  Returns 0, or -1 with ERR set;
+ * zeroed, for src/attribution.c to fill.  Returns 0, or -1 with ERR set;
  * CG can be released either way. */
 int callgraph_init(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
 		   struct g2c_error *err);

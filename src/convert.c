@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribute.h"
+#include "attribution.h"
 #include "callgraph.h"
 #include "callgrind.h"
 #include "code.h"

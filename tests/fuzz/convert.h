@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "attribute.h"
+#include "attribution.h"
 #include "callgraph.h"
 #include "callgrind.h"
 #include "code.h"

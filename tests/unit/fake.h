@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribute.h"
+#include "attribution.h"
 #include "callgraph.h"
 #include "gmon_store.h"
 #include "object.h"
