@@ -20,7 +20,7 @@
 #include "program.h"
 #include "propagate.h"
 #include "report.h"
-#include "select.h"
+#include "selection.h"
 #include "source_map.h"
 #include "speedscope.h"
 #include "symtab.h"
@@ -286,7 +286,7 @@ int convert_program(const struct options *o, struct warnings *w,
 {
 	struct program prog = { 0 };
 	struct prefix_map *maps = NULL;
-	struct select_object *sobjs = NULL;
+	struct selection_object *sobjs = NULL;
 	struct selection sel = { 0 };
 	struct outstream os;
 	int rc = -1;
@@ -300,7 +300,8 @@ int convert_program(const struct options *o, struct warnings *w,
 		goto out;
 	}
 	for (size_t i = 0; i < prog.nobjs; i++)
-		sobjs[i] = (struct select_object){ &prog.objs[i]->st, &prog.objs[i]->lines };
+		sobjs[i] = (struct selection_object){ &prog.objs[i]->st,
+						      &prog.objs[i]->lines };
 	if (selection_build(&sel, o, sobjs, prog.nobjs, err) < 0 ||
 	    check_output(o, &prog, err) < 0 ||
 	    outstream_open(&os, o->output, o->gzip, err) < 0)
