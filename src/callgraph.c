@@ -1,15 +1,13 @@
-/* callgraph.c -- the call-graph stage: functions numbered across the
- * objects, their samples and arcs attributed (attribute.c), time
- * propagated over the graph (propagate.c). */
+/* callgraph.c -- the call graph's arrays: functions numbered across the
+ * objects, and the look-ups between function numbers, objects and
+ * symbols. */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribute.h"
 #include "callgraph.h"
 #include "diag.h"
-#include "propagate.h"
 #include "symtab.h"
 
 size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first)
@@ -51,58 +49,27 @@ const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f)
 	return &obj->st->funcs[f - obj->first_func];
 }
 
-/* Numbers the functions of CG's objects.  Returns -1 when out of memory. */
-static int number_objects(struct callgraph *cg)
+int callgraph_init(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
+		   struct g2c_error *err)
 {
-	size_t *first = malloc((cg->nobjs + 1) * sizeof *first);
+	size_t *first;
 
-	if (!first)
-		return -1;
-	for (size_t o = 0; o < cg->nobjs; o++)
-		first[o] = cg->objs[o].st->nfuncs;
-	cg->nfuncs = callgraph_number_funcs(first, cg->nobjs, first);
-	for (size_t o = 0; o < cg->nobjs; o++)
-		cg->objs[o].first_func = first[o];
-	cg->first_pseudo = first[cg->nobjs];
-	free(first);
-	return 0;
-}
-
-static const struct cg_selection no_selection;
-
-int callgraph_attribute(struct callgraph *cg, struct cg_object *objs,
-			size_t nobjs, const struct cg_selection *sel,
-			struct g2c_error *err)
-{
 	memset(cg, 0, sizeof *cg);
 	cg->objs = objs;
 	cg->nobjs = nobjs;
-	if (number_objects(cg) < 0 ||
-	    !(cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs)))
+	first = malloc((nobjs + 1) * sizeof *first);
+	if (!first)
 		return g2c_error_set(err, "out of memory for the call graph");
-	if (attribute_profiles(cg, sel ? sel : &no_selection, err) < 0) {
-		callgraph_release(cg);
-		return -1;
-	}
+	for (size_t o = 0; o < nobjs; o++)
+		first[o] = objs[o].st->nfuncs;
+	cg->nfuncs = callgraph_number_funcs(first, nobjs, first);
+	for (size_t o = 0; o < nobjs; o++)
+		objs[o].first_func = first[o];
+	cg->first_pseudo = first[nobjs];
+	free(first);
+	if (!(cg->funcs = calloc(cg->nfuncs, sizeof *cg->funcs)))
+		return g2c_error_set(err, "out of memory for the call graph");
 	return 0;
-}
-
-int callgraph_propagate(struct callgraph *cg, const struct cg_selection *sel,
-			struct g2c_error *err)
-{
-	if (propagate_graph(cg, sel ? sel : &no_selection, err) < 0) {
-		callgraph_release(cg);
-		return -1;
-	}
-	return 0;
-}
-
-int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
-		    const struct cg_selection *sel, struct g2c_error *err)
-{
-	if (callgraph_attribute(cg, objs, nobjs, sel, err) < 0)
-		return -1;
-	return callgraph_propagate(cg, sel, err);
 }
 
 void callgraph_release(struct callgraph *cg)

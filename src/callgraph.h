@@ -1,12 +1,13 @@
 /* callgraph.h -- the call graph: per function its self cost at each
  * position, its calls, and the inclusive cost of every call, all in
- * integer nanoseconds that add up exactly (see callgraph_build()).
+ * integer nanoseconds that add up exactly (see src/convert.h).
  *
- * The stage runs in two parts: src/attribute.c credits the objects'
- * samples and arcs to their functions (it alone reads symbols, code and
- * profiles), then src/propagate.c finds the cycles and propagates time
- * over the bare graph as gprof does.  This file owns the graph's arrays
- * and the numbering of functions: they are numbered across the objects,
+ * The data alone: the stage that fills it runs in two parts, each its own
+ * module (src/convert.c runs them in turn): src/attribution.c credits the
+ * objects' samples and arcs to their functions (it alone reads symbols,
+ * code and profiles), then src/propagate.c finds the cycles and
+ * propagates time over the bare graph as gprof does.  This file owns the
+ * graph's arrays and the numbering of functions: they are numbered across the objects,
  * object 0's functions first, then object 1's, and so on, then the pseudo
  * functions: object 0's "<no symbol>" (its samples outside every
  * function), per object one for the callers outside it that an LD_PROFILE
@@ -35,7 +36,7 @@ struct cg_object {
 	const struct gmon_profile *prof;	/* NULL: nothing profiled */
 	uint32_t hz;		/* the profile's samples per second */
 	size_t first_func;	/* its first function's number (set by
-				   callgraph_build) */
+				   callgraph_init) */
 };
 
 /* gprof's selections (-E, -F, -e, -f), as sets of function numbers:
@@ -224,31 +225,12 @@ size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first);
 size_t callgraph_object_of(const struct callgraph *cg, size_t f);
 const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
 
-/* Builds the call graph: credits each histogram bin to the functions whose
- * bytes it overlaps, in proportion to the overlap; sums the arcs per
- * (caller, callee) and call site; adds basic-block execution counts at
- * their addresses, if the profile has any; finds cycles; and propagates inclusive
- * cost from callees to callers in proportion to call counts.  One sample
- * is 1e9 / hz ns of its object's profile; rounding is cumulative, so the costs of all positions add
- * up to total_ns, each function's calls add up to its inclusive cost, and
- * every arc's sites add up to the arc.  SEL (may be NULL) applies gprof's
- * selections as gprof's call graph does: only the share of each
- * function's time that gprof propagates counts, in its self cost and its
- * calls, and only shown functions and the calls between them are
- * written (the self cost of the others is still part of total_ns).
- * Returns 0 or -1 with ERR set. */
-int callgraph_build(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
-		    const struct cg_selection *sel, struct g2c_error *err);
-
-/* callgraph_build in two steps, for a caller that frees the objects'
- * profiles and code in between: callgraph_attribute credits the samples,
- * counts and arcs (the one step that reads them), callgraph_propagate
- * does the rest.  On error CG is released. */
-int callgraph_attribute(struct callgraph *cg, struct cg_object *objs,
-			size_t nobjs, const struct cg_selection *sel,
-			struct g2c_error *err);
-int callgraph_propagate(struct callgraph *cg, const struct cg_selection *sel,
-			struct g2c_error *err);
+/* Starts the graph of OBJS[0..NOBJS): CG empty but for its objects, its
+ * functions numbered (setting each object's first_func) and cg->funcs
+ * zeroed, for src/attribution.c to fill.  Returns 0, or -1 with ERR set;
+ * CG can be released either way. */
+int callgraph_init(struct callgraph *cg, struct cg_object *objs, size_t nobjs,
+		   struct g2c_error *err);
 
 void callgraph_release(struct callgraph *cg);
 

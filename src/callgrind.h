@@ -15,7 +15,7 @@
 
 #include "callgraph.h"
 #include "outstream.h"
-#include "srcmap.h"
+#include "source_map.h"
 
 struct g2c_error;
 

@@ -26,7 +26,7 @@ int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	memset(c, 0, sizeof *c);
 	c->obj = obj;
 	c->st = st;
-	c->target = decode_target_of(obj);
+	c->target = disasm_target_of(obj);
 	c->funcs = calloc(st->nfuncs ? st->nfuncs : 1, sizeof *c->funcs);
 	if (!c->funcs)
 		return g2c_error_set(err, "%s: out of memory for code", obj->path);
@@ -35,7 +35,7 @@ int code_open(struct code *c, struct object *obj, const struct symtab *st,
 
 const char *code_arch_name(const struct code *c)
 {
-	return decode_arch_name(&c->target);
+	return disasm_arch_name(&c->target);
 }
 
 void code_close(struct code *c)
@@ -43,23 +43,23 @@ void code_close(struct code *c)
 	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)
 		free(c->funcs[i].insns);
 	free(c->funcs);
-	decoder_close(c->decoder);
+	disasm_close(c->decoder);
 	if (c->obj)
 		object_forget_code(c->obj);
 	memset(c, 0, sizeof *c);
 }
 
 /* The decoder, opened on first use: many profiles need none. */
-static int get_decoder(struct code *c, struct decoder **out,
+static int get_decoder(struct code *c, struct disasm **out,
 		       struct g2c_error *err)
 {
 	if (!c->decoder_tried) {
 		c->decoder_tried = true;
-		if (decoder_open(&c->decoder, &c->target, c->obj->abfd, err) < 0)
+		if (disasm_open(&c->decoder, &c->target, c->obj->abfd, err) < 0)
 			return -1;
 		c->no_decoder = !c->decoder;
 		if (c->decoder &&
-		    decoder_read_arm_modes(c->decoder, c->obj->syms, c->obj->nsyms,
+		    disasm_read_arm_modes(c->decoder, c->obj->syms, c->obj->nsyms,
 					   err) < 0)
 			return -1;
 	}
@@ -75,7 +75,7 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 
 	if (!fc->decoded) {
 		struct code_bytes bytes;
-		struct decoder *d;
+		struct disasm *d;
 		int found = object_code_at(c->obj, fn->addr, &bytes, err);
 
 		if (found < 0)
@@ -83,7 +83,7 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 		if (found && get_decoder(c, &d, err) < 0)
 			return -1;
 		if (found && d &&
-		    decode_range(d, &bytes, fn->addr, fn->end, &fc->insns,
+		    disasm_range(d, &bytes, fn->addr, fn->end, &fc->insns,
 				 &fc->count, err) < 0)
 			return -1;
 		fc->decoded = true;
@@ -160,7 +160,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	found = object_code_at(c->obj, bucket, &bytes, err);
 	if (found < 0)
 		return -1;
-	if (found && (direct = decode_direct_call(&c->target, &bytes, bucket,
+	if (found && (direct = disasm_direct_call(&c->target, &bytes, bucket,
 						  bucket + size, callee))) {
 		*site = direct;
 		*check = CODE_AFTER_CALL;
@@ -246,7 +246,7 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 
 	if (!fc->mcount_searched) {
 		struct code_bytes bytes;
-		struct decoder *d = NULL;
+		struct disasm *d = NULL;
 		struct insn call;
 		int found = object_code_at(c->obj, fn->addr, &bytes, err);
 
@@ -257,7 +257,7 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 		/* The prologue, however long (clang saves argument registers
 		 * before the call), up to the first call that can be mcount's. */
 		for (uint64_t pc = fn->addr;
-		     d && decode_first_call(d, &bytes, pc, fn->end, &call);
+		     d && disasm_first_call(d, &bytes, pc, fn->end, &call);
 		     pc = call.pc + call.len) {
 			if (can_call_mcount(c, call.target)) {
 				fc->mcount_return = call.pc + call.len;
@@ -276,7 +276,7 @@ int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 {
 	struct code_bytes bytes;
 	int found = object_code_at(c->obj, c->st->funcs[f].addr, &bytes, err);
-	int quick = found > 0 ? decode_call_ends_at(&c->target, &bytes, ret) : -1;
+	int quick = found > 0 ? disasm_call_ends_at(&c->target, &bytes, ret) : -1;
 
 	*check = quick < 0 ? CODE_UNKNOWN :
 		 quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;

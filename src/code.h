@@ -2,7 +2,7 @@
  * instruction behind a return address that mcount recorded.
  *
  * Owns the decoded instructions, each function's decoded on first use
- * (through decode.h, from the object's code sections), and the decoder.
+ * (through disasm.h, from the object's code sections), and the decoder.
  * The call graph is its one user.
  */
 #ifndef GMON2CG_CODE_H
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decode.h"
+#include "disasm.h"
 
 struct g2c_error;
 struct object;
@@ -21,12 +21,12 @@ struct symtab;
 struct code {
 	struct object *obj;
 	const struct symtab *st;
-	struct decode_target target;
+	struct disasm_target target;
 	bool no_decoder;	/* decoding was needed, but this libopcodes
 				   cannot decode the target */
 
 	/* private */
-	struct decoder *decoder;
+	struct disasm *decoder;
 	bool decoder_tried;
 	struct func_code *funcs;	/* per function of st */
 };
@@ -75,7 +75,7 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 
 /* Without decoding: sets *CHECK to whether the instruction that ends at
  * RET, in function F, is a call, as far as its bytes tell
- * (decode_call_ends_at).  Returns 0, or -1 with ERR set. */
+ * (disasm_call_ends_at).  Returns 0, or -1 with ERR set. */
 int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err);
 

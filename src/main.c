@@ -1,12 +1,10 @@
 /* main.c -- gmon2cg: convert gprof profiles to callgrind format.
  *
- * Acts on what the command line asks for (options) and wires the stages
- * together: the objects (object, symtab, code) and the profiles (gmon) ->
- * call graph (callgraph) -> source positions (srcmap) -> writer
- * (callgrind or speedscope) -> output (outstream); or, with --compare,
- * the callgrind files read back (cgread) -> comparison (compare) -> its
- * reports (compare_report).  The only place that prints errors or decides
- * the exit status; warnings and reports are report.c's.
+ * Acts on what the command line asks for (options): --help, --version,
+ * a conversion (convert.c runs its stages) or, with --compare, the
+ * comparison (compare) and its reports (compare_report).  The only place
+ * that prints errors or decides the exit status; warnings and reports
+ * are report.c's.
  */
 #include <config.h>
 
@@ -21,287 +19,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attribute.h"
-#include "callgraph.h"
-#include "callgrind.h"
-#include "code.h"
 #include "compare.h"
 #include "compare_report.h"
+#include "convert.h"
 #include "diag.h"
-#include "gmon.h"
-#include "object.h"
 #include "options.h"
-#include "outcheck.h"
 #include "outstream.h"
-#include "program.h"
 #include "report.h"
-#include "select.h"
-#include "speedscope.h"
-#include "srcline.h"
-#include "srcmap.h"
-#include "symtab.h"
 #include "util.h"
-
-/* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
- * there are none), or NULL with ERR set. */
-static struct prefix_map *read_prefix_maps(const struct options *o,
-					   struct g2c_error *err)
-{
-	struct prefix_map *maps;
-
-	if (o->prefix_maps.n == 0)
-		return NULL;
-	maps = calloc(o->prefix_maps.n, sizeof *maps);
-	if (!maps) {
-		g2c_error_set(err, "out of memory");
-		return NULL;
-	}
-	for (size_t i = 0; i < o->prefix_maps.n; i++) {
-		const char *spec = o->prefix_maps.names[i];
-		const char *eq = strchr(spec, '=');
-
-		maps[i] = (struct prefix_map){ spec, eq + 1, (size_t)(eq - spec) };
-	}
-	return maps;
-}
 
 static int report(const struct g2c_error *err)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", PACKAGE_NAME, err->msg);
 	return EXIT_DATA;
-}
-
-/* What is converted at once: every object's profile (or, with --parts,
- * one gmon.out of the executable), and what the writer says of them. */
-struct conversion {
-	struct gmon_profile *profs;	/* per object */
-	struct cg_object *cgo;		/* per object */
-	char **desc;			/* desc: lines on the objects */
-	size_t ndesc;
-	char dimen[sizeof ((struct gmon_hist *)NULL)->dimen];	/* the header's */
-};
-
-static void conversion_release(struct conversion *c, size_t nobjs)
-{
-	for (size_t o = 0; c->profs && o < nobjs; o++)
-		gmon_profile_release(&c->profs[o]);
-	for (size_t i = 0; i < c->ndesc; i++)
-		free(c->desc[i]);
-	free(c->desc);
-	free(c->profs);
-	free(c->cgo);
-}
-
-/* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
- * instead when PART is not 0), and prepares their call-graph inputs. */
-static int read_profiles(struct conversion *c, const struct options *o,
-			 struct program *prog, const char **files, size_t n,
-			 unsigned part, struct g2c_error *err)
-{
-	double ns = 0;	/* that the profiles read so far stand for */
-
-	memset(c, 0, sizeof *c);
-	c->profs = calloc(prog->nobjs, sizeof *c->profs);
-	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
-	c->desc = calloc(prog->nobjs, sizeof *c->desc);
-	if (!c->profs || !c->cgo || !c->desc)
-		return g2c_error_set(err, "out of memory");
-	for (size_t i = 0; i < prog->nobjs; i++) {
-		struct program_object *po = prog->objs[i];
-		const char **own = i == 0 && part ? files : po->files;
-		size_t nown = i == 0 && part ? n : po->nfiles;
-
-		if (program_read_profiles(prog, i, own, nown, &c->profs[i],
-					  err) < 0)
-			return -1;
-		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
-			return -1;
-		c->cgo[i] = (struct cg_object){
-			.obj = &po->obj, .st = &po->st, .code = &po->code,
-			.prof = nown ? &c->profs[i] : NULL,
-			.hz = gmon_profile_rate(&c->profs[i],
-						o->rate ? o->rate : DEFAULT_RATE) };
-		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
-						own[0], err) < 0)
-			return -1;
-		if ((prog->nobjs > 1 || po->ld_profile) &&
-		    report_describe_object(&c->desc[c->ndesc++], po,
-					   &c->profs[i], err) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Every object's function names as people read them: demangled on a
- * thread of their own while the profiles, call graph and lines were read. */
-static int names_in_place(struct program *prog, struct g2c_error *err)
-{
-	for (size_t i = 0; i < prog->nobjs; i++)
-		if (symtab_names(&prog->objs[i]->st, err) < 0)
-			return -1;
-	return 0;
-}
-
-/* The writer's header: it speaks of the first object that was profiled,
- * and counts every profile read. */
-static void describe_output(struct callgrind_info *info, struct conversion *c,
-			    const struct program *prog, const char **files,
-			    size_t n, unsigned part)
-{
-	info->dimen = "seconds";
-	for (size_t i = 0; i < prog->nobjs && !info->source; i++) {
-		const struct gmon_profile *first = c->cgo[i].prof;
-
-		if (!first)
-			continue;
-		info->source = i == 0 && part ? files[0] : prog->objs[i]->files[0];
-		if (first->nhists > 0)
-			info->dimen = strcpy(c->dimen, first->hists[0].dimen);
-		info->rate_assumed = first->nhists > 0 && first->hists[0].rate == 0;
-	}
-	for (size_t i = 0; i < prog->nobjs; i++)
-		info->nsources += (unsigned)(i == 0 && part ? n : prog->objs[i]->nfiles);
-	info->desc = (const char *const *)c->desc;
-	info->ndesc = c->ndesc;
-}
-
-/* Writes CG in the format O asks for, once its numbers pass the
- * self-check (on every run: it costs a pass over the graph, and a
- * profile that breaks it would mislead every viewer). */
-static int write_profile(const struct options *o, const struct callgraph *cg,
-			 const struct source_map *map,
-			 const struct callgrind_info *info, struct outstream *os,
-			 struct g2c_error *err)
-{
-	struct speedscope_info ss = {
-		.name = info->source,
-		.in_seconds = strcmp(info->dimen, "seconds") == 0 };
-
-	if (outcheck_graph(cg, err) < 0)
-		return -1;
-	if (o->format == FORMAT_SPEEDSCOPE)
-		return speedscope_write(cg, map, &ss, os, err);
-	return callgrind_write(cg, map, info, os, err);
-}
-
-/* Converts the profiles of PROG's objects into the output OS, as PART
- * (0: the only part) made of the executable's FILES[0..N). */
-static int convert(const struct options *o, struct program *prog,
-		   const struct prefix_map *maps, const struct cg_selection *sel,
-		   const char **files, size_t n, unsigned part,
-		   struct outstream *os, struct warnings *w,
-		   struct g2c_error *err)
-{
-	struct conversion c;
-	struct callgraph cg;
-	struct source_map map = { 0 };
-	struct source_lines **lines = calloc(prog->nobjs, sizeof *lines);
-	struct callgrind_info info = { .part = part, .no_instr = o->no_instr };
-	int rc = -1;
-
-	if (!lines)
-		return g2c_error_set(err, "out of memory");
-	for (size_t i = 0; i < prog->nobjs; i++)
-		lines[i] = &prog->objs[i]->lines;
-	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
-		goto out;
-	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
-		report_calls_only(w, prog->objs[i], &c.profs[i]);
-	describe_output(&info, &c, prog, files, n, part);
-	rc = callgraph_attribute(&cg, c.cgo, prog->nobjs, sel, err);
-	/* Once credited, neither the raw profiles nor decoded code are
-	 * needed: free them before propagation sorts the positions and the
-	 * line lookups load the debug information (a histogram with every
-	 * bin counted is as large as those). */
-	for (size_t i = 0; i < prog->nobjs; i++) {
-		if (rc == 0 && prog->objs[i]->code.no_decoder)
-			report_no_decoder(w, &prog->objs[i]->code, o->stats);
-		code_close(&prog->objs[i]->code);
-		gmon_profile_drop_records(&c.profs[i]);
-	}
-	if (rc < 0 || callgraph_propagate(&cg, sel, err) < 0) {
-		rc = -1;
-		goto out;
-	}
-	rc = -1;
-	/* how the test suite sees the self-check fail (tests/cli.sh): a
-	 * total one more than the costs */
-	if (getenv("GMON2CG_TEST_BREAK_TOTAL"))
-		cg.total_ns++;
-	if (o->stats) {
-		if (names_in_place(prog, err) < 0)
-			goto release;
-		report_stats(report_stream(w), &cg, prog, c.profs,
-			     part ? files : NULL, n);
-	}
-	if (report_check_belongs(w, &cg, info.source, info.nsources > 1, o->exe,
-				 o->force, err) == 0 &&
-	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts, maps,
-			     o->prefix_maps.n, err) == 0 &&
-	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
-	    names_in_place(prog, err) == 0) {
-		rc = write_profile(o, &cg, &map, &info, os, err);
-		if (rc == 0 && o->summary)
-			report_summary(report_stream(w), &cg, o->summary);
-	}
-release:
-	source_map_release(&map);
-	callgraph_release(&cg);
-out:
-	for (size_t i = 0; i < prog->nobjs; i++)
-		code_close(&prog->objs[i]->code);
-	conversion_release(&c, prog->nobjs);
-	free(lines);
-	return rc;
-}
-
-/* Refuses an output that is one of the inputs: an object, its debug file
- * or a profile. */
-static int check_output(const struct options *o, const struct program *prog,
-			struct g2c_error *err)
-{
-	const char **inputs;
-	size_t n = 0, cap = 0;
-	int rc;
-
-	for (size_t i = 0; i < prog->nobjs; i++)
-		cap += 2 + prog->objs[i]->nfiles;
-	inputs = calloc(cap, sizeof *inputs);
-	if (!inputs)
-		return g2c_error_set(err, "out of memory");
-	for (size_t i = 0; i < prog->nobjs; i++) {
-		const struct program_object *po = prog->objs[i];
-
-		inputs[n++] = po->obj.path;
-		if (po->obj.debug_path)
-			inputs[n++] = po->obj.debug_path;
-		for (size_t k = 0; k < po->nfiles; k++)
-			inputs[n++] = po->files[k];
-	}
-	rc = outstream_check_inputs(o->output, inputs, n, err);
-	free(inputs);
-	return rc;
-}
-
-/* The objects of the program, each with its profile files. */
-static int open_program(struct program *prog, const struct options *o,
-			struct g2c_error *err)
-{
-	struct program_options popts = {
-		.debug_dir = o->debug_dir,
-		.symbols = { o->demangle, o->no_statics },
-		.libraries = o->libraries.names, .nlibraries = o->libraries.n,
-		/* --parts reads them one at a time */
-		.read_ahead = !o->parts,
-	};
-
-	if (program_open(prog, o->exe, o->gmon_files, (size_t)o->ngmon, &popts,
-			 err) < 0)
-		return -1;
-	if (o->parts && prog->nobjs > 1)
-		return g2c_error_set(err, "--parts keeps the gmon.out files of the executable apart; it cannot be combined with LD_PROFILE files");
-	return 0;
 }
 
 /* The stages allocate and free tables of megabytes in turn.  From the
@@ -428,58 +159,24 @@ static bool standard_descriptors_open(void)
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct program prog = { 0 };
-	struct prefix_map *maps = NULL;
-	struct select_object *sobjs = NULL;
-	struct outstream os;
-	struct selection sel = { 0 };
 	struct warnings warnings = { 0 };
 	struct g2c_error err;
 	enum options_action action;
-	int rc = -1;
+	int rc;
 
 	if (!standard_descriptors_open())
 		return EXIT_DATA;
 	reuse_freed_memory();
 	action = options_parse(argc, argv, &o);
-	if (action != OPTIONS_CONVERT || o.compare) {
-		rc = action != OPTIONS_CONVERT ? answer(action, &o) : run_comparison(&o);
-		options_release(&o);
-		return rc;
+	if (action != OPTIONS_CONVERT)
+		rc = answer(action, &o);
+	else if (o.compare)
+		rc = run_comparison(&o);
+	else {
+		rc = convert_program(&o, &warnings, &err);
+		warnings_print(&warnings, rc == 0);
+		rc = rc < 0 ? report(&err) : EXIT_SUCCESS;
 	}
-	if (open_program(&prog, &o, &err) < 0 ||
-	    (!(maps = read_prefix_maps(&o, &err)) && o.prefix_maps.n))
-		goto out;
-	sobjs = calloc(prog.nobjs, sizeof *sobjs);
-	if (!sobjs) {
-		g2c_error_set(&err, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < prog.nobjs; i++)
-		sobjs[i] = (struct select_object){ &prog.objs[i]->st, &prog.objs[i]->lines };
-	if (selection_build(&sel, &o, sobjs, prog.nobjs, &err) < 0 ||
-	    check_output(&o, &prog, &err) < 0 ||
-	    outstream_open(&os, o.output, o.gzip, &err) < 0)
-		goto out;
-	rc = 0;
-	if (o.parts) {
-		for (size_t i = 0; i < prog.objs[0]->nfiles && rc == 0; i++)
-			rc = convert(&o, &prog, maps, &sel.sel, &prog.objs[0]->files[i],
-				     1, (unsigned)i + 1, &os, &warnings, &err);
-	} else {
-		rc = convert(&o, &prog, maps, &sel.sel, NULL, 0, 0, &os, &warnings,
-			     &err);
-	}
-	if (rc < 0)
-		outstream_discard(&os);
-	else
-		rc = outstream_close(&os, &err);
-out:
-	warnings_print(&warnings, rc == 0);
-	selection_release(&sel);
-	free(sobjs);
-	free(maps);
-	program_close(&prog);
 	options_release(&o);
-	return rc < 0 ? report(&err) : EXIT_SUCCESS;
+	return rc;
 }

@@ -4,7 +4,7 @@
  * separate debug file that holds its symbols and lines), the raw symbol
  * arrays read from them, and the contents of code sections read so far.
  * Everything else about an object is derived from this by its own stage:
- * functions (symtab), instructions (decode, code), source lines (srcline).
+ * functions (symtab), instructions (disasm, code), source lines (object_lines).
  * An executable and the shared libraries it loaded are objects alike.
  */
 #ifndef GMON2CG_OBJECT_H

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "compare.h"
-#include "decode.h"
 #include "diag.h"
+#include "disasm.h"
 #include "options.h"
 
 void options_write_help(FILE *fp)
@@ -146,7 +146,7 @@ void options_write_version(FILE *fp, const struct options *o)
 		PACKAGE_NAME, PACKAGE_VERSION);
 	/* (the list is some 170 names: asked for, not shown by default) */
 	if (o->stats) {
-		char *archs = decode_known_architectures();
+		char *archs = disasm_known_architectures();
 
 		fprintf(fp, "Architectures read (libbfd, libopcodes): %s\n",
 			archs ? archs : "(out of memory)");

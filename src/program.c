@@ -157,7 +157,7 @@ static int prepare_object(struct program_object *po,
 
 	if (symtab_build(&po->st, &po->obj, &opts->symbols, err) < 0)
 		return -1;
-	source_lines_init(&po->lines, &po->obj);
+	object_lines_init(&po->lines, &po->obj);
 	if (object_read_dynamic(&po->obj, &dyn, err) < 0)
 		return -1;
 	po->soname = dyn.soname;
@@ -169,7 +169,7 @@ static int prepare_object(struct program_object *po,
 /* Frees what prepare_object derived. */
 static void release_derived(struct program_object *po)
 {
-	source_lines_close(&po->lines);
+	object_lines_close(&po->lines);
 	symtab_release(&po->st);
 	free(po->soname);
 	po->soname = NULL;

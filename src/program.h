@@ -21,9 +21,9 @@
 #include <stddef.h>
 
 #include "code.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
-#include "srcline.h"
+#include "object_lines.h"
 #include "symtab.h"
 
 struct g2c_error;
@@ -33,7 +33,7 @@ struct program_object {
 	struct object obj;
 	struct symtab st;
 	struct code code;
-	struct source_lines lines;
+	struct object_lines lines;
 	char *soname;		/* DT_SONAME, or NULL */
 	const char **files;	/* its profile files, in command-line order */
 	size_t nfiles;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribute.h"
+#include "attribution.h"
 #include "diag.h"
 #include "gmon_format.h"
 #include "report.h"

@@ -15,9 +15,9 @@
 
 #include "callgraph.h"
 #include "code.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "program.h"
-#include "srcmap.h"
+#include "source_map.h"
 
 struct g2c_error;
 

@@ -90,6 +90,7 @@ tests_unit_dump_gmon_SOURCES = tests/unit/dump-gmon.c
 tests_unit_dump_gmon_LDADD = libgmon2cg.a
 tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
 SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh tests/ldprofile-find.sh
+SHELL_TESTS += tests/manyc.sh
 SHELL_TESTS += tests/hostile-input.sh
 SHELL_TESTS += tests/names.sh
 SHELL_TESTS += tests/walkthrough.sh

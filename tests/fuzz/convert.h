@@ -1,5 +1,6 @@
 /* convert.h -- the fuzz harnesses' conversion of objects and their
- * profiles, all stages from the call graph to the writer, into /dev/null.
+ * profiles, all stages from the call graph to the writer, into /dev/null,
+ * in src/convert.c's order.
  * Failures are the expected end of most inputs; the sanitizers watch
  * the rest. */
 #ifndef GMON2CG_FUZZ_CONVERT_H
@@ -7,15 +8,17 @@
 
 #include <stdio.h>
 
+#include "attribution.h"
 #include "callgraph.h"
 #include "callgrind.h"
 #include "code.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
+#include "object_lines.h"
 #include "outstream.h"
-#include "srcline.h"
-#include "srcmap.h"
+#include "propagate.h"
+#include "source_map.h"
 #include "symtab.h"
 
 #define FUZZ_MAX_OBJECTS 2
@@ -23,9 +26,10 @@
 /* The objects OBJS[0..N) (each with .obj, .st and .prof set; .code is
  * opened here), LINES[i] being OBJS[i]'s. */
 static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
-					struct source_lines **lines)
+					struct object_lines **lines)
 {
 	static FILE *devnull;
+	static const struct cg_selection none;
 	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
 	struct source_map map = { 0 };
 	struct callgraph cg;
@@ -43,7 +47,9 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 			goto out;
 		objs[opened].code = &code[opened];
 	}
-	if (callgraph_build(&cg, objs, n, NULL, &err) == 0) {
+	if (callgraph_init(&cg, objs, n, &err) == 0 &&
+	    attribute_profiles(&cg, &none, &err) == 0 &&
+	    propagate_graph(&cg, &none, &err) == 0) {
 		for (size_t i = 0; i < n; i++)
 			code_close(&code[i]);
 		outstream_from_file(&os, devnull, "/dev/null");
@@ -51,15 +57,15 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 		    callgrind_write(&cg, &map, &info, &os, &err) == 0)
 			outstream_close(&os, &err);
 		source_map_release(&map);
-		callgraph_release(&cg);
 	}
+	callgraph_release(&cg);
 out:
 	for (size_t i = 0; i < opened; i++)
 		code_close(&code[i]);
 }
 
 static inline void fuzz_convert(struct object *obj, struct symtab *st,
-				struct source_lines *lines,
+				struct object_lines *lines,
 				const struct gmon_profile *prof, uint32_t hz)
 {
 	struct cg_object cgo = { .obj = obj, .st = st, .prof = prof, .hz = hz };

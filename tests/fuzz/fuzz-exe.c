@@ -51,13 +51,13 @@ static int make_profile(struct gmon_profile *p, const struct symtab *st)
 static void convert(struct object *obj, struct symtab *st)
 {
 	struct gmon_profile prof;
-	struct source_lines lines;
+	struct object_lines lines;
 
-	source_lines_init(&lines, obj);
+	object_lines_init(&lines, obj);
 	if (make_profile(&prof, st) == 0)
 		fuzz_convert(obj, st, &lines, &prof, 100);
 	gmon_profile_release(&prof);
-	source_lines_close(&lines);
+	object_lines_close(&lines);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)

@@ -25,7 +25,7 @@ static const char *const paths[NOBJS] = {
 };
 static struct object objs[NOBJS];
 static struct symtab sts[NOBJS];
-static struct source_lines lines[NOBJS];
+static struct object_lines lines[NOBJS];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -40,7 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr, "%s\n", err.msg);
 			abort();
 		}
-		source_lines_init(&lines[i], &objs[i]);
+		object_lines_init(&lines[i], &objs[i]);
 	}
 	return 0;
 }
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct gmon_profile prof[2];
 	struct cg_object cgo[2];
-	struct source_lines *lp[2];
+	struct object_lines *lp[2];
 	int form;
 	size_t n = 0;
 

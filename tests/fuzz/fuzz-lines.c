@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "lines.h"
+#include "dwarf_lines.h"
 
 /* Appends V in SIZE bytes. */
 static size_t put(unsigned char *p, uint64_t v, unsigned size, bool be)
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	unsigned char info[128], abbrev[16];
 	struct dwarf_sections sec;
-	struct line_table lt, only;
+	struct dwarf_lines lt, only;
 	struct g2c_error err;
 	uint64_t *pcs;
 	size_t npcs = 0;
@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		info, abbrev, data + 3, data + 3, data + 3,
 		ninfo, nabbrev, len - 3, len - 3, len - 3, be,
 	};
-	if (line_table_parse(&lt, &sec, NULL, "fuzz", &err) != LINES_READ)
+	if (dwarf_lines_parse(&lt, &sec, NULL, "fuzz", &err) != LINES_READ)
 		return 0;
 	/* Every row's address and the one after it: read again for these
 	 * alone, the table must answer them as the whole table does. */
@@ -109,22 +109,22 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	for (size_t i = 0; i < 2 * lt.nrows; i++)
 		if (npcs == 0 || pcs[i] != pcs[npcs - 1])
 			pcs[npcs++] = pcs[i];
-	if (line_table_parse(&only, &sec, &(struct line_request){ pcs, npcs, true },
+	if (dwarf_lines_parse(&only, &sec, &(struct line_request){ pcs, npcs, true },
 			     "fuzz", &err) != LINES_READ)
 		__builtin_trap();
 	for (size_t i = 0; i < npcs; i++) {
 		const char *file = NULL, *file2 = NULL;
 		unsigned line = 0, line2 = 0;
-		int found = line_table_lookup(&lt, pcs[i], &file, &line, &err);
+		int found = dwarf_lines_lookup(&lt, pcs[i], &file, &line, &err);
 
 		if (found == 1 && strlen(file) == (size_t)-1)
 			__builtin_trap();	/* reads the whole path */
-		if (line_table_lookup(&only, pcs[i], &file2, &line2, &err) != found ||
+		if (dwarf_lines_lookup(&only, pcs[i], &file2, &line2, &err) != found ||
 		    (found == 1 && (strcmp(file, file2) != 0 || line != line2)))
 			__builtin_trap();
 	}
 	free(pcs);
-	line_table_release(&only);
-	line_table_release(&lt);
+	dwarf_lines_release(&only);
+	dwarf_lines_release(&lt);
 	return 0;
 }

@@ -11,7 +11,7 @@
 
 static struct object obj;
 static struct symtab st;
-static struct source_lines lines;
+static struct object_lines lines;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -28,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "%s\n", err.msg);
 		abort();
 	}
-	source_lines_init(&lines, &obj);
+	object_lines_init(&lines, &obj);
 	return 0;
 }
 

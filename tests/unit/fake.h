@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "callgraph.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
+#include "propagate.h"
 #include "symtab.h"
 
 #define TICK 10000000ull	/* ns per sample at 100 Hz */
@@ -34,6 +36,23 @@ static inline void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 	}
 }
 
+/* Builds the call graph of the objects OBJS[0..N) without selections,
+ * as gmon2cg's conversion does: attribution, then propagation.  On error
+ * CG is released. */
+static inline int build_graph(struct callgraph *cg, struct cg_object *objs,
+			      size_t n, struct g2c_error *err)
+{
+	static const struct cg_selection none;
+
+	if (callgraph_init(cg, objs, n, err) < 0 ||
+	    attribute_profiles(cg, &none, err) < 0 ||
+	    propagate_graph(cg, &none, err) < 0) {
+		callgraph_release(cg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Builds the call graph of one object with symbols ST, profiled at HZ. */
 static inline int build(struct callgraph *cg, struct cg_object *obj,
 		 const struct gmon_profile *p, const struct symtab *st,
@@ -41,7 +60,7 @@ static inline int build(struct callgraph *cg, struct cg_object *obj,
 {
 	*obj = (struct cg_object){ .obj = &fake_object, .st = st, .prof = p,
 				   .hz = hz };
-	return callgraph_build(cg, obj, 1, NULL, err);
+	return build_graph(cg, obj, 1, err);
 }
 
 /* A profile with one histogram of 2-byte bins over [LOW, HIGH). */

@@ -9,7 +9,7 @@
 #include "callgraph.h"
 #include "check.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "fake.h"
 #include "object.h"
 #include "symtab.h"

@@ -8,29 +8,29 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "decode.h"
 #include "diag.h"
+#include "disasm.h"
 
 /* push %rbp; mov %rsp,%rbp; call 0x1010 (rel32 +1); nop; ret; at 0x1000 */
 static const unsigned char x86_code[] = {
 	0x55, 0x48, 0x89, 0xe5, 0xe8, 0x01, 0x00, 0x00, 0x00, 0x90, 0xc3,
 };
 
-static const struct decode_target x86_64 = { bfd_arch_i386, bfd_mach_x86_64, false };
+static const struct disasm_target x86_64 = { bfd_arch_i386, bfd_mach_x86_64, false };
 
 static void test_x86_instructions(void)
 {
 	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
-	struct decoder *d;
+	struct disasm *d;
 	struct insn *insns = NULL, call;
 	struct g2c_error err;
 	size_t n = 0;
 
-	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	CHECK(disasm_open(&d, &x86_64, NULL, &err) == 0);
 	CHECK(d != NULL);
 	if (!d)
 		return;
-	CHECK(decode_range(d, &code, 0x1000, 0x2000, &insns, &n, &err) == 0);
+	CHECK(disasm_range(d, &code, 0x1000, 0x2000, &insns, &n, &err) == 0);
 	CHECK_U64(n, 5);
 	if (n == 5) {
 		CHECK_U64(insns[1].pc, 0x1001);
@@ -53,15 +53,15 @@ static void test_x86_instructions(void)
 	}
 	free(insns);
 	/* The first call from the entry on, and none after it. */
-	CHECK(decode_first_call(d, &code, 0x1000, 0x2000, &call));
+	CHECK(disasm_first_call(d, &code, 0x1000, 0x2000, &call));
 	CHECK_U64(call.pc, 0x1004);
 	CHECK_U64(call.target, 0x100a);
-	CHECK(!decode_first_call(d, &code, 0x1009, 0x2000, &call));
+	CHECK(!disasm_first_call(d, &code, 0x1009, 0x2000, &call));
 	/* A range that starts mid-way and ends before the code does. */
-	CHECK(decode_range(d, &code, 0x1004, 0x100a, &insns, &n, &err) == 0);
+	CHECK(disasm_range(d, &code, 0x1004, 0x100a, &insns, &n, &err) == 0);
 	CHECK_U64(n, 2);
 	free(insns);
-	decoder_close(d);
+	disasm_close(d);
 }
 
 static void test_calls_from_bytes(void)
@@ -71,17 +71,17 @@ static void test_calls_from_bytes(void)
 	static const unsigned char a64_code[] = { 0x1f, 0x20, 0x03, 0xd5,
 						  0x02, 0x00, 0x00, 0x94 };
 	struct code_bytes a64 = { a64_code, 0x4000, sizeof a64_code };
-	struct decode_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
-	struct decode_target ppc = { bfd_arch_powerpc, bfd_mach_ppc, true };
+	struct disasm_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
+	struct disasm_target ppc = { bfd_arch_powerpc, bfd_mach_ppc, true };
 
 	/* The call returns to 0x1009, in the bucket [0x1008, 0x1018). */
-	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x100a), 0x1004);
-	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x2000), 0);
-	CHECK_U64(decode_direct_call(&x86_64, &code, 0x1000, 0x1008, 0x100a), 0);
-	CHECK_U64(decode_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x400c), 0x4004);
-	CHECK_U64(decode_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x4010), 0);
+	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x100a), 0x1004);
+	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x2000), 0);
+	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1000, 0x1008, 0x100a), 0);
+	CHECK_U64(disasm_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x400c), 0x4004);
+	CHECK_U64(disasm_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x4010), 0);
 	/* Other targets need libopcodes. */
-	CHECK_U64(decode_direct_call(&ppc, &a64, 0x4008, 0x4018, 0x400c), 0);
+	CHECK_U64(disasm_direct_call(&ppc, &a64, 0x4008, 0x4018, 0x400c), 0);
 }
 
 static void test_aarch64_instructions(void)
@@ -90,16 +90,16 @@ static void test_aarch64_instructions(void)
 						  0x02, 0x00, 0x00, 0x94,
 						  0xc0, 0x03, 0x5f, 0xd6 };
 	struct code_bytes code = { a64_code, 0x4000, sizeof a64_code };
-	struct decode_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
-	struct decoder *d;
+	struct disasm_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
+	struct disasm *d;
 	struct insn *insns = NULL;
 	struct g2c_error err;
 	size_t n = 0;
 
-	CHECK(decoder_open(&d, &aarch64, NULL, &err) == 0);
+	CHECK(disasm_open(&d, &aarch64, NULL, &err) == 0);
 	if (!d)		/* this libopcodes reads only the host's code */
 		return;
-	CHECK(decode_range(d, &code, 0x4000, 0x400c, &insns, &n, &err) == 0);
+	CHECK(disasm_range(d, &code, 0x4000, 0x400c, &insns, &n, &err) == 0);
 	CHECK_U64(n, 3);
 	if (n == 3) {
 		CHECK(!insns[0].is_call);
@@ -108,7 +108,7 @@ static void test_aarch64_instructions(void)
 		CHECK(!insns[2].is_call);	/* ret */
 	}
 	free(insns);
-	decoder_close(d);
+	disasm_close(d);
 }
 
 int main(void)

@@ -316,6 +316,40 @@ static void put_bsd44(struct bytes *b, struct gmon_target t,
 	}
 }
 
+/* 64-bit MinGW-w64 (LLP64, gmon_target.llp64): a BSD arc's count is a C
+ * long of 4 bytes, then 4 bytes of padding that MinGW leaves
+ * uninitialised, in a record still 3 * 8 bytes long; the spare words of
+ * the header are left uninitialised too. */
+static void test_bsd_llp64(void)
+{
+	static struct bytes b;
+	struct gmon_profile p;
+	struct g2c_error err;
+	const struct gmon_target t = { 8, false, 0, true };
+	const uint32_t spare[3] = { 0x5eed1e55, 0xdeadbeef, 0x12345678 };
+	const uint64_t bins[4] = { 1, 2, 3, 4 };
+
+	put_bsd44(&b, t, spare, 4, 2, bins, 0);
+	put_addr(&b, 0x1004);
+	put_addr(&b, 0x1030);
+	put(&b, 7, 4);
+	put(&b, 0xa5a5a5a5, 4);	/* padding */
+	put_addr(&b, 0x1008);
+	put_addr(&b, 0x1030);
+	put(&b, 0xfffffffe, 4);
+	put(&b, 0xffffffff, 4);
+	CHECK(read_one(&b, &p, &err) == 0);
+	CHECK_U64(p.first_format, GMON_FORMAT_BSD44);
+	CHECK_U64(bin_count(&p.hists[0], 3), 4);
+	CHECK_U64(p.narcs, 2);
+	CHECK_U64(p.arcs[0].from_pc, 0x1004);
+	CHECK_U64(p.arcs[0].self_pc, 0x1030);
+	CHECK_U64(p.arcs[0].count, 7);
+	CHECK_U64(p.arcs[1].from_pc, 0x1008);
+	CHECK_U64(p.arcs[1].count, 0xfffffffe);
+	gmon_profile_release(&p);
+}
+
 /* FreeBSD's histcounter_type and OpenBSD's totarc, the first spare word. */
 static void test_bsd44_spare(void)
 {
@@ -896,6 +930,7 @@ int main(void)
 	test_hist_merging();
 	test_bsd();
 	test_bsd44_spare();
+	test_bsd_llp64();
 	test_bin_to_pc();
 	test_hist_misfit();
 	test_ld_profile();

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "diag.h"
-#include "lines.h"
+#include "dwarf_lines.h"
 
 /* Allocation failure on demand: the FAIL_AT-th allocation from now fails
  * (0: none). */
@@ -270,21 +270,21 @@ static void init(struct sections *s, const struct shape *sh)
 	s->str.be = s->line_str.be = sh->be;
 }
 
-static int parse(struct line_table *lt, const struct sections *s)
+static int parse(struct dwarf_lines *lt, const struct sections *s)
 {
 	struct dwarf_sections v = view(s);
 	struct g2c_error err;
 
-	return line_table_parse(lt, &v, NULL, "test", &err);
+	return dwarf_lines_parse(lt, &v, NULL, "test", &err);
 }
 
-static void expect_line(struct line_table *lt, uint64_t pc, const char *file,
+static void expect_line(struct dwarf_lines *lt, uint64_t pc, const char *file,
 			unsigned line)
 {
 	struct g2c_error err;
 	const char *f = NULL;
 	unsigned l = 0;
-	int found = line_table_lookup(lt, pc, &f, &l, &err);
+	int found = dwarf_lines_lookup(lt, pc, &f, &l, &err);
 
 	if (!file) {
 		CHECK_U64(found, 0);
@@ -305,7 +305,7 @@ static void test_shapes(void)
 				for (int be = 0; be <= 1; be++) {
 					struct shape sh = { version, o, a, be };
 					static struct sections s;
-					struct line_table lt;
+					struct dwarf_lines lt;
 					uint64_t base = a == 8 ? 0x123456789000 : 0x8000;
 
 					init(&s, &sh);
@@ -321,13 +321,13 @@ static void test_shapes(void)
 					expect_line(&lt, base + 6, "/abs/z.h", 12);
 					expect_line(&lt, base + 9, "/abs/z.h", 12);
 					expect_line(&lt, base + 10, NULL, 0);
-					line_table_release(&lt);
+					dwarf_lines_release(&lt);
 				}
 }
 
 /* A table of SH with PROGRAM bytes after its header, parsed. */
 static int parse_program(const struct shape *sh, const unsigned char *program,
-			 size_t n, struct line_table *lt)
+			 size_t n, struct dwarf_lines *lt)
 {
 	static struct sections s;
 
@@ -343,7 +343,7 @@ static int parse_program(const struct shape *sh, const unsigned char *program,
 static void test_hostile_programs(void)
 {
 	struct shape sh = { 4, 4, 8, false };
-	struct line_table lt;
+	struct dwarf_lines lt;
 	/* set_address with a 9-byte operand: no shift by 64 or more */
 	static const unsigned char wide_address[] = {
 		0, 10, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1,
@@ -374,7 +374,7 @@ static void test_hostile_programs(void)
 	expect_line(&lt, 0x1000, "/comp/a.c", (uint32_t)(1 + (uint64_t)INT64_MAX));
 	expect_line(&lt, 0x1001, "/comp/a.c",
 		    (uint32_t)(1 + (uint64_t)INT64_MAX + (uint64_t)INT64_MIN));
-	line_table_release(&lt);
+	dwarf_lines_release(&lt);
 	CHECK_U64(parse_program(&sh, bad_file, sizeof bad_file, &lt), LINES_UNREADABLE);
 	CHECK_U64(parse_program(&sh, define_file, sizeof define_file, &lt),
 		  LINES_UNREADABLE);
@@ -385,7 +385,7 @@ static void test_hostile_headers(void)
 {
 	struct shape sh = { 5, 4, 8, false };
 	static struct sections s;
-	struct line_table lt;
+	struct dwarf_lines lt;
 
 	/* the unit length past the section */
 	init(&s, &sh);
@@ -401,7 +401,7 @@ static void test_hostile_headers(void)
 	CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
 	s.line.d[s.header_length_at + 2] = 0;
 	CHECK_U64(parse(&lt, &s), LINES_READ);
-	line_table_release(&lt);
+	dwarf_lines_release(&lt);
 	/* a statement list offset past the section */
 	s.info.d[4 + 2 + 1 + 1 + 4 + 1] = 0xff;
 	CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
@@ -423,7 +423,7 @@ static void test_hostile_headers(void)
 	CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
 	s.line.d[4] = 5;
 	CHECK_U64(parse(&lt, &s), LINES_READ);
-	line_table_release(&lt);
+	dwarf_lines_release(&lt);
 }
 
 /* Every prefix of every section parses or is refused, without a fault. */
@@ -444,14 +444,14 @@ static void test_truncation(void)
 			size_t full = bufs[b]->n;
 
 			for (size_t n = 0; n < full; n++) {
-				struct line_table lt;
+				struct dwarf_lines lt;
 				int rc;
 
 				bufs[b]->n = n;
 				rc = parse(&lt, &s);
 				CHECK(rc == LINES_READ || rc == LINES_UNREADABLE);
 				ok += rc == LINES_READ;
-				line_table_release(&lt);
+				dwarf_lines_release(&lt);
 			}
 			bufs[b]->n = full;
 		}
@@ -466,7 +466,7 @@ static void test_sharing(void)
 {
 	struct shape sh = { 5, 4, 8, false };
 	static struct sections s;
-	struct line_table lt;
+	struct dwarf_lines lt;
 	const char *first = NULL;
 	struct buf *l = &s.line;
 	size_t name, start;
@@ -511,7 +511,7 @@ static void test_sharing(void)
 		const char *f = NULL;
 		unsigned line;
 
-		CHECK_U64(line_table_lookup(&lt, pc, &f, &line, &err), 1);
+		CHECK_U64(dwarf_lines_lookup(&lt, pc, &f, &line, &err), 1);
 		if (!first)
 			first = f;
 		if (f != first) {
@@ -520,7 +520,7 @@ static void test_sharing(void)
 		}
 	}
 	CHECK(first && strcmp(first, "/dir/shared.c") == 0);
-	line_table_release(&lt);
+	dwarf_lines_release(&lt);
 }
 
 /* A table read for some addresses alone answers them as the whole table
@@ -530,7 +530,7 @@ static void test_restricted(void)
 {
 	struct shape sh = { 4, 4, 8, false };
 	static struct sections s;
-	struct line_table whole, only;
+	struct dwarf_lines whole, only;
 	struct dwarf_sections v;
 	struct g2c_error err;
 	struct buf *l = &s.line;
@@ -558,7 +558,7 @@ static void test_restricted(void)
 	put(l, 3, 1); sleb(l, 5); put(l, 1, 1);
 	end_table(&s, &sh);
 	v = view(&s);
-	CHECK_U64(line_table_parse(&whole, &v, NULL, "test", &err), LINES_READ);
+	CHECK_U64(dwarf_lines_parse(&whole, &v, NULL, "test", &err), LINES_READ);
 	for (uint64_t pc = 0x1ff0; pc < 0x3110; pc++)
 		pcs[npcs++] = pc;
 	pcs[npcs++] = 0x4000;
@@ -569,14 +569,14 @@ static void test_restricted(void)
 		size_t nasked = n < npcs ? 1 : npcs;
 		bool same = true;
 
-		CHECK_U64(line_table_parse(&only, &v, &(struct line_request){ asked, nasked, false },
+		CHECK_U64(dwarf_lines_parse(&only, &v, &(struct line_request){ asked, nasked, false },
 					   "test", &err),
 			  LINES_READ);
 		for (size_t i = 0; i < nasked; i++) {
 			const char *f1 = NULL, *f2 = NULL;
 			unsigned l1 = 0, l2 = 0;
-			int r1 = line_table_lookup(&whole, asked[i], &f1, &l1, &err);
-			int r2 = line_table_lookup(&only, asked[i], &f2, &l2, &err);
+			int r1 = dwarf_lines_lookup(&whole, asked[i], &f1, &l1, &err);
+			int r2 = dwarf_lines_lookup(&only, asked[i], &f2, &l2, &err);
 
 			if (r1 != r2 || (r1 == 1 && (strcmp(f1, f2) != 0 || l1 != l2))) {
 				printf("  at %#" PRIx64 ": %d %u, whole table %d %u\n",
@@ -588,13 +588,13 @@ static void test_restricted(void)
 		if (n == 0)
 			CHECK_U64(only.nrows, 6);
 		CHECK(same);
-		line_table_release(&only);
+		dwarf_lines_release(&only);
 	}
 	expect_line(&whole, 0x2008, "/comp/a.c", 11);
 	expect_line(&whole, 0x200c, NULL, 0);	/* the overlapping end */
 	expect_line(&whole, 0x2ff8, "/comp/a.c", 22);
 	expect_line(&whole, 0x4100, "/comp/a.c", 6);
-	line_table_release(&whole);
+	dwarf_lines_release(&whole);
 }
 
 /* Rows that answer as the row before them in their sequence are not
@@ -604,7 +604,7 @@ static void test_repeated_lines(void)
 {
 	struct shape sh = { 5, 4, 8, false };
 	static struct sections s;
-	struct line_table lt;
+	struct dwarf_lines lt;
 	struct dwarf_sections v;
 	struct g2c_error err;
 	struct buf *l = &s.line;
@@ -623,12 +623,12 @@ static void test_repeated_lines(void)
 	put(l, 2, 1); uleb(l, 0x10); end_sequence(l);
 	end_table(&s, &sh);
 	v = view(&s);
-	CHECK_U64(line_table_parse(&lt, &v, NULL, "test", &err), LINES_READ);
+	CHECK_U64(dwarf_lines_parse(&lt, &v, NULL, "test", &err), LINES_READ);
 	CHECK_U64(lt.nrows, 4);
 	for (uint64_t pc = 0x1000; pc < 0x1020; pc++)
 		expect_line(&lt, pc, "/comp/a.c", pc < 0x1014 ? lines[(pc - 0x1000) / 4] : 5);
 	expect_line(&lt, 0x1020, NULL, 0);
-	line_table_release(&lt);
+	dwarf_lines_release(&lt);
 }
 
 /* Tables read by two threads are the tables read by one: the same files
@@ -638,7 +638,7 @@ static void test_split(void)
 	for (unsigned ntables = 2; ntables <= 5; ntables++) {
 		struct shape sh = { 3 + ntables % 3, 4, 8, false };
 		static struct sections s;
-		struct line_table one, two;
+		struct dwarf_lines one, two;
 		struct dwarf_sections v;
 		struct g2c_error err;
 		bool same;
@@ -653,23 +653,23 @@ static void test_split(void)
 			end_table(&s, &sh);
 		}
 		v = view(&s);
-		CHECK_U64(line_table_parse(&one, &v, NULL, "test", &err), LINES_READ);
-		CHECK_U64(line_table_parse(&two, &v, &(struct line_request){ NULL, 0, true },
+		CHECK_U64(dwarf_lines_parse(&one, &v, NULL, "test", &err), LINES_READ);
+		CHECK_U64(dwarf_lines_parse(&two, &v, &(struct line_request){ NULL, 0, true },
 					   "test", &err), LINES_READ);
 		same = one.nfiles == two.nfiles && one.nrows == two.nrows &&
 		       memcmp(one.rows, two.rows, one.nrows * sizeof *one.rows) == 0;
 		for (uint64_t pc = 0x1000; same && pc < 0x1000 + 0x100 * (ntables + 1); pc++) {
 			const char *f1 = NULL, *f2 = NULL;
 			unsigned l1 = 0, l2 = 0;
-			int r1 = line_table_lookup(&one, pc, &f1, &l1, &err);
+			int r1 = dwarf_lines_lookup(&one, pc, &f1, &l1, &err);
 
-			same = line_table_lookup(&two, pc, &f2, &l2, &err) == r1 &&
+			same = dwarf_lines_lookup(&two, pc, &f2, &l2, &err) == r1 &&
 			       (r1 != 1 || (strcmp(f1, f2) == 0 && l1 == l2));
 		}
 		CHECK(same);
 		CHECK_U64(one.nfiles, (sh.version == 5 ? 4 : 3) * ntables);
-		line_table_release(&one);
-		line_table_release(&two);
+		dwarf_lines_release(&one);
+		dwarf_lines_release(&two);
 	}
 }
 
@@ -691,7 +691,7 @@ static void test_out_of_memory(void)
 	end_table(&s, &sh);
 	v = view(&s);
 	for (long n = 1;; n++) {
-		struct line_table lt;
+		struct dwarf_lines lt;
 		struct g2c_error err = { "" };
 		const char *f;
 		unsigned line;
@@ -699,12 +699,12 @@ static void test_out_of_memory(void)
 
 		allocations = 0;
 		fail_at = n;
-		rc = line_table_parse(&lt, &v, NULL, "prog", &err);
+		rc = dwarf_lines_parse(&lt, &v, NULL, "prog", &err);
 		if (rc == LINES_READ) {
-			found = line_table_lookup(&lt, 0x1004, &f, &line, &err);
+			found = dwarf_lines_lookup(&lt, 0x1004, &f, &line, &err);
 			if (found == 1)
-				found = line_table_lookup(&lt, 0x1007, &f, &line, &err);
-			line_table_release(&lt);
+				found = dwarf_lines_lookup(&lt, 0x1007, &f, &line, &err);
+			dwarf_lines_release(&lt);
 		}
 		fail_at = 0;
 		if (rc == LINES_READ && found == 1)

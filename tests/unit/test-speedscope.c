@@ -12,8 +12,8 @@
 #include "diag.h"
 #include "fake.h"
 #include "outstream.h"
+#include "source_map.h"
 #include "speedscope.h"
-#include "srcmap.h"
 
 enum { MAXF = 12, WIDTH = 32, BASE = 0x1000 };
 

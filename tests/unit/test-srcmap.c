@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "srcmap.h"
+#include "source_map.h"
 
 #define MAP(o, n) { o, n, sizeof o - 1 }
 

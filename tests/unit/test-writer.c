@@ -13,7 +13,7 @@
 #include "diag.h"
 #include "fake.h"
 #include "outstream.h"
-#include "srcmap.h"
+#include "source_map.h"
 
 /* Writes CG with MAP into a string (to free); a second thread writes the
  * functions from SPLIT_AT on when it is not 0. */

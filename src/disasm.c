@@ -1,4 +1,4 @@
-/* decode.c -- machine instructions of one target, through libopcodes. */
+/* disasm.c -- machine instructions of one target, through libopcodes. */
 #include <config.h>
 
 #include <bfd.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
 #include "diag.h"
+#include "disasm.h"
 #include "util.h"
 
 /* The first two words libopcodes printed for one instruction (enough to
@@ -142,7 +142,7 @@ struct arm_mode {
 
 /* libopcodes' decoder and its state, set up once: some targets allocate
  * private data in disassemble_init_for_target. */
-struct decoder {
+struct disasm {
 	disassembler_ftype decode;
 	struct disassemble_info info;
 	struct insn_text text;
@@ -150,7 +150,7 @@ struct decoder {
 	size_t narm_modes;
 };
 
-const char *decode_arch_name(const struct decode_target *target)
+const char *disasm_arch_name(const struct disasm_target *target)
 {
 	if (target->arch == bfd_arch_unknown)
 		return "an architecture unknown to libbfd";
@@ -158,7 +158,7 @@ const char *decode_arch_name(const struct decode_target *target)
 				       target->mach);
 }
 
-char *decode_known_architectures(void)
+char *disasm_known_architectures(void)
 {
 	const char **names = bfd_arch_list();
 	size_t len = 1;
@@ -177,19 +177,19 @@ char *decode_known_architectures(void)
 	return list;
 }
 
-struct decode_target decode_target_of(const struct object *obj)
+struct disasm_target disasm_target_of(const struct object *obj)
 {
-	return (struct decode_target){ bfd_get_arch(obj->abfd),
+	return (struct disasm_target){ bfd_get_arch(obj->abfd),
 				       bfd_get_mach(obj->abfd),
 				       bfd_big_endian(obj->abfd) };
 }
 
-int decoder_open(struct decoder **out, const struct decode_target *target,
+int disasm_open(struct disasm **out, const struct disasm_target *target,
 		 bfd *abfd, struct g2c_error *err)
 {
 	enum bfd_architecture arch = (enum bfd_architecture)target->arch;
 	disassembler_ftype decode;
-	struct decoder *d;
+	struct disasm *d;
 
 	*out = NULL;
 	decode = disassembler(arch, target->big_endian, target->mach, abfd);
@@ -209,7 +209,7 @@ int decoder_open(struct decoder **out, const struct decode_target *target,
 	return 0;
 }
 
-void decoder_close(struct decoder *d)
+void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
@@ -234,7 +234,7 @@ static bool is_mapping_symbol(const asymbol *sym)
 	       sym->section && (sym->section->flags & SEC_CODE);
 }
 
-int decoder_read_arm_modes(struct decoder *d, asymbol **syms, size_t nsyms,
+int disasm_read_arm_modes(struct disasm *d, asymbol **syms, size_t nsyms,
 			   struct g2c_error *err)
 {
 	if (d->info.arch != bfd_arch_arm || nsyms == 0)
@@ -254,7 +254,7 @@ int decoder_read_arm_modes(struct decoder *d, asymbol **syms, size_t nsyms,
 
 /* Whether the ARM code at PC is Thumb: the last mapping symbol at or
  * before PC says. */
-static bool arm_is_thumb(const struct decoder *d, uint64_t pc)
+static bool arm_is_thumb(const struct disasm *d, uint64_t pc)
 {
 	size_t after = search_above(d->arm_modes, d->narm_modes,
 				    sizeof *d->arm_modes, pc, 0);
@@ -264,7 +264,7 @@ static bool arm_is_thumb(const struct decoder *d, uint64_t pc)
 
 /* Points D at CODE, in the mode (ARM or Thumb) of the code at LO, for
  * decoding from LO on. */
-static void decode_from(struct decoder *d, const struct code_bytes *code,
+static void decode_from(struct disasm *d, const struct code_bytes *code,
 			uint64_t lo)
 {
 	struct disassemble_info *info = &d->info;
@@ -279,7 +279,7 @@ static void decode_from(struct decoder *d, const struct code_bytes *code,
 }
 
 /* The one instruction at PC, of the code decode_from pointed D at. */
-static struct insn decode_at(struct decoder *d, uint64_t pc)
+static struct insn decode_at(struct disasm *d, uint64_t pc)
 {
 	struct disassemble_info *info = &d->info;
 	struct insn out = { .pc = pc };
@@ -306,7 +306,7 @@ static uint64_t decode_end(const struct code_bytes *code, uint64_t hi)
 	return hi < end ? hi : end;
 }
 
-int decode_range(struct decoder *d, const struct code_bytes *code,
+int disasm_range(struct disasm *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err)
 {
@@ -333,7 +333,7 @@ int decode_range(struct decoder *d, const struct code_bytes *code,
 	return 0;
 }
 
-bool decode_first_call(struct decoder *d, const struct code_bytes *code,
+bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 		       uint64_t lo, uint64_t hi, struct insn *call)
 {
 	uint64_t end = decode_end(code, hi);
@@ -373,7 +373,7 @@ static uint32_t word_before(const struct code_bytes *code, uint64_t at)
 	       (uint32_t)p[3] << 24;
 }
 
-uint64_t decode_direct_call(const struct decode_target *target,
+uint64_t disasm_direct_call(const struct disasm_target *target,
 			    const struct code_bytes *code, uint64_t ret_lo,
 			    uint64_t ret_hi, uint64_t callee)
 {
@@ -405,7 +405,7 @@ uint64_t decode_direct_call(const struct decode_target *target,
 	return 0;
 }
 
-int decode_call_ends_at(const struct decode_target *target,
+int disasm_call_ends_at(const struct disasm_target *target,
 			const struct code_bytes *code, uint64_t end)
 {
 	uint64_t at = end - code->vma;

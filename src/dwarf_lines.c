@@ -1,4 +1,4 @@
-/* lines.c -- the source line of an address, from the DWARF line tables. */
+/* dwarf_lines.c -- the source line of an address, from the DWARF line tables. */
 #include <config.h>
 
 #include <bfd.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "diag.h"
+#include "dwarf_lines.h"
 #include "hashindex.h"
-#include "lines.h"
 #include "util.h"
 
 /* DWARF constants used here (DWARF 5, sections 6.2 and 7). */
@@ -37,7 +37,7 @@ enum {
 	DW_FORM_GNU_ref_alt = 0x1f20, DW_FORM_GNU_strp_alt,
 };
 
-/* How each step ends: READ and UNREADABLE as in lines.h, or NOMEM. */
+/* How each step ends: READ and UNREADABLE as in dwarf_lines.h, or NOMEM. */
 enum status { OK = LINES_READ, REFUSE = LINES_UNREADABLE, NOMEM = -1 };
 
 /* A bounded cursor; any read past the end sets FAILED and yields 0. */
@@ -249,7 +249,7 @@ struct unit_state {
 };
 
 struct reader {
-	struct line_table *lt;
+	struct dwarf_lines *lt;
 	const struct dwarf_sections *sec;
 	struct unit_ref *units;
 	size_t nunits, units_cap, rows_cap, files_cap;
@@ -489,7 +489,7 @@ static bool add_dir(struct reader *r, const char *path, uint64_t unused,
 static bool add_file(struct reader *r, const char *name, uint64_t dir,
 		     enum status *st)
 {
-	struct line_table *lt = r->lt;
+	struct dwarf_lines *lt = r->lt;
 	struct line_file *files, *f;
 	const char *sub = NULL;
 
@@ -528,7 +528,7 @@ static bool add_file(struct reader *r, const char *name, uint64_t dir,
 
 static bool store_row(struct reader *r, struct line_row row)
 {
-	struct line_table *lt = r->lt;
+	struct dwarf_lines *lt = r->lt;
 	struct line_row *rows;
 
 	if (lt->nrows == r->rows_cap) {
@@ -850,7 +850,7 @@ static uint64_t row_key(const void *x)
 	return ((const struct line_row *)x)->addr;
 }
 
-static bool rows_sorted(const struct line_table *lt)
+static bool rows_sorted(const struct dwarf_lines *lt)
 {
 	for (size_t i = 1; i < lt->nrows; i++)
 		if (compare_rows(&lt->rows[i - 1], &lt->rows[i]) > 0)
@@ -858,14 +858,14 @@ static bool rows_sorted(const struct line_table *lt)
 	return true;
 }
 
-static int finish(struct line_table *lt, enum status st, struct g2c_error *err)
+static int finish(struct dwarf_lines *lt, enum status st, struct g2c_error *err)
 {
 	if (st == OK && lt->nrows == 0)
 		st = REFUSE;
 	if (st != OK) {
 		const char *name = lt->name;
 
-		line_table_release(lt);
+		dwarf_lines_release(lt);
 		if (st == NOMEM)
 			return g2c_error_set(err, "%s: out of memory reading line tables",
 					     name);
@@ -911,7 +911,7 @@ static enum status read_line_units(struct reader *r, size_t from, size_t to)
 /* The second half of the units, read into a table of its own. */
 struct half {
 	struct reader r;
-	struct line_table lt;
+	struct dwarf_lines lt;
 	size_t from, to;
 	enum status st;
 };
@@ -925,7 +925,7 @@ static void *read_half(void *arg)
 }
 
 /* Appends H's files and rows to LT, whose files come first. */
-static enum status join_half(struct line_table *lt, struct half *h)
+static enum status join_half(struct dwarf_lines *lt, struct half *h)
 {
 	size_t nfiles = lt->nfiles;
 	struct line_file *files;
@@ -991,7 +991,7 @@ static enum status read_all_units(struct reader *r, bool split)
 	return st;
 }
 
-int line_table_parse(struct line_table *lt, const struct dwarf_sections *given,
+int dwarf_lines_parse(struct dwarf_lines *lt, const struct dwarf_sections *given,
 		     const struct line_request *req, const char *name,
 		     struct g2c_error *err)
 {
@@ -1030,7 +1030,7 @@ static asection *debug_section(bfd *abfd, const char *name)
 	return sec;
 }
 
-int line_table_read(struct line_table *lt, struct object *obj,
+int dwarf_lines_read(struct dwarf_lines *lt, struct object *obj,
 		    const uint64_t *pcs, size_t npcs, struct g2c_error *err)
 {
 	static const char *const names[] = {
@@ -1057,7 +1057,7 @@ int line_table_read(struct line_table *lt, struct object *obj,
 		bfd_big_endian(obj->dbfd),
 	};
 	/* a large program's tables are read by two threads */
-	rc = line_table_parse(lt, &sec, &(struct line_request){
+	rc = dwarf_lines_parse(lt, &sec, &(struct line_request){
 				      pcs, npcs, sec.line_size >= LINES_SPLIT_MIN },
 			      bfd_get_filename(obj->dbfd), err);
 	if (rc != LINES_READ) {
@@ -1096,7 +1096,7 @@ static bool same_parts(const void *files, size_t pos, const void *key)
 	return a->head == b->head && a->middle == b->middle && a->name == b->name;
 }
 
-static const char *join(struct line_table *lt, struct line_file *f)
+static const char *join(struct dwarf_lines *lt, struct line_file *f)
 {
 	struct path_intern *pi = lt->paths;
 	struct line_file *files;
@@ -1133,7 +1133,7 @@ static const char *join(struct line_table *lt, struct line_file *f)
 	return path;
 }
 
-int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
+int dwarf_lines_lookup(struct dwarf_lines *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err)
 {
 	/* the rows at or below PC; positions are looked up in address order */
@@ -1152,7 +1152,7 @@ int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
 	return 1;
 }
 
-void line_table_forget_rows(struct line_table *lt)
+void dwarf_lines_forget_rows(struct dwarf_lines *lt)
 {
 	free(lt->rows);
 	lt->rows = NULL;
@@ -1160,7 +1160,7 @@ void line_table_forget_rows(struct line_table *lt)
 	lt->last = 0;
 }
 
-void line_table_release(struct line_table *lt)
+void dwarf_lines_release(struct dwarf_lines *lt)
 {
 	if (lt->paths) {
 		for (size_t i = 0; i < lt->paths->index.count; i++)

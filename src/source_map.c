@@ -1,4 +1,4 @@
-/* srcmap.c -- the source file and line of every position written. */
+/* source_map.c -- the source file and line of every position written. */
 #include <config.h>
 
 #include <stdint.h>
@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "srcline.h"
-#include "srcmap.h"
+#include "object_lines.h"
+#include "source_map.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -76,13 +76,13 @@ static const char *map_file(struct source_map *map, const char *file,
 
 /* Sets *POS to the position of PC in a function whose home is HOME (POS
  * may be HOME).  Returns 0, or -1 with ERR set. */
-static int position_in(struct source_lines *sl, uint64_t pc, bool outermost,
+static int position_in(struct object_lines *sl, uint64_t pc, bool outermost,
 		       const struct src_pos *home, struct src_pos *pos,
 		       struct g2c_error *err)
 {
 	struct src_pos found;
 
-	if (source_lines_find(sl, pc, outermost, &found.file, &found.line, err) < 0)
+	if (object_lines_find(sl, pc, outermost, &found.file, &found.line, err) < 0)
 		return -1;
 	if (!found.file)
 		found.file = home->file;
@@ -93,7 +93,7 @@ static int position_in(struct source_lines *sl, uint64_t pc, bool outermost,
 /* Sets *POS to the position of PC in function F of CG, whose home is
  * HOME (POS may be HOME).  Pseudo functions have no code: all their
  * positions are unknown.  Returns 0, or -1 with ERR set. */
-static int place(struct source_lines *sl, const struct callgraph *cg,
+static int place(struct object_lines *sl, const struct callgraph *cg,
 		 size_t f, uint64_t pc, bool outermost,
 		 const struct src_pos *home, struct src_pos *pos,
 		 struct g2c_error *err)
@@ -187,23 +187,23 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
  * for these positions alone with ONLY_THESE, else whole (read again if
  * they were read for other positions). */
 static int prepare_tables(const struct callgraph *cg,
-			  struct source_lines *const *lines, bool outermost,
+			  struct object_lines *const *lines, bool outermost,
 			  bool only_these)
 {
 	for (size_t o = 0; o < cg->nobjs; o++) {
 		uint64_t *pcs = NULL;
 		size_t n = 0;
 
-		if (only_these && !source_lines_read_whole(lines[o]) &&
+		if (only_these && !object_lines_read_whole(lines[o]) &&
 		    !(pcs = expected_positions(cg, o, outermost, &n)))
 			return -1;
-		source_lines_expect(lines[o], pcs, n);
+		object_lines_expect(lines[o], pcs, n);
 	}
 	return 0;
 }
 
 int source_map_build(struct source_map *map, const struct callgraph *cg,
-		     struct source_lines *const *lines, bool outermost,
+		     struct object_lines *const *lines, bool outermost,
 		     bool only_these, const struct prefix_map *maps,
 		     size_t nmaps, struct g2c_error *err)
 {
@@ -218,7 +218,7 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
 		size_t o = callgraph_object_of(cg, f);
-		struct source_lines *sl = lines[o];
+		struct object_lines *sl = lines[o];
 		struct src_pos *home = &map->home[f];
 		const struct symtab_func *sym;
 		size_t first, end;
@@ -247,7 +247,7 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 	/* No more look-ups follow: the rows (most of the tables' memory)
 	 * can go before the writer needs its own. */
 	for (size_t o = 0; only_these && o < cg->nobjs; o++)
-		source_lines_forget_rows(lines[o]);
+		object_lines_forget_rows(lines[o]);
 	return 0;
 oom:
 	g2c_error_set(err, "out of memory for source lines");

@@ -1,4 +1,4 @@
-/* lines.h -- the source line of an address, from the DWARF line tables
+/* dwarf_lines.h -- the source line of an address, from the DWARF line tables
  * (.debug_line, versions 2 to 5) alone.
  *
  * Part of the resolver.  libbfd's bfd_find_nearest_line also parses every
@@ -11,8 +11,8 @@
  * caller uses libbfd instead.  Memory stays linear in the sections' size:
  * paths are joined on first lookup, once per distinct (directory, name).
  */
-#ifndef GMON2CG_LINES_H
-#define GMON2CG_LINES_H
+#ifndef GMON2CG_DWARF_LINES_H
+#define GMON2CG_DWARF_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +41,7 @@ struct line_row {
 struct line_file;		/* private: one file entry, joined on demand */
 struct path_intern;		/* private: joined paths by (dirs, name) */
 
-struct line_table {
+struct dwarf_lines {
 	struct line_row *rows;	/* sorted by address */
 	size_t nrows;
 	size_t last;		/* where the last look-up ended */
@@ -49,10 +49,10 @@ struct line_table {
 	size_t nfiles;
 	const char *name;	/* the object, for messages */
 	struct path_intern *paths;
-	struct section_bytes owned[5];	/* the sections line_table_read read */
+	struct section_bytes owned[5];	/* the sections dwarf_lines_read read */
 };
 
-/* What line_table_read and line_table_parse return besides -1 (an error,
+/* What dwarf_lines_read and dwarf_lines_parse return besides -1 (an error,
  * with ERR set: out of memory). */
 enum {
 	LINES_READ = 0,		/* the table is ready */
@@ -70,32 +70,32 @@ struct line_request {
 	bool split;
 };
 
-/* line_table_read splits tables of this many bytes or more. */
+/* dwarf_lines_read splits tables of this many bytes or more. */
 #define LINES_SPLIT_MIN (1u << 20)
 
 /* Reads all line tables of SEC, those the compilation units of .debug_info
  * refer to, into LT, as REQ asks (NULL: every row, one thread).  NAME
  * (kept, not copied) names the object in error messages.  On
  * LINES_UNREADABLE and -1, LT is left empty. */
-int line_table_parse(struct line_table *lt, const struct dwarf_sections *sec,
+int dwarf_lines_parse(struct dwarf_lines *lt, const struct dwarf_sections *sec,
 		     const struct line_request *req, const char *name,
 		     struct g2c_error *err);
 
-/* line_table_parse on the sections of OBJ's debug information (its
+/* dwarf_lines_parse on the sections of OBJ's debug information (its
  * dbfd; decompressed by libbfd, the .zdebug_* names of gcc -gz=zlib-gnu
  * too).  The table must be released before OBJ is closed. */
-int line_table_read(struct line_table *lt, struct object *obj,
+int dwarf_lines_read(struct dwarf_lines *lt, struct object *obj,
 		    const uint64_t *pcs, size_t npcs, struct g2c_error *err);
 
 /* The file and line of PC: 1 with *FILE and *LINE set, 0 where no row
  * covers PC, or -1 with ERR set (out of memory joining the path). */
-int line_table_lookup(struct line_table *lt, uint64_t pc, const char **file,
+int dwarf_lines_lookup(struct dwarf_lines *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err);
 
 /* Frees LT's rows once no more look-ups will be made: the file names
- * handed out stay valid until line_table_release. */
-void line_table_forget_rows(struct line_table *lt);
+ * handed out stay valid until dwarf_lines_release. */
+void dwarf_lines_forget_rows(struct dwarf_lines *lt);
 
-void line_table_release(struct line_table *lt);
+void dwarf_lines_release(struct dwarf_lines *lt);
 
 #endif

@@ -1,4 +1,4 @@
-/* select.c -- gprof's selection options resolved to sets of functions. */
+/* selection.c -- gprof's selection options resolved to sets of functions. */
 #include <config.h>
 
 #include <stdint.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "diag.h"
-#include "select.h"
-#include "srcline.h"
+#include "object_lines.h"
+#include "selection.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -119,7 +119,7 @@ struct marks {
 	size_t **list, *n, *cap;
 };
 
-static size_t mark_spec(const struct select_object *obj,
+static size_t mark_spec(const struct selection_object *obj,
 			const struct name_index *ix,
 			const struct symspec *spec, const struct marks *to,
 			struct g2c_error *err)
@@ -141,7 +141,7 @@ static size_t mark_spec(const struct select_object *obj,
 		const char *file;
 
 		if (spec->file) {
-			if (source_lines_file(obj->lines, obj->st->funcs[f].addr,
+			if (object_lines_file(obj->lines, obj->st->funcs[f].addr,
 					      &file, err) < 0)
 				return SIZE_MAX;
 			if (!file || !is_file(file, spec->file, spec->file_len))
@@ -195,7 +195,7 @@ static unsigned edit_distance(const char *a, const char *b, size_t blen)
 
 /* Up to three distinct function names nearest to NAME, into TEXT, in the
  * short form that selects them ("ns::f", as people type them). */
-static void suggest(const struct select_object *objs, size_t n,
+static void suggest(const struct selection_object *objs, size_t n,
 		    const char *name, char *text, size_t size)
 {
 	struct suggestion { const char *name; size_t len; unsigned dist; } best[NSUGGEST];
@@ -248,7 +248,7 @@ static void suggest(const struct select_object *objs, size_t n,
  * use for the call graph's SEL->nfuncs functions.  EXE names the executable
  * in messages.  Returns 0, or -1 with ERR set. */
 static int mark_functions(struct selection *sel,
-			  const struct select_object *objs, size_t n,
+			  const struct selection_object *objs, size_t n,
 			  const char *exe, const char *spec, size_t len,
 			  bool **set, int end, struct g2c_error *err)
 {
@@ -316,7 +316,7 @@ static int add_arc_pairs(struct selection *s)
 }
 
 int selection_build(struct selection *s, const struct options *o,
-		    const struct select_object *objs, size_t n,
+		    const struct selection_object *objs, size_t n,
 		    struct g2c_error *err)
 {
 	const bool **fields[NSETS] = {

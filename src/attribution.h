@@ -1,4 +1,4 @@
-/* attribute.h -- the samples, basic-block counts and arcs of each
+/* attribution.h -- the samples, basic-block counts and arcs of each
  * object's profile credited to the object's functions, as gprof credits
  * them.
  *
@@ -9,8 +9,8 @@
  * profile belongs to the executable.  Fills the graph that
  * src/propagate.c then works on.
  */
-#ifndef GMON2CG_ATTRIBUTE_H
-#define GMON2CG_ATTRIBUTE_H
+#ifndef GMON2CG_ATTRIBUTION_H
+#define GMON2CG_ATTRIBUTION_H
 
 #include "callgraph.h"
 

@@ -1,4 +1,4 @@
-/* srcline.c -- one object's source lines: the file and line of the code
+/* object_lines.c -- one object's source lines: the file and line of the code
  * at an address. */
 #include <config.h>
 
@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "diag.h"
-#include "lines.h"
+#include "dwarf_lines.h"
 #include "object.h"
-#include "srcline.h"
+#include "object_lines.h"
 
 /* Whether ABFD has a section libbfd reads source lines from: DWARF
  * (compressed or not) or stabs.  Without one its answers come from the
@@ -25,7 +25,7 @@ static bool has_debug_sections(bfd *abfd)
 	return false;
 }
 
-void source_lines_init(struct source_lines *sl, struct object *obj)
+void object_lines_init(struct object_lines *sl, struct object *obj)
 {
 	memset(sl, 0, sizeof *sl);
 	sl->obj = obj;
@@ -34,17 +34,17 @@ void source_lines_init(struct source_lines *sl, struct object *obj)
 
 /* Forgets the line tables read, so that the next look-up reads them
  * again. */
-static void drop_tables(struct source_lines *sl)
+static void drop_tables(struct object_lines *sl)
 {
 	if (sl->table)
-		line_table_release(sl->table);
+		dwarf_lines_release(sl->table);
 	free(sl->table);
 	sl->table = NULL;
 	sl->tried = false;
 	sl->restricted = false;
 }
 
-void source_lines_close(struct source_lines *sl)
+void object_lines_close(struct object_lines *sl)
 {
 	drop_tables(sl);
 	free(sl->expected);
@@ -55,14 +55,14 @@ void source_lines_close(struct source_lines *sl)
  * Returns 0, or -1 with ERR set: out of memory fails the conversion
  * (asked again, the tables are read again), libbfd must not answer
  * instead. */
-static int read_tables(struct source_lines *sl, struct g2c_error *err)
+static int read_tables(struct object_lines *sl, struct g2c_error *err)
 {
 	int rc;
 
 	if (sl->tried)
 		return 0;
 	sl->table = calloc(1, sizeof *sl->table);
-	rc = sl->table ? line_table_read(sl->table, sl->obj, sl->expected,
+	rc = sl->table ? dwarf_lines_read(sl->table, sl->obj, sl->expected,
 					 sl->nexpected, err) :
 		g2c_error_set(err, "%s: out of memory reading line tables",
 			      sl->obj->path);
@@ -97,7 +97,7 @@ static const char *undouble_comp_dir(const char *f)
 /* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
  * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
  * set. */
-static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
+static int find_line(struct object_lines *sl, uint64_t pc, bool outermost,
 		     const char **file, unsigned *line, struct g2c_error *err)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
@@ -112,7 +112,7 @@ static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	if (read_tables(sl, err) < 0)
 		return -1;
 	if (!outermost && sl->table) {
-		int found = line_table_lookup(sl->table, pc, file, line, err);
+		int found = dwarf_lines_lookup(sl->table, pc, file, line, err);
 
 		/* Where no row covers PC, libbfd still names a file from the
 		 * symbol table. */
@@ -141,7 +141,7 @@ static int find_line(struct source_lines *sl, uint64_t pc, bool outermost,
 	return 0;
 }
 
-int source_lines_find(struct source_lines *sl, uint64_t pc, bool outermost,
+int object_lines_find(struct object_lines *sl, uint64_t pc, bool outermost,
 		      const char **file, unsigned *line, struct g2c_error *err)
 {
 	if (find_line(sl, pc, outermost, file, line, err) < 0)
@@ -154,20 +154,20 @@ int source_lines_find(struct source_lines *sl, uint64_t pc, bool outermost,
 	return 0;
 }
 
-int source_lines_file(struct source_lines *sl, uint64_t pc,
+int object_lines_file(struct object_lines *sl, uint64_t pc,
 		      const char **file, struct g2c_error *err)
 {
 	unsigned line;
 
-	return source_lines_find(sl, pc, false, file, &line, err);
+	return object_lines_find(sl, pc, false, file, &line, err);
 }
 
-bool source_lines_read_whole(const struct source_lines *sl)
+bool object_lines_read_whole(const struct object_lines *sl)
 {
 	return sl->tried && !sl->restricted;
 }
 
-void source_lines_expect(struct source_lines *sl, uint64_t *pcs, size_t n)
+void object_lines_expect(struct object_lines *sl, uint64_t *pcs, size_t n)
 {
 	if (sl->restricted)
 		drop_tables(sl);
@@ -180,10 +180,10 @@ void source_lines_expect(struct source_lines *sl, uint64_t *pcs, size_t n)
 	sl->nexpected = n;
 }
 
-void source_lines_forget_rows(struct source_lines *sl)
+void object_lines_forget_rows(struct object_lines *sl)
 {
 	if (sl->table) {
-		line_table_forget_rows(sl->table);
+		dwarf_lines_forget_rows(sl->table);
 		sl->restricted = true;
 	}
 }

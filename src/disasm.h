@@ -1,12 +1,12 @@
-/* decode.h -- machine instructions of one target, through libopcodes.
+/* disasm.h -- machine instructions of one target, through libopcodes.
  *
  * Owns libopcodes' decoder state and, for ARM, the table of mapping
  * symbols that says where code is Thumb.  It decodes code bytes handed to
  * it (struct code_bytes), so it can be tested on code built in memory;
  * it knows nothing of functions or profiles.
  */
-#ifndef GMON2CG_DECODE_H
-#define GMON2CG_DECODE_H
+#ifndef GMON2CG_DISASM_H
+#define GMON2CG_DISASM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@ struct g2c_error;
 
 /* The architecture as libbfd names it (an enum bfd_architecture and its
  * machine number), and the byte order. */
-struct decode_target {
+struct disasm_target {
 	int arch;
 	unsigned long mach;
 	bool big_endian;
@@ -32,36 +32,36 @@ struct insn {
 				   jump's target), else 0 */
 };
 
-struct decoder;
+struct disasm;
 
 /* The architecture's name, as libbfd prints it ("i386:x86-64"). */
-const char *decode_arch_name(const struct decode_target *target);
+const char *disasm_arch_name(const struct disasm_target *target);
 
 /* The architectures this libbfd reads, for --version: a list separated
  * by spaces, to free; NULL when memory runs out. */
-char *decode_known_architectures(void);
+char *disasm_known_architectures(void);
 
 /* The target of OBJ. */
-struct decode_target decode_target_of(const struct object *obj);
+struct disasm_target disasm_target_of(const struct object *obj);
 
 /* Opens a decoder for TARGET; ABFD (may be NULL) is handed to libopcodes,
  * which some targets consult.  Sets *OUT to NULL when this libopcodes
  * cannot decode the target.  Returns 0, or -1 with ERR set. */
-int decoder_open(struct decoder **out, const struct decode_target *target,
+int disasm_open(struct disasm **out, const struct disasm_target *target,
 		 struct bfd *abfd, struct g2c_error *err);
 
 /* Tells an ARM decoder where Thumb code starts and ends: the mapping
  * symbols "$t" (Thumb), "$a" (ARM) and "$d" (data) of code sections among
  * SYMS.  Returns 0, or -1 with ERR set. */
-int decoder_read_arm_modes(struct decoder *d, struct bfd_symbol **syms,
+int disasm_read_arm_modes(struct disasm *d, struct bfd_symbol **syms,
 			   size_t nsyms, struct g2c_error *err);
 
-void decoder_close(struct decoder *d);
+void disasm_close(struct disasm *d);
 
 /* Decodes the instructions starting in [LO, HI) of CODE, from LO on, into
  * a new array *INSNS of *COUNT; undecodable bytes are taken one by one.
  * Returns 0, or -1 with ERR set when memory runs out. */
-int decode_range(struct decoder *d, const struct code_bytes *code,
+int disasm_range(struct disasm *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err);
 
@@ -73,14 +73,14 @@ size_t insn_first_ending_after(const struct insn *insns, size_t n,
 
 /* The first call instruction of CODE that starts in [LO, HI), decoded
  * from LO on, into *CALL.  Returns whether there is one. */
-bool decode_first_call(struct decoder *d, const struct code_bytes *code,
+bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 		       uint64_t lo, uint64_t hi, struct insn *call);
 
 /* Without libopcodes: the direct call to CALLEE that returns into
  * [RET_LO, RET_HI) of CODE, on targets whose call instruction is simple
  * to recognise from its bytes (x86 "call rel32", AArch64 "bl").  Returns
  * its address, or 0. */
-uint64_t decode_direct_call(const struct decode_target *target,
+uint64_t disasm_direct_call(const struct disasm_target *target,
 			    const struct code_bytes *code, uint64_t ret_lo,
 			    uint64_t ret_hi, uint64_t callee);
 
@@ -88,7 +88,7 @@ uint64_t decode_direct_call(const struct decode_target *target,
  * is a call, for the calls mcount is reached by (x86 "call rel32" and
  * "call *disp32(%rip)", AArch64 "bl" and "blr").  Returns 1 or 0, or -1
  * where the bytes alone do not tell (other instructions and targets). */
-int decode_call_ends_at(const struct decode_target *target,
+int disasm_call_ends_at(const struct disasm_target *target,
 			const struct code_bytes *code, uint64_t end);
 
 #endif

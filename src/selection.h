@@ -1,4 +1,4 @@
-/* select.h -- gprof's selection options resolved to sets of functions.
+/* selection.h -- gprof's selection options resolved to sets of functions.
  *
  * Part of the command-line layer: turns the names given to -E -e -F -f -N
  * -n -k (and -q, -Q) into the function sets the call graph applies.  A
@@ -7,8 +7,8 @@
  * gprof's FILE:NAME, NAME defined in source file FILE.  A name that
  * matches nothing is an error that suggests the nearest names.
  */
-#ifndef GMON2CG_SELECT_H
-#define GMON2CG_SELECT_H
+#ifndef GMON2CG_SELECTION_H
+#define GMON2CG_SELECTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,13 +17,13 @@
 #include "options.h"
 
 struct g2c_error;
-struct source_lines;
+struct object_lines;
 struct symtab;
 
 /* One object's functions, and its lines for FILE:NAME. */
-struct select_object {
+struct selection_object {
 	struct symtab *st;
-	struct source_lines *lines;
+	struct object_lines *lines;
 };
 
 struct selection {
@@ -41,7 +41,7 @@ struct selection {
 	size_t nobjs;
 };
 
-/* An object's function names, sorted (select.c). */
+/* An object's function names, sorted (selection.c). */
 struct name_index {
 	struct name_entry *entries;
 	size_t n;
@@ -52,7 +52,7 @@ struct name_index {
  * 0, or -1 with ERR set (a name that matches no function, out of
  * memory). */
 int selection_build(struct selection *s, const struct options *o,
-		    const struct select_object *objs, size_t n,
+		    const struct selection_object *objs, size_t n,
 		    struct g2c_error *err);
 
 void selection_release(struct selection *s);

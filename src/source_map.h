@@ -1,14 +1,14 @@
-/* srcmap.h -- the source file and line of every position written.
+/* source_map.h -- the source file and line of every position written.
  *
  * The stage between the call graph and the writer: for every function
  * the writer shows it finds the home file and entry line, and for every
  * cost and call site the file and line, so that the writer writes a
  * resolved model and reads no debug information.  It asks each object's
- * source lines (srcline.h) and rewrites the file names by the prefix
+ * source lines (object_lines.h) and rewrites the file names by the prefix
  * maps; struct source_map owns the rewritten names.
  */
-#ifndef GMON2CG_SRCMAP_H
-#define GMON2CG_SRCMAP_H
+#ifndef GMON2CG_SOURCE_MAP_H
+#define GMON2CG_SOURCE_MAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include "hashindex.h"
 
 struct g2c_error;
-struct source_lines;
+struct object_lines;
 
 /* A resolved position: FILE is never NULL. */
 struct src_pos {
@@ -59,7 +59,7 @@ const struct prefix_map *prefix_map_find(const struct prefix_map *maps,
  * profile follows), so the line tables keep only the rows they need.
  * Returns 0, or -1 with ERR set. */
 int source_map_build(struct source_map *map, const struct callgraph *cg,
-		     struct source_lines *const *lines, bool outermost,
+		     struct object_lines *const *lines, bool outermost,
 		     bool only_these, const struct prefix_map *maps,
 		     size_t nmaps, struct g2c_error *err);
 

@@ -1,14 +1,14 @@
-/* attribute.c -- the samples, basic-block counts and arcs of each
+/* attribution.c -- the samples, basic-block counts and arcs of each
  * object's profile credited to its functions, and the checks that the
  * profile belongs to the object. */
 #include <config.h>
 
 #include <stdlib.h>
 
-#include "attribute.h"
+#include "attribution.h"
 #include "code.h"
 #include "diag.h"
-#include "gmon.h"
+#include "gmon_store.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"
