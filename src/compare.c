@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "hashindex.h"
+#include "noise.h"
 #include "util.h"
 
 const char compare_default_gates[] = "self:+0%,calls:1";
@@ -451,70 +452,6 @@ out:
 
 /* -- Tests -------------------------------------------------------------- */
 
-/* X ln(X / E), 0 for X = 0. */
-static double xlogx(double x, double e)
-{
-	return x > 0 && e > 0 ? x * log(x / e) : 0;
-}
-
-/* The p-value of a G statistic with one degree of freedom. */
-static double p_of_g(double g)
-{
-	return g > 0 ? erfc(sqrt(g / 2)) : 1;
-}
-
-/* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
- * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
- * The likelihood-ratio test's p-value. */
-static double g_same_rate(double x_old, double x_new, double k_old, double k_new)
-{
-	double n = x_old + x_new, p0 = k_new / (k_old + k_new);
-
-	return 2 * (xlogx(x_new, n * p0) + xlogx(x_old, n * (1 - p0)));
-}
-
-static double p_same_rate(double x_old, double x_new, double k_old, double k_new)
-{
-	return p_of_g(g_same_rate(x_old, x_new, k_old, k_new));
-}
-
-/* X_OLD and X_NEW samples in K_OLD and K_NEW runs: did the rate per run
- * change by more than the machine's speed can, a factor 1 + ALLOWANCE
- * either way?  The G statistic against the nearer edge of that range; 0
- * within it. */
-static double g_beyond_allowance(double x_old, double x_new, double k_old,
-				 double k_new, double allowance)
-{
-	double ratio = (x_new / k_new) / (x_old / k_old);
-	double edge = ratio > 1 + allowance ? 1 + allowance :
-		      ratio < 1 / (1 + allowance) ? 1 / (1 + allowance) : 0;
-
-	if (!(x_old > 0) || edge == 0)
-		return 0;
-	return g_same_rate(x_old, x_new, k_old, k_new * edge);
-}
-
-/* X_OLD and X_NEW samples of a function, against R_OLD and R_NEW of a
- * reference: did the function move as the reference did?  The G test of
- * the 2 x 2 table (function, reference) x (old, new), which given the
- * sums is the conditional binomial of the function's share. */
-static double g_same_share(double x_old, double r_old, double x_new, double r_new)
-{
-	double n = x_old + r_old + x_new + r_new;
-	double x = x_old + x_new, r = r_old + r_new;
-	double old = x_old + r_old, new = x_new + r_new;
-
-	if (n <= 0 || x <= 0 || r <= 0)
-		return 0;
-	return 2 * (xlogx(x_old, x * old / n) + xlogx(r_old, r * old / n) +
-		    xlogx(x_new, x * new / n) + xlogx(r_new, r * new / n));
-}
-
-static double p_same_share(double x_old, double r_old, double x_new, double r_new)
-{
-	return p_of_g(g_same_share(x_old, r_old, x_new, r_new));
-}
-
 /* What a function's time is judged against: the self samples of the
  * functions that moved with the program as a whole.  A loaded machine
  * makes every function slower alike (by 15 % on a shared build machine,
@@ -644,14 +581,14 @@ static double p_time(const double x[2], const struct reference *ref,
 	double r[2];
 
 	reference_for(ref, rs, i, r);
-	return p_same_share(x[0], r[0], x[1], r[1]);
+	return noise_p_same_share(x[0], r[0], x[1], r[1]);
 }
 
 /* The p-value of the time X (samples in runs K) against the old run's,
  * beyond the machine's allowance. */
 static double p_against_old(const double x[2], const unsigned k[2], double allowance)
 {
-	return p_of_g(g_beyond_allowance(x[0], x[1], k[0], k[1], allowance));
+	return noise_p_of_g(noise_g_beyond_allowance(x[0], x[1], k[0], k[1], allowance));
 }
 
 /* The least p-value row I's time X could have: its samples all on one
@@ -796,7 +733,7 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 	/* The total alone: beyond its Poisson noise (a loaded machine moves it
 	 * further; it is reported, not counted among the changes). */
 	r->total.p_self = r->total.p_incl =
-		p_same_rate(total[0], total[1], r->nprofiles[0], r->nprofiles[1]);
+		noise_p_same_rate(total[0], total[1], r->nprofiles[0], r->nprofiles[1]);
 	r->total.self_changed = r->total.incl_changed = r->total.p_self < o->alpha;
 	return 0;
 }
@@ -872,11 +809,11 @@ static double g_of_change(const struct judgement *j, double change,
 	double x_old = j->x_old / j->k[0] * runs[0];
 
 	if (j->against_old)
-		return g_beyond_allowance(x_old, x_old / runs[0] * runs[1] * (1 + change),
+		return noise_g_beyond_allowance(x_old, x_old / runs[0] * runs[1] * (1 + change),
 					  runs[0], runs[1], j->allowance);
 	double r_old = j->r[0] / j->k[0] * runs[0], r_new = j->r[1] / j->k[1] * runs[1];
 
-	return g_same_share(x_old, r_old, x_old * (r_new / r_old) * (1 + change), r_new);
+	return noise_g_same_share(x_old, r_old, x_old * (r_new / r_old) * (1 + change), r_new);
 }
 
 /* The least change in the direction SIGN that J's runs would show beyond
@@ -885,12 +822,12 @@ static double least_detectable(const struct judgement *j, double level, int sign
 {
 	double lo = 0, hi = log(1000);	/* |log(1 + change)| */
 
-	if (p_of_g(g_of_change(j, expm1(sign * hi), j->k)) >= level)
+	if (noise_p_of_g(g_of_change(j, expm1(sign * hi), j->k)) >= level)
 		return INFINITY;
 	for (int i = 0; i < 60; i++) {
 		double mid = (lo + hi) / 2;
 
-		*(p_of_g(g_of_change(j, expm1(sign * mid), j->k)) < level ? &hi : &lo) = mid;
+		*(noise_p_of_g(g_of_change(j, expm1(sign * mid), j->k)) < level ? &hi : &lo) = mid;
 	}
 	return expm1(sign * hi);
 }
@@ -907,7 +844,7 @@ static unsigned runs_to_find(const struct judgement *j, double change, double le
 	while (hi - lo > 1e-9 * hi) {	/* the G at which p is LEVEL */
 		double mid = (lo + hi) / 2;
 
-		*(p_of_g(mid) < level ? &hi : &lo) = mid;
+		*(noise_p_of_g(mid) < level ? &hi : &lo) = mid;
 	}
 	return hi / g1 > COMPARE_RUNS_MAX ? 0 : (unsigned)ceil(hi / g1);
 }
@@ -961,7 +898,7 @@ static void find_inconclusive(struct compare_result *r, const struct row_samples
 		    !(g = self_gate_crossed(row, gates, n)))
 			continue;
 		if (row->against_old) {	/* (the old run, without the allowance) */
-			p_moved = p_same_rate(x[0], x[1], k[0], k[1]);
+			p_moved = noise_p_same_rate(x[0], x[1], k[0], k[1]);
 			row->moved = (x[1] / k[1]) / (x[0] / k[0]) - 1;
 		} else {
 			p_moved = row->p_self_alone;

@@ -3,7 +3,10 @@ check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
 	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope \
+	tests/unit/test-noise \
 	tests/unit/test-outcheck
+tests_unit_test_noise_SOURCES = tests/unit/test-noise.c tests/unit/check.h
+tests_unit_test_noise_LDADD = libgmon2cg.a
 tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
 tests_unit_test_gmon_LDADD = libgmon2cg.a
 tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \

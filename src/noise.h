@@ -1,0 +1,24 @@
+/* noise.h -- the statistics of --compare's noise model (noise.c): G
+ * tests, with one degree of freedom, of sample counts taken as Poisson.
+ * Owns no state; compare.c decides what to test against what. */
+#ifndef G2C_NOISE_H
+#define G2C_NOISE_H
+
+/* The p-value of a G statistic with one degree of freedom. */
+double noise_p_of_g(double g);
+
+/* X_OLD and X_NEW samples in K_OLD and K_NEW runs at one rate per run. */
+double noise_g_same_rate(double x_old, double x_new, double k_old, double k_new);
+double noise_p_same_rate(double x_old, double x_new, double k_old, double k_new);
+
+/* The same, against the nearer edge of a change by a factor of
+ * 1 + ALLOWANCE either way; 0 within it. */
+double noise_g_beyond_allowance(double x_old, double x_new, double k_old,
+				double k_new, double allowance);
+
+/* A function's X_OLD, X_NEW samples against a reference's R_OLD, R_NEW:
+ * the G test of the 2 x 2 table. */
+double noise_g_same_share(double x_old, double r_old, double x_new, double r_new);
+double noise_p_same_share(double x_old, double r_old, double x_new, double r_new);
+
+#endif
