@@ -278,6 +278,62 @@ static void decode_from(struct decoder *d, const struct code_bytes *code,
 					     "force-thumb" : "no-force-thumb";
 }
 
+/* A signed 32-bit little-endian word at P. */
+static int64_t signed_word_at(const unsigned char *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* Without libopcodes: the instruction at PC of the code INFO points at
+ * into *OUT, as libopcodes decodes it, when it is one of those an x86-64
+ * -pg prologue is made of: endbr64, push of a register, mov %rsp,%rbp,
+ * sub $imm,%rsp, call rel32 and call *disp32(%rip) (whose target is the
+ * GOT slot it reads).  Finding where each function calls mcount is then
+ * a few byte compares instead of libopcodes' decoding and formatting.
+ * Returns false for any other instruction. */
+static bool decode_prologue_insn(const struct disassemble_info *info,
+				 uint64_t pc, struct insn *out)
+{
+	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const unsigned char mov_rsp_rbp[] = { 0x48, 0x89, 0xe5 };
+	static const unsigned char sub_imm8_rsp[] = { 0x48, 0x83, 0xec };
+	static const unsigned char sub_imm32_rsp[] = { 0x48, 0x81, 0xec };
+	uint64_t at = pc - info->buffer_vma, left;
+	const unsigned char *p;
+
+	if (info->arch != bfd_arch_i386 || !(info->mach & bfd_mach_x86_64) ||
+	    pc < info->buffer_vma || at >= info->buffer_length)
+		return false;
+	p = info->buffer + at;
+	left = info->buffer_length - at;
+	*out = (struct insn){ .pc = pc };
+#define STARTS_WITH(bytes) \
+	(left >= sizeof bytes && memcmp(p, bytes, sizeof bytes) == 0)
+	if (p[0] >= 0x50 && p[0] <= 0x57)	/* push %rax ... %rdi */
+		out->len = 1;
+	else if (left >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
+		out->len = 2;			/* push %r8 ... %r15 */
+	else if (STARTS_WITH(mov_rsp_rbp))
+		out->len = sizeof mov_rsp_rbp;
+	else if (STARTS_WITH(endbr64))
+		out->len = sizeof endbr64;
+	else if (left >= 4 && STARTS_WITH(sub_imm8_rsp))
+		out->len = 4;
+	else if (left >= 7 && STARTS_WITH(sub_imm32_rsp))
+		out->len = 7;
+	else if (left >= 5 && p[0] == 0xe8)
+		out->len = 5;
+	else if (left >= 6 && p[0] == 0xff && p[1] == 0x15)
+		out->len = 6;
+#undef STARTS_WITH
+	out->is_call = out->len > 0 && (p[0] == 0xe8 || p[0] == 0xff);
+	if (out->is_call)
+		out->target = pc + out->len +
+			      (uint64_t)signed_word_at(p + out->len - 4);
+	return out->len > 0;
+}
+
 /* The one instruction at PC, of the code decode_from pointed D at. */
 static struct insn decode_at(struct decoder *d, uint64_t pc)
 {
@@ -285,6 +341,8 @@ static struct insn decode_at(struct decoder *d, uint64_t pc)
 	struct insn out = { .pc = pc };
 	int len;
 
+	if (decode_prologue_insn(info, pc, &out))
+		return out;
 	d->text.len = 0;
 	d->text.words = 0;
 	d->text.text[0] = '\0';
