@@ -140,6 +140,79 @@ struct arm_mode {
 	bool thumb;
 };
 
+/* What follows an x86-64 opcode (x86_operands): a ModRM byte (with SIB
+ * and displacement), an immediate of 1 byte, of 2 or 4 (with or without
+ * the operand-size prefix), of 2, 4 or 8 (mov $imm,%reg), a relative
+ * branch target of 1 or 4 bytes. */
+enum {
+	X86_MODRM = 1, X86_IMM8 = 2, X86_IMMZ = 4, X86_IMMV = 8,
+	X86_REL8 = 16, X86_REL32 = 32, X86_UNKNOWN = 64,
+};
+
+/* The operands of the one-byte opcode OP (after 0x0f when TWO_BYTE) of
+ * the common integer instructions, whose decoding does not depend on
+ * ModRM's reg field but as REG_OK says (bit N: reg N is valid); or
+ * X86_UNKNOWN, for libopcodes. */
+static unsigned x86_operands(unsigned op, bool two_byte, unsigned *reg_ok)
+{
+	*reg_ok = 0xff;
+	if (two_byte) {
+		if ((op >= 0x40 && op <= 0x4f) || op == 0xa3 || op == 0xa5 ||
+		    op == 0xab || op == 0xad || op == 0xaf || op == 0xb3 ||
+		    op == 0xbb || op == 0xb6 || op == 0xb7 || op == 0xbe ||
+		    op == 0xbf)
+			return X86_MODRM;
+		if (op == 0x1f || (op >= 0x90 && op <= 0x9f)) {
+			*reg_ok = 1;	/* nop Ev, setcc Eb */
+			return X86_MODRM;
+		}
+		if (op == 0xa4 || op == 0xac)
+			return X86_MODRM | X86_IMM8;
+		if (op >= 0x80 && op <= 0x8f)
+			return X86_REL32;
+		if (op == 0x05 || op == 0x0b || op == 0xa2 ||
+		    (op >= 0xc8 && op <= 0xcf))
+			return 0;
+		return X86_UNKNOWN;
+	}
+	if (op < 0x40 && (op & 7) < 4)
+		return X86_MODRM;		/* add ... cmp Eb,Gb and so on */
+	if (op < 0x40 && (op & 7) == 4)
+		return X86_IMM8;		/* add ... cmp $imm8,%al */
+	if (op < 0x40 && (op & 7) == 5)
+		return X86_IMMZ;		/* add ... cmp $imm,%eax */
+	if ((op >= 0x50 && op <= 0x5f) || (op >= 0x90 && op <= 0x99) ||
+	    op == 0xc3 || op == 0xc9 || op == 0xcc || op == 0xf4)
+		return 0;
+	if (op == 0x63 || (op >= 0x84 && op <= 0x8b) || op == 0x8d ||
+	    (op >= 0xd0 && op <= 0xd3))
+		return X86_MODRM;
+	if (op == 0x69 || op == 0x81)
+		return X86_MODRM | X86_IMMZ;
+	if (op == 0x6b || op == 0x80 || op == 0x83 || op == 0xc0 || op == 0xc1)
+		return X86_MODRM | X86_IMM8;
+	if (op == 0x68 || op == 0xa9)
+		return X86_IMMZ;
+	if (op == 0x6a || op == 0xa8 || (op >= 0xb0 && op <= 0xb7))
+		return X86_IMM8;
+	if (op >= 0xb8 && op <= 0xbf)
+		return X86_IMMV;
+	if ((op >= 0x70 && op <= 0x7f) || op == 0xeb)
+		return X86_REL8;
+	if (op == 0xe8 || op == 0xe9)
+		return X86_REL32;
+	switch (op) {
+	case 0x8f: *reg_ok = 0x01; return X86_MODRM;		/* pop Ev */
+	case 0xc6: *reg_ok = 0x01; return X86_MODRM | X86_IMM8;	/* mov */
+	case 0xc7: *reg_ok = 0x01; return X86_MODRM | X86_IMMZ;
+	case 0xfe: *reg_ok = 0x03; return X86_MODRM;		/* inc, dec */
+	case 0xff: *reg_ok = 0x57; return X86_MODRM;	/* inc dec call jmp push */
+	case 0xf6: *reg_ok = 0xfd; return X86_MODRM;	/* (test's imm8 below) */
+	case 0xf7: *reg_ok = 0xfd; return X86_MODRM;
+	}
+	return X86_UNKNOWN;
+}
+
 /* libopcodes' decoder and its state, set up once: some targets allocate
  * private data in disassemble_init_for_target. */
 struct decoder {
@@ -148,6 +221,10 @@ struct decoder {
 	struct insn_text text;
 	struct arm_mode *arm_modes;	/* sorted by address */
 	size_t narm_modes;
+	/* x86-64: x86_operands of each opcode, of one byte and after 0x0f,
+	 * and which of ModRM's reg fields each takes (bit N: reg N) */
+	bool x86_64;
+	unsigned char x86_ops[2][256], x86_reg_ok[2][256];
 };
 
 const char *decode_arch_name(const struct decode_target *target)
@@ -205,6 +282,15 @@ int decoder_open(struct decoder **out, const struct decode_target *target,
 	d->info.endian = target->big_endian ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
 	d->info.print_address_func = capture_address;
 	disassemble_init_for_target(&d->info);
+	d->x86_64 = arch == bfd_arch_i386 && (target->mach & bfd_mach_x86_64);
+	for (unsigned op = 0; d->x86_64 && op < 256; op++)
+		for (int two_byte = 0; two_byte < 2; two_byte++) {
+			unsigned reg_ok;
+
+			d->x86_ops[two_byte][op] =
+				(unsigned char)x86_operands(op, two_byte, &reg_ok);
+			d->x86_reg_ok[two_byte][op] = (unsigned char)reg_ok;
+		}
 	*out = d;
 	return 0;
 }
@@ -285,53 +371,114 @@ static int64_t signed_word_at(const unsigned char *p)
 			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
-/* Without libopcodes: the instruction at PC of the code INFO points at
- * into *OUT, as libopcodes decodes it, when it is one of those an x86-64
- * -pg prologue is made of: endbr64, push of a register, mov %rsp,%rbp,
- * sub $imm,%rsp, call rel32 and call *disp32(%rip) (whose target is the
- * GOT slot it reads).  Finding where each function calls mcount is then
- * a few byte compares instead of libopcodes' decoding and formatting.
- * Returns false for any other instruction. */
-static bool decode_prologue_insn(const struct disassemble_info *info,
-				 uint64_t pc, struct insn *out)
+/* The bytes of the ModRM byte at P and the SIB byte and displacement
+ * that follow it, LEFT bytes being there; 0 past LEFT.  *RIP_DISP: the
+ * offset of a RIP-relative displacement from P, else 0. */
+static uint64_t x86_modrm_length(const unsigned char *p, uint64_t left,
+				 uint64_t *rip_disp)
 {
-	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	static const unsigned char mov_rsp_rbp[] = { 0x48, 0x89, 0xe5 };
-	static const unsigned char sub_imm8_rsp[] = { 0x48, 0x83, 0xec };
-	static const unsigned char sub_imm32_rsp[] = { 0x48, 0x81, 0xec };
-	uint64_t at = pc - info->buffer_vma, left;
-	const unsigned char *p;
+	unsigned mod = p[0] >> 6, rm = p[0] & 7;
+	uint64_t len = 1;
 
-	if (info->arch != bfd_arch_i386 || !(info->mach & bfd_mach_x86_64) ||
-	    pc < info->buffer_vma || at >= info->buffer_length)
+	*rip_disp = 0;
+	if (mod == 3)
+		return 1;
+	if (rm == 4) {			/* SIB */
+		if (left < 2)
+			return 0;
+		len = 2;
+		if (mod == 0 && (p[1] & 7) == 5)
+			len += 4;
+	} else if (mod == 0 && rm == 5) {
+		*rip_disp = 1;
+		len += 4;
+	}
+	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	return len <= left ? len : 0;
+}
+
+/* Without libopcodes: the instruction at PC of the code INFO points at
+ * into *OUT, with the length, call flag and target libopcodes gives it
+ * (a branch's target, or the address a RIP-relative operand names), for
+ * the common x86-64 integer instructions with at most an operand-size
+ * prefix and a REX prefix (no prefix before a branch or call).  Finding
+ * the instruction starts of every function (a histogram with every bin
+ * counted) and each function's mcount call then costs a table look-up
+ * an instruction instead of libopcodes' decoding and formatting.
+ * Returns false for any other instruction, which libopcodes decodes. */
+static bool decode_x86_64_insn(const struct decoder *d, uint64_t pc,
+			       struct insn *out)
+{
+	const struct disassemble_info *info = &d->info;
+	uint64_t at = pc - info->buffer_vma, left, len = 0, rip_disp = 0;
+	const unsigned char *p;
+	bool opsize = false, two_byte = false;
+	unsigned rex = 0, op, operands, reg_ok, reg = 0;
+
+	if (!d->x86_64 || pc < info->buffer_vma || at >= info->buffer_length)
 		return false;
 	p = info->buffer + at;
 	left = info->buffer_length - at;
-	*out = (struct insn){ .pc = pc };
-#define STARTS_WITH(bytes) \
-	(left >= sizeof bytes && memcmp(p, bytes, sizeof bytes) == 0)
-	if (p[0] >= 0x50 && p[0] <= 0x57)	/* push %rax ... %rdi */
-		out->len = 1;
-	else if (left >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
-		out->len = 2;			/* push %r8 ... %r15 */
-	else if (STARTS_WITH(mov_rsp_rbp))
-		out->len = sizeof mov_rsp_rbp;
-	else if (STARTS_WITH(endbr64))
-		out->len = sizeof endbr64;
-	else if (left >= 4 && STARTS_WITH(sub_imm8_rsp))
-		out->len = 4;
-	else if (left >= 7 && STARTS_WITH(sub_imm32_rsp))
-		out->len = 7;
-	else if (left >= 5 && p[0] == 0xe8)
-		out->len = 5;
-	else if (left >= 6 && p[0] == 0xff && p[1] == 0x15)
-		out->len = 6;
-#undef STARTS_WITH
-	out->is_call = out->len > 0 && (p[0] == 0xe8 || p[0] == 0xff);
-	if (out->is_call)
-		out->target = pc + out->len +
-			      (uint64_t)signed_word_at(p + out->len - 4);
-	return out->len > 0;
+	if (left >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
+	    p[3] == 0xfa) {
+		*out = (struct insn){ .pc = pc, .len = 4 };	/* endbr64 */
+		return true;
+	}
+	if (len < left && p[len] == 0x66)
+		opsize = ++len;
+	if (len < left && (p[len] & 0xf0) == 0x40)
+		rex = p[len++];
+	if (len < left && p[len] == 0x0f)
+		two_byte = ++len;
+	if (len >= left)
+		return false;
+	op = p[len++];
+	operands = d->x86_ops[two_byte][op];
+	reg_ok = d->x86_reg_ok[two_byte][op];
+	if (operands & X86_UNKNOWN)
+		return false;
+	if (operands & X86_MODRM) {
+		uint64_t n;
+
+		if (len >= left)
+			return false;
+		reg = (p[len] >> 3) & 7;
+		if (!(reg_ok >> reg & 1) ||
+		    (!two_byte && op == 0x8d && p[len] >> 6 == 3) ||
+		    (!two_byte && op == 0xff && reg >= 2 && (opsize || rex)))
+			return false;	/* lea of a register; a prefixed call
+					   (an unused REX is printed first) */
+		if (!(n = x86_modrm_length(p + len, left - len, &rip_disp)))
+			return false;
+		rip_disp += rip_disp ? len : 0;	/* (from the instruction's start) */
+		len += n;
+		if (!two_byte && (op == 0xf6 || op == 0xf7) && reg == 0)
+			operands |= op == 0xf6 ? X86_IMM8 : X86_IMMZ;
+	}
+	if ((operands & (X86_REL8 | X86_REL32)) && (opsize || rex))
+		return false;
+	if (opsize && !two_byte &&
+	    ((op >= 0x50 && op <= 0x5f) || (op >= 0x90 && op <= 0x99) ||
+	     op == 0x68 || op == 0x6a || op == 0x8f || op == 0xc3 ||
+	     op == 0xc9 || op == 0xcc || op == 0xf4))
+		return false;	/* (pushw, retw...: for libopcodes) */
+	if (opsize && two_byte && operands == 0)
+		return false;
+	len += operands & (X86_IMM8 | X86_REL8) ? 1 :
+	       operands & X86_REL32 ? 4 :
+	       operands & X86_IMMZ ? (opsize && !(rex & 8) ? 2 : 4) :
+	       operands & X86_IMMV ? (rex & 8 ? 8 : opsize ? 2 : 4) : 0;
+	if (len > left)
+		return false;
+	*out = (struct insn){ .pc = pc, .len = (uint32_t)len };
+	if (operands & X86_REL8)
+		out->target = pc + len + (uint64_t)(int64_t)(int8_t)p[len - 1];
+	else if (operands & X86_REL32)
+		out->target = pc + len + (uint64_t)signed_word_at(p + len - 4);
+	else if (rip_disp)
+		out->target = pc + len + (uint64_t)signed_word_at(p + rip_disp);
+	out->is_call = !two_byte && (op == 0xe8 || (op == 0xff && reg == 2));
+	return true;
 }
 
 /* The one instruction at PC, of the code decode_from pointed D at. */
@@ -341,7 +488,7 @@ static struct insn decode_at(struct decoder *d, uint64_t pc)
 	struct insn out = { .pc = pc };
 	int len;
 
-	if (decode_prologue_insn(info, pc, &out))
+	if (decode_x86_64_insn(d, pc, &out))
 		return out;
 	d->text.len = 0;
 	d->text.words = 0;

@@ -106,6 +106,40 @@ static void test_x86_prologue(void)
 	decoder_close(d);
 }
 
+/* Targets libopcodes gives other x86-64 instructions decoded without
+ * it: a short branch's, and a RIP-relative operand's (from the end of
+ * the instruction, past its immediate). */
+static void test_x86_targets(void)
+{
+	static const unsigned char code_bytes[] = {
+		0x74, 0x0a,				/* je 0x300c, at 0x3000 */
+		0xc7, 0x05, 0x10, 0x00, 0x00, 0x00,	/* movl $1,0x10(%rip) */
+		0x01, 0x00, 0x00, 0x00,			/* (at 0x3002; 0x301c) */
+		0x41, 0xff, 0xd3,			/* call *%r11 (libopcodes) */
+	};
+	struct code_bytes code = { code_bytes, 0x3000, sizeof code_bytes };
+	struct decoder *d;
+	struct insn *insns = NULL;
+	struct g2c_error err;
+	size_t n = 0;
+
+	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	if (!d)
+		return;
+	CHECK(decode_range(d, &code, 0x3000, 0x4000, &insns, &n, &err) == 0);
+	CHECK_U64(n, 3);
+	if (n == 3) {
+		CHECK_U64(insns[0].target, 0x300c);
+		CHECK(!insns[0].is_call);
+		CHECK_U64(insns[1].len, 10);
+		CHECK_U64(insns[1].target, 0x301c);
+		CHECK(insns[2].is_call);
+		CHECK_U64(insns[2].target, 0);
+	}
+	free(insns);
+	decoder_close(d);
+}
+
 static void test_calls_from_bytes(void)
 {
 	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
@@ -157,6 +191,7 @@ int main(void)
 {
 	test_x86_instructions();
 	test_x86_prologue();
+	test_x86_targets();
 	test_calls_from_bytes();
 	test_aarch64_instructions();
 	return check_report("test-decode");
