@@ -397,6 +397,27 @@ static uint64_t x86_modrm_length(const unsigned char *p, uint64_t left,
 	return len <= left ? len : 0;
 }
 
+/* Whether P (LEFT bytes there) starts the padding gcc puts between
+ * functions, xchg %ax,%ax or (data16...) cs nopw 0x0(%rax,%rax,1), one
+ * instruction for libopcodes too; *LEN its bytes. */
+static bool x86_padding(const unsigned char *p, uint64_t left, uint64_t *len)
+{
+	static const unsigned char cs_nopw[] = { 0x2e, 0x0f, 0x1f, 0x84, 0x00,
+						 0x00, 0x00, 0x00, 0x00 };
+	uint64_t n66 = 0;
+
+	while (n66 < left && n66 < 6 && p[n66] == 0x66)
+		n66++;
+	if (n66 == 1 && left >= 2 && p[1] == 0x90)
+		*len = 2;
+	else if (n66 > 0 && left - n66 >= sizeof cs_nopw &&
+		 memcmp(p + n66, cs_nopw, sizeof cs_nopw) == 0)
+		*len = n66 + sizeof cs_nopw;
+	else
+		return false;
+	return true;
+}
+
 /* Without libopcodes: the instruction at PC of the code INFO points at
  * into *OUT, with the length, call flag and target libopcodes gives it
  * (a branch's target, or the address a RIP-relative operand names), for
@@ -422,6 +443,10 @@ static bool decode_x86_64_insn(const struct decoder *d, uint64_t pc,
 	if (left >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
 	    p[3] == 0xfa) {
 		*out = (struct insn){ .pc = pc, .len = 4 };	/* endbr64 */
+		return true;
+	}
+	if (x86_padding(p, left, &len)) {
+		*out = (struct insn){ .pc = pc, .len = (uint32_t)len };
 		return true;
 	}
 	if (len < left && p[len] == 0x66)

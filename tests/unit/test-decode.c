@@ -108,7 +108,7 @@ static void test_x86_prologue(void)
 
 /* Targets libopcodes gives other x86-64 instructions decoded without
  * it: a short branch's, and a RIP-relative operand's (from the end of
- * the instruction, past its immediate). */
+ * the instruction, past its immediate); gcc's padding between functions. */
 static void test_x86_targets(void)
 {
 	static const unsigned char code_bytes[] = {
@@ -116,6 +116,9 @@ static void test_x86_targets(void)
 		0xc7, 0x05, 0x10, 0x00, 0x00, 0x00,	/* movl $1,0x10(%rip) */
 		0x01, 0x00, 0x00, 0x00,			/* (at 0x3002; 0x301c) */
 		0x41, 0xff, 0xd3,			/* call *%r11 (libopcodes) */
+		0x66, 0x90,				/* xchg %ax,%ax */
+		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84,	/* data16 cs nopw */
+		0x00, 0x00, 0x00, 0x00, 0x00,		/* 0x0(%rax,%rax,1) */
 	};
 	struct code_bytes code = { code_bytes, 0x3000, sizeof code_bytes };
 	struct decoder *d;
@@ -127,14 +130,17 @@ static void test_x86_targets(void)
 	if (!d)
 		return;
 	CHECK(decode_range(d, &code, 0x3000, 0x4000, &insns, &n, &err) == 0);
-	CHECK_U64(n, 3);
-	if (n == 3) {
+	CHECK_U64(n, 5);
+	if (n == 5) {
 		CHECK_U64(insns[0].target, 0x300c);
 		CHECK(!insns[0].is_call);
 		CHECK_U64(insns[1].len, 10);
 		CHECK_U64(insns[1].target, 0x301c);
 		CHECK(insns[2].is_call);
 		CHECK_U64(insns[2].target, 0);
+		CHECK_U64(insns[3].len, 2);
+		CHECK_U64(insns[4].len, 11);
+		CHECK_U64(insns[4].target, 0);
 	}
 	free(insns);
 	decoder_close(d);
