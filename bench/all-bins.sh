@@ -7,7 +7,8 @@
 # built bench case (default f50000, bench/build.sh).
 #   bench/all-bins.sh [--case NAME] [GMON2CG]
 # Each line: shape, tool, wall seconds, peak RSS kB (GNU time); then the
-# ratio of gmon2cg's peak RSS to gprof's per shape.
+# ratios of gmon2cg's wall time and peak RSS to gprof's per shape, the
+# two run one after the other.
 set -euo pipefail
 cd "$(dirname "$0")"
 case_name=f50000
@@ -35,7 +36,7 @@ measure() {
 	shift 2
 	/usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>&1
 	read -r secs kb <"$work/t"
-	echo "$kb" >"$work/$shape.$tool"
+	echo "$secs $kb" >"$work/$shape.$tool"
 	printf '%-6s %-8s %7s s %8s kB\n' "$shape" "$tool" "$secs" "$kb"
 }
 for shape in glibc text most; do
@@ -43,6 +44,9 @@ for shape in glibc text most; do
 	measure "$shape" gprof gprof -b "$dir/prog" "$work/$shape.out"
 done
 for shape in glibc text most; do
-	awk -v s="$shape" -v a="$(cat "$work/$shape.gmon2cg")" -v b="$(cat "$work/$shape.gprof")" \
-		'BEGIN { printf "%-6s RSS gmon2cg / gprof %.2f\n", s, a / b }'
+	read -r a_secs a_kb <"$work/$shape.gmon2cg"
+	read -r b_secs b_kb <"$work/$shape.gprof"
+	awk -v s="$shape" -v at="$a_secs" -v bt="$b_secs" -v a="$a_kb" -v b="$b_kb" \
+		'BEGIN { wall = bt > 0 ? sprintf("%.2f", at / bt) : "-"
+			 printf "%-6s gmon2cg / gprof: wall %s, RSS %.2f\n", s, wall, a / b }'
 done

@@ -39,6 +39,14 @@ struct build {
 	unsigned char *ran;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
 	size_t nmcount_targets, arcs_read;
+	/* The first symbol range ending after the start of the bin
+	 * attribute_bin read last, BIN_LO: a histogram's bins ascend. */
+	size_t bin_func;
+	uint64_t bin_lo;
+	/* The first instruction of range STARTS_FUNC ending after
+	 * STARTS_FROM, as starts_in found it last. */
+	size_t starts_func, starts_first;
+	uint64_t starts_from;
 	const struct gmon_profile *prof;	/* the profile being read */
 	const struct gmon_profile *arcs_unread;	/* it, until its arcs are read */
 	struct g2c_error *err;
@@ -131,14 +139,34 @@ static void body_overlap(const struct symtab_func *fn, uint64_t lo,
 		*e = *a;
 }
 
-/* The number of function bodies [LO, HI) overlaps. */
-static size_t bodies_in(const struct symtab *st, uint64_t lo, uint64_t hi)
+/* first_func_ending_after(b->st, LO), found from the last bin's on when
+ * it is a few ranges further, as the next bin's mostly is. */
+static size_t first_func_of_bin(struct build *b, uint64_t lo)
+{
+	const struct symtab *st = b->st;
+	size_t f = b->bin_func, steps = 0;
+
+	if (lo < b->bin_lo)
+		f = first_func_ending_after(st, lo);
+	for (; f < st->nfuncs && st->funcs[f].end <= lo; f++)
+		if (++steps > 16) {
+			f = first_func_ending_after(st, lo);
+			break;
+		}
+	b->bin_func = f;
+	b->bin_lo = lo;
+	return f;
+}
+
+/* The number of function bodies [LO, HI) overlaps; F0 is the first
+ * symbol range ending after LO. */
+static size_t bodies_in(const struct symtab *st, size_t f0, uint64_t lo,
+			uint64_t hi)
 {
 	size_t n = 0;
 	uint64_t a, e;
 
-	for (size_t f = first_func_ending_after(st, lo);
-	     f < st->nfuncs && st->funcs[f].addr < hi; f++) {
+	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
 		n += e > a;
 	}
@@ -180,7 +208,8 @@ static bool has_own_samples(const struct build *b, size_t f)
 			counted_range(hist, scale, i, &lo, &hi);
 			if (lo >= fn->body_end)
 				break;
-			if (bodies_in(b->st, lo, hi) == 1)
+			if (bodies_in(b->st, first_func_ending_after(b->st, lo),
+				      lo, hi) == 1)
 				return true;
 		}
 	}
@@ -211,7 +240,19 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 		return -1;
 	if (!*insns)
 		return 0;
-	*first = insn_first_ending_after(*insns, n, a);
+	/* (from the last bin's on: the next bin is mostly a few
+	 * instructions further) */
+	*first = f == b->starts_func && a >= b->starts_from ? b->starts_first : 0;
+	for (size_t steps = 0;
+	     *first < n && (*insns)[*first].pc + (*insns)[*first].len <= a;
+	     (*first)++)
+		if (++steps > 16) {
+			*first = insn_first_ending_after(*insns, n, a);
+			break;
+		}
+	b->starts_func = f;
+	b->starts_from = a;
+	b->starts_first = *first;
 	if (*first < n && (*insns)[*first].pc < a)
 		(*first)++;
 	for (*last = *first; *last < n && (*insns)[*last].pc < e; (*last)++)
@@ -360,11 +401,11 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 {
 	const struct symtab *st = b->st;
 	uint64_t a, e;
-	size_t first, last, f0 = first_func_ending_after(st, lo);
+	size_t first, last, f0 = first_func_of_bin(b, lo);
 	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
 	/* (whether a function ran matters only in a shared bin) */
-	bool never = false, tell = bodies_in(st, lo, hi) > 1;
+	bool never = false, tell = bodies_in(st, f0, lo, hi) > 1;
 
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
@@ -428,6 +469,9 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 		size_t f = first_func_ending_after(b->st, hist->low_pc);
 
 		b->cg->stats.hists++;
+		b->bin_func = 0;
+		b->bin_lo = 0;
+		b->starts_func = SIZE_MAX;
 		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
 			b->cg->stats.hists_outside++;
 

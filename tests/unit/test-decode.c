@@ -1,5 +1,6 @@
 /* test-decode.c -- the instruction decoder on code built in memory: x86-64
- * instruction boundaries and calls through libopcodes, the instruction
+ * instruction boundaries and calls through libopcodes, an x86-64 -pg
+ * prologue's instructions (decoded without it), the instruction
  * at an address, the first call of a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
  * section, and AArch64 through libopcodes where this build has it. */
 #include <config.h>
@@ -64,6 +65,87 @@ static void test_x86_instructions(void)
 	disasm_close(d);
 }
 
+/* The instructions of an x86-64 -pg prologue, decoded without libopcodes
+ * as libopcodes decodes them (lengths, calls, the GOT slot a call reads),
+ * and the next one through libopcodes. */
+static void test_x86_prologue(void)
+{
+	static const unsigned char prologue[] = {
+		0xf3, 0x0f, 0x1e, 0xfa,			/* endbr64 at 0x2000 */
+		0x55,					/* push %rbp */
+		0x48, 0x89, 0xe5,			/* mov %rsp,%rbp */
+		0x53,					/* push %rbx */
+		0x41, 0x57,				/* push %r15 */
+		0x48, 0x83, 0xec, 0x08,			/* sub $0x8,%rsp */
+		0x48, 0x81, 0xec, 0x00, 0x10, 0x00, 0x00, /* sub $0x1000,%rsp */
+		0xff, 0x15, 0xf0, 0xff, 0xff, 0xff,	/* call *-0x10(%rip), at 0x2016 */
+		0x31, 0xc0,				/* xor %eax,%eax */
+		0xe8, 0x00, 0x00, 0x01, 0x00,		/* call 0x12023, at 0x201e */
+	};
+	static const uint32_t lens[] = { 4, 1, 3, 1, 2, 4, 7, 6, 2, 5 };
+	struct code_bytes code = { prologue, 0x2000, sizeof prologue };
+	struct decoder *d;
+	struct insn *insns = NULL, call;
+	struct g2c_error err;
+	size_t n = 0;
+
+	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	if (!d)
+		return;
+	CHECK(decode_range(d, &code, 0x2000, 0x3000, &insns, &n, &err) == 0);
+	CHECK_U64(n, sizeof lens / sizeof *lens);
+	for (size_t i = 0; i < n && i < sizeof lens / sizeof *lens; i++) {
+		CHECK_U64(insns[i].len, lens[i]);
+		CHECK(insns[i].is_call == (i == 7 || i == 9));
+		CHECK_U64(insns[i].target, i == 7 ? 0x200c : i == 9 ? 0x12023 : 0);
+	}
+	free(insns);
+	CHECK(decode_first_call(d, &code, 0x2000, 0x3000, &call));
+	CHECK_U64(call.pc, 0x2016);
+	CHECK_U64(call.target, 0x200c);
+	decoder_close(d);
+}
+
+/* Targets libopcodes gives other x86-64 instructions decoded without
+ * it: a short branch's, and a RIP-relative operand's (from the end of
+ * the instruction, past its immediate); gcc's padding between functions. */
+static void test_x86_targets(void)
+{
+	static const unsigned char code_bytes[] = {
+		0x74, 0x0a,				/* je 0x300c, at 0x3000 */
+		0xc7, 0x05, 0x10, 0x00, 0x00, 0x00,	/* movl $1,0x10(%rip) */
+		0x01, 0x00, 0x00, 0x00,			/* (at 0x3002; 0x301c) */
+		0x41, 0xff, 0xd3,			/* call *%r11 (libopcodes) */
+		0x66, 0x90,				/* xchg %ax,%ax */
+		0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84,	/* data16 cs nopw */
+		0x00, 0x00, 0x00, 0x00, 0x00,		/* 0x0(%rax,%rax,1) */
+	};
+	struct code_bytes code = { code_bytes, 0x3000, sizeof code_bytes };
+	struct decoder *d;
+	struct insn *insns = NULL;
+	struct g2c_error err;
+	size_t n = 0;
+
+	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	if (!d)
+		return;
+	CHECK(decode_range(d, &code, 0x3000, 0x4000, &insns, &n, &err) == 0);
+	CHECK_U64(n, 5);
+	if (n == 5) {
+		CHECK_U64(insns[0].target, 0x300c);
+		CHECK(!insns[0].is_call);
+		CHECK_U64(insns[1].len, 10);
+		CHECK_U64(insns[1].target, 0x301c);
+		CHECK(insns[2].is_call);
+		CHECK_U64(insns[2].target, 0);
+		CHECK_U64(insns[3].len, 2);
+		CHECK_U64(insns[4].len, 11);
+		CHECK_U64(insns[4].target, 0);
+	}
+	free(insns);
+	decoder_close(d);
+}
+
 static void test_calls_from_bytes(void)
 {
 	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
@@ -114,6 +196,8 @@ static void test_aarch64_instructions(void)
 int main(void)
 {
 	test_x86_instructions();
+	test_x86_prologue();
+	test_x86_targets();
 	test_calls_from_bytes();
 	test_aarch64_instructions();
 	return check_report("test-decode");
