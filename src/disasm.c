@@ -427,7 +427,7 @@ static bool x86_padding(const unsigned char *p, uint64_t left, uint64_t *len)
  * counted) and each function's mcount call then costs a table look-up
  * an instruction instead of libopcodes' decoding and formatting.
  * Returns false for any other instruction, which libopcodes decodes. */
-static bool decode_x86_64_insn(const struct decoder *d, uint64_t pc,
+static bool decode_x86_64_insn(const struct disasm *d, uint64_t pc,
 			       struct insn *out)
 {
 	const struct disassemble_info *info = &d->info;

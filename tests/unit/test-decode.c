@@ -84,15 +84,15 @@ static void test_x86_prologue(void)
 	};
 	static const uint32_t lens[] = { 4, 1, 3, 1, 2, 4, 7, 6, 2, 5 };
 	struct code_bytes code = { prologue, 0x2000, sizeof prologue };
-	struct decoder *d;
+	struct disasm *d;
 	struct insn *insns = NULL, call;
 	struct g2c_error err;
 	size_t n = 0;
 
-	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	CHECK(disasm_open(&d, &x86_64, NULL, &err) == 0);
 	if (!d)
 		return;
-	CHECK(decode_range(d, &code, 0x2000, 0x3000, &insns, &n, &err) == 0);
+	CHECK(disasm_range(d, &code, 0x2000, 0x3000, &insns, &n, &err) == 0);
 	CHECK_U64(n, sizeof lens / sizeof *lens);
 	for (size_t i = 0; i < n && i < sizeof lens / sizeof *lens; i++) {
 		CHECK_U64(insns[i].len, lens[i]);
@@ -100,10 +100,10 @@ static void test_x86_prologue(void)
 		CHECK_U64(insns[i].target, i == 7 ? 0x200c : i == 9 ? 0x12023 : 0);
 	}
 	free(insns);
-	CHECK(decode_first_call(d, &code, 0x2000, 0x3000, &call));
+	CHECK(disasm_first_call(d, &code, 0x2000, 0x3000, &call));
 	CHECK_U64(call.pc, 0x2016);
 	CHECK_U64(call.target, 0x200c);
-	decoder_close(d);
+	disasm_close(d);
 }
 
 /* Targets libopcodes gives other x86-64 instructions decoded without
@@ -121,15 +121,15 @@ static void test_x86_targets(void)
 		0x00, 0x00, 0x00, 0x00, 0x00,		/* 0x0(%rax,%rax,1) */
 	};
 	struct code_bytes code = { code_bytes, 0x3000, sizeof code_bytes };
-	struct decoder *d;
+	struct disasm *d;
 	struct insn *insns = NULL;
 	struct g2c_error err;
 	size_t n = 0;
 
-	CHECK(decoder_open(&d, &x86_64, NULL, &err) == 0);
+	CHECK(disasm_open(&d, &x86_64, NULL, &err) == 0);
 	if (!d)
 		return;
-	CHECK(decode_range(d, &code, 0x3000, 0x4000, &insns, &n, &err) == 0);
+	CHECK(disasm_range(d, &code, 0x3000, 0x4000, &insns, &n, &err) == 0);
 	CHECK_U64(n, 5);
 	if (n == 5) {
 		CHECK_U64(insns[0].target, 0x300c);
@@ -143,7 +143,7 @@ static void test_x86_targets(void)
 		CHECK_U64(insns[4].target, 0);
 	}
 	free(insns);
-	decoder_close(d);
+	disasm_close(d);
 }
 
 static void test_calls_from_bytes(void)
