@@ -1,4 +1,4 @@
-/* cgread.c -- read back a callgrind file that gmon2cg wrote. */
+/* callgrind_read.c -- read back a callgrind file that gmon2cg wrote. */
 #include <config.h>
 
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgread.h"
+#include "callgrind_read.h"
 #include "diag.h"
 #include "hashindex.h"
 #include "instream.h"
@@ -24,7 +24,7 @@
 #define LINE_MAX_BYTES (1 << 20)
 
 /* Each distinct string once, so that names compare by address. */
-struct cgread_strings {
+struct callgrind_read_strings {
 	char **strs;
 	size_t n, cap;
 	struct hash_index index;	/* of strs, by hash_bytes */
@@ -44,19 +44,21 @@ static bool same_string(const void *strs, size_t pos, const void *key)
 }
 
 /* The one copy of S[0..N), or NULL when out of memory. */
-static const char *intern(struct cgread_strings *t, const char *s, size_t n);
+static const char *intern(struct callgrind_read_strings *t, const char *s,
+			  size_t n);
 
-struct cgread_strings *cgread_strings_new(void)
+struct callgrind_read_strings *callgrind_read_strings_new(void)
 {
-	return calloc(1, sizeof(struct cgread_strings));
+	return calloc(1, sizeof(struct callgrind_read_strings));
 }
 
-const char *cgread_strings_intern(struct cgread_strings *t, const char *s)
+const char *callgrind_read_strings_intern(struct callgrind_read_strings *t,
+					  const char *s)
 {
 	return intern(t, s, strlen(s));
 }
 
-void cgread_strings_free(struct cgread_strings *t)
+void callgrind_read_strings_free(struct callgrind_read_strings *t)
 {
 	if (!t)
 		return;
@@ -67,7 +69,8 @@ void cgread_strings_free(struct cgread_strings *t)
 	free(t);
 }
 
-static const char *intern(struct cgread_strings *t, const char *s, size_t n)
+static const char *intern(struct callgrind_read_strings *t, const char *s,
+			  size_t n)
 {
 	struct string_key key = { s, n };
 	uint64_t hash = hash_bytes(s, n);
@@ -114,7 +117,7 @@ struct line_reader {
 };
 
 struct parser {
-	struct cgread_profile *p;
+	struct callgrind_read_profile *p;
 	struct line_reader lr;
 	uint64_t lineno;
 	struct name_table names[3];	/* by kind: objects, files, functions */
@@ -293,7 +296,8 @@ struct fn_key {
 
 static bool same_fn(const void *fns, size_t pos, const void *key)
 {
-	const struct cgread_fn *fn = &((const struct cgread_fn *)fns)[pos];
+	const struct callgrind_read_fn *fn =
+		&((const struct callgrind_read_fn *)fns)[pos];
 	const struct fn_key *k = key;
 
 	return fn->object == k->ob && fn->file == k->fl && fn->name == k->name;
@@ -301,7 +305,7 @@ static bool same_fn(const void *fns, size_t pos, const void *key)
 
 /* The function OB, FL, NAME (interned, so known by their addresses),
  * added if new; SIZE_MAX when out of memory. */
-static size_t function_of(struct cgread_profile *p, const char *ob,
+static size_t function_of(struct callgrind_read_profile *p, const char *ob,
 			  const char *fl, const char *name)
 {
 	struct fn_key key = { ob, fl, name };
@@ -309,7 +313,7 @@ static size_t function_of(struct cgread_profile *p, const char *ob,
 		      (uintptr_t)name * 0xbf58476d1ce4e5b9u;
 	uint64_t hash = h ^ (h >> 29);
 	struct hash_slot *slot;
-	struct cgread_fn *fns;
+	struct callgrind_read_fn *fns;
 
 	if (!hash_index_reserve(&p->index, p->nfns + 1))
 		return SIZE_MAX;
@@ -319,7 +323,8 @@ static size_t function_of(struct cgread_profile *p, const char *ob,
 	if (!(fns = array_grow(p->fns, &p->fns_cap, p->nfns + 1, sizeof *fns)))
 		return SIZE_MAX;
 	p->fns = fns;
-	fns[p->nfns] = (struct cgread_fn){ .object = ob, .file = fl, .name = name };
+	fns[p->nfns] = (struct callgrind_read_fn){ .object = ob, .file = fl,
+						   .name = name };
 	hash_index_add(&p->index, slot, hash, p->nfns);
 	return p->nfns++;
 }
@@ -526,7 +531,7 @@ static int cost_line(struct parser *ps, const char *s)
 		return fail(ps, "a cost, but the profile has no samples (no 'desc: Sampling rate:' line)");
 	samples = ns ? (double)ns / ps->period : 0;
 	if (ps->call_pending) {
-		struct cgread_fn *callee = &ps->p->fns[ps->callee];
+		struct callgrind_read_fn *callee = &ps->p->fns[ps->callee];
 
 		ps->call_pending = false;
 		if (ns > ps->most_call) {
@@ -534,7 +539,7 @@ static int cost_line(struct parser *ps, const char *s)
 			ps->most_call_line = ps->lineno;
 		}
 		if (!ps->spontaneous) {
-			struct cgread_fn *caller = &ps->p->fns[ps->fn];
+			struct callgrind_read_fn *caller = &ps->p->fns[ps->fn];
 
 			callee->calls = add_saturating(callee->calls, ps->call_count);
 			if (ps->callee != ps->fn) {
@@ -743,7 +748,7 @@ static int parse_file(struct parser *ps)
 	return 0;
 }
 
-int cgread_file(struct cgread_profile *p, const char *path,
+int callgrind_read_file(struct callgrind_read_profile *p, const char *path,
 		struct g2c_error *err)
 {
 	struct parser ps = { .p = p, .err = err };
@@ -751,7 +756,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 	memset(p, 0, sizeof *p);
 	p->path = path;
-	if (!(p->strings = cgread_strings_new()))
+	if (!(p->strings = callgrind_read_strings_new()))
 		return g2c_error_set(err, "%s: out of memory", path);
 	if (instream_open(&ps.lr.in, path, err) < 0)
 		return -1;
@@ -761,7 +766,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 	for (int k = 0; k < 3; k++)
 		free(ps.names[k].e);
 	for (size_t f = 0; rc == 0 && f < p->nfns; f++) {
-		struct cgread_fn *fn = &p->fns[f];
+		struct callgrind_read_fn *fn = &p->fns[f];
 
 		/* (self costs are within the parts' sum, calls not always) */
 		if (fn->incl_ns > UINT64_MAX - fn->self_ns) {
@@ -777,9 +782,9 @@ int cgread_file(struct cgread_profile *p, const char *path,
 	return rc;
 }
 
-void cgread_release(struct cgread_profile *p)
+void callgrind_read_release(struct callgrind_read_profile *p)
 {
-	cgread_strings_free(p->strings);
+	callgrind_read_strings_free(p->strings);
 	free(p->fns);
 	hash_index_release(&p->index);
 	memset(p, 0, sizeof *p);
