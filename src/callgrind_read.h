@@ -4,14 +4,14 @@
  * plain or gzip-compressed, parts and all, and sums per function its self
  * cost, its inclusive cost and the calls to it, in nanoseconds and in
  * samples (each part's sampling rate is read from its "desc: Sampling
- * rate:" line).  It accepts everything the writer (callgrind.c) writes --
- * name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=, "positions:
- * instr line" or "line" with relative positions, the ns and bb events,
- * summary: and totals: -- and refuses anything else with one line naming
- * the file and line: also a line of over 1 MiB (a file of another kind
- * can have no newline for gigabytes: its first line is judged by its
- * first bytes), costs that add up past 64 bits, and a call that costs
- * more than its part's total.  A function is known by its name (without the
+ * rate:" line).  It accepts everything the writer (callgrind_write.c)
+ * writes -- name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=,
+ * "positions: instr line" or "line" with relative positions, the ns and bb
+ * events, summary: and totals: -- and refuses anything else with one line
+ * naming the file and line: also a line of over 1 MiB (a file of another
+ * kind can have no newline for gigabytes: its first line is judged by its
+ * first bytes), costs that add up past 64 bits, and a call that costs more
+ * than its part's total.  A function is known by its name (without the
  * writer's " [FILE]" or " [0x...]" label), its source file and its object
  * (the base name of a library; "" for the program, the file's first
  * object), so that a rebuild, where every address moves, matches.

@@ -1,4 +1,4 @@
-/* callgrind.c -- write a call graph as a callgrind-format profile. */
+/* callgrind_write.c -- write a call graph as a callgrind-format profile. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind.h"
+#include "callgrind_write.h"
 #include "diag.h"
 #include "hashindex.h"
 #include "object.h"
@@ -738,7 +738,8 @@ static void write_totals(struct writer *w, const char *key)
 	outstream_printf(w->os, "\n");
 }
 
-static void write_header(struct writer *w, const struct callgrind_info *info)
+static void write_header(struct writer *w,
+			 const struct callgrind_write_info *info)
 {
 	const struct callgraph *cg = w->cg;
 
@@ -793,8 +794,8 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 static const char *const name_keys[NAME_SPACES] = { "fl=", "ob=", "fn=" };
 
 int callgrind_write(const struct callgraph *cg, const struct source_map *map,
-		    const struct callgrind_info *info, struct outstream *os,
-		    struct g2c_error *err)
+		    const struct callgrind_write_info *info,
+		    struct outstream *os, struct g2c_error *err)
 {
 	struct writer w = { .cg = cg, .map = map, .os = os,
 			    .instr = !info->no_instr };
