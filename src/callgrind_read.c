@@ -8,17 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_format.h"
 #include "callgrind_read.h"
 #include "diag.h"
 #include "hashindex.h"
 #include "instream.h"
 #include "util.h"
 
-#define SPONTANEOUS "<spontaneous>"
-#define UNKNOWN_FILE "???"
 #define READ_CHUNK (1 << 16)
-#define HEADER "# callgrind format"
-#define NOT_CALLGRIND "not a callgrind file (no '" HEADER "' line)"
+#define NOT_CALLGRIND "not a callgrind file (no '" CALLGRIND_FIRST_LINE "' line)"
 /* The writer's longest line is a name's; a longer one is no profile of
  * ours, and is refused before it fills the memory. */
 #define LINE_MAX_BYTES (1 << 20)
@@ -185,8 +183,10 @@ static int next_line(struct parser *ps, char **line)
 			return 1;
 		}
 		/* (a file of another kind can have no newline for gigabytes) */
-		if (ps->lineno == 0 && lr->end - lr->start >= sizeof HEADER &&
-		    memcmp(lr->buf + lr->start, HEADER "\n", sizeof HEADER) != 0) {
+		if (ps->lineno == 0 &&
+		    lr->end - lr->start >= sizeof CALLGRIND_FIRST_LINE &&
+		    memcmp(lr->buf + lr->start, CALLGRIND_FIRST_LINE "\n",
+			   sizeof CALLGRIND_FIRST_LINE) != 0) {
 			ps->lineno++;
 			return fail(ps, NOT_CALLGRIND);
 		}
@@ -475,8 +475,8 @@ static int position_spec(struct parser *ps, const char *key, size_t klen,
 	case SPEC_FI_FE:	/* where the next costs are; not who owns them */
 		break;
 	case SPEC_FN:
-		ps->spontaneous = strcmp(name, SPONTANEOUS) == 0 &&
-				  strcmp(ps->fl, UNKNOWN_FILE) == 0;
+		ps->spontaneous = strcmp(name, CALLGRIND_SPONTANEOUS) == 0 &&
+				  strcmp(ps->fl, CALLGRIND_UNKNOWN_FILE) == 0;
 		if (!ps->spontaneous &&
 		    (ps->fn = function_named(ps, id, ps->ob, ps->fl)) == SIZE_MAX)
 			return -1;
@@ -576,20 +576,22 @@ static int first_cost(struct parser *ps, const char *s, uint64_t *v)
 /* "desc: Sampling rate: N Hz ..." or "desc: Samples: none ...". */
 static int description(struct parser *ps, const char *s)
 {
-	static const char rate[] = "Sampling rate: ";
+	static const char rate[] = CALLGRIND_DESC_RATE;
+	static const char unit[] = CALLGRIND_DESC_RATE_UNIT;
+	static const char none[] = CALLGRIND_DESC_NO_SAMPLES;
 	uint64_t hz;
 
 	s = skip_space(s);
 	if (strncmp(s, rate, sizeof rate - 1) == 0) {
 		s += sizeof rate - 1;
 		if (!parse_number(&s, &hz) || hz == 0 || hz > UINT32_MAX ||
-		    strncmp(s, " Hz", 3) != 0)
+		    strncmp(s, unit, sizeof unit - 1) != 0)
 			return fail(ps, "bad sampling rate");
 		ps->period = 1e9 / (double)hz;
 		ps->rate_known = true;
 		if (!ps->p->hz)
 			ps->p->hz = (uint32_t)hz;
-	} else if (strncmp(s, "Samples: none", 13) == 0) {
+	} else if (strncmp(s, none, sizeof none - 1) == 0) {
 		ps->period = 0;
 		ps->rate_known = true;
 	}
@@ -606,7 +608,8 @@ static int events_line(struct parser *ps, const char *s)
 	for (s = skip_space(s); *s; s = skip_space(s + len)) {
 		if (sscanf(s, "%63[^ \t]%n", event, &len) != 1)
 			break;
-		if (strcmp(event, n == 0 ? "ns" : "bb") != 0 || n > 1)
+		if (strcmp(event, n == 0 ? CALLGRIND_EVENT_NS
+					 : CALLGRIND_EVENT_BB) != 0 || n > 1)
 			return fail(ps, "unknown event '%s': only gmon2cg's events ns and bb are read", event);
 		n++;
 	}
@@ -626,7 +629,7 @@ static int header_line(struct parser *ps, const char *line, const char *colon)
 	const char *value = colon + 1;
 
 #define KEY(k) (klen == sizeof k - 1 && memcmp(line, k, klen) == 0)
-	if (KEY("totals")) {
+	if (KEY(CALLGRIND_KEY_TOTALS)) {
 		uint64_t totals;
 
 		if (!ps->in_body || ps->call_pending)
@@ -647,35 +650,36 @@ static int header_line(struct parser *ps, const char *line, const char *colon)
 		ps->part_done = true;
 		return 0;
 	}
-	if (ps->in_body && !KEY("summary"))
+	if (ps->in_body && !KEY(CALLGRIND_KEY_SUMMARY))
 		return fail(ps, "header line '%.*s:' among the costs", (int)klen, line);
-	if (KEY("version")) {
-		if (strcmp(skip_space(value), "1") != 0)
+	if (KEY(CALLGRIND_KEY_VERSION)) {
+		if (strcmp(skip_space(value), CALLGRIND_VERSION) != 0)
 			return fail(ps, "unknown format version '%s'", skip_space(value));
-	} else if (KEY("part")) {
+	} else if (KEY(CALLGRIND_KEY_PART)) {
 		uint64_t part;
 
 		value = skip_space(value);
 		if (!parse_number(&value, &part) || *value)
 			return fail(ps, "bad part: line");
-	} else if (KEY("positions")) {
+	} else if (KEY(CALLGRIND_KEY_POSITIONS)) {
 		value = skip_space(value);
-		if (strcmp(value, "instr line") == 0)
+		if (strcmp(value, CALLGRIND_POSITIONS_INSTR) == 0)
 			ps->npos = 2;
-		else if (strcmp(value, "line") == 0)
+		else if (strcmp(value, CALLGRIND_POSITIONS_LINE) == 0)
 			ps->npos = 1;
 		else
 			return fail(ps, "positions: '%s' (gmon2cg writes 'instr line' or 'line')", value);
-	} else if (KEY("events")) {
+	} else if (KEY(CALLGRIND_KEY_EVENTS)) {
 		return events_line(ps, value);
-	} else if (KEY("summary")) {
+	} else if (KEY(CALLGRIND_KEY_SUMMARY)) {
 		if (!ps->in_body)
 			return fail(ps, "summary: before events:");
 		ps->have_summary = true;
 		return first_cost(ps, value, &ps->summary);
-	} else if (KEY("desc")) {
+	} else if (KEY(CALLGRIND_KEY_DESC)) {
 		return description(ps, value);
-	} else if (!KEY("creator") && !KEY("cmd") && !KEY("event")) {
+	} else if (!KEY(CALLGRIND_KEY_CREATOR) && !KEY(CALLGRIND_KEY_CMD) &&
+		   !KEY(CALLGRIND_KEY_EVENT)) {
 		return fail(ps, "unknown header line '%.*s:'", (int)klen, line);
 	}
 #undef KEY
@@ -706,7 +710,8 @@ static int parse_line(struct parser *ps, const char *line)
 	    !strchr("+-*", line[0]))
 		return fail(ps, "calls= is not followed by its cost line");
 	if (ps->part_done) {
-		if (strncmp(line, "part:", 5) != 0)
+		if (strncmp(line, CALLGRIND_KEY_PART ":",
+			    sizeof CALLGRIND_KEY_PART) != 0)
 			return fail(ps, "'%s' after totals:", line);
 		start_part(ps);
 	}
@@ -735,7 +740,7 @@ static int parse_file(struct parser *ps)
 
 	if ((rc = next_line(ps, &line)) <= 0)
 		return rc < 0 ? -1 : fail(ps, "empty file: not a callgrind file");
-	if (strcmp(line, HEADER) != 0)
+	if (strcmp(line, CALLGRIND_FIRST_LINE) != 0)
 		return fail(ps, NOT_CALLGRIND);
 	start_part(ps);
 	while ((rc = next_line(ps, &line)) > 0)

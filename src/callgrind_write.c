@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_format.h"
 #include "callgrind_write.h"
 #include "diag.h"
 #include "hashindex.h"
@@ -14,11 +15,6 @@
 #include "outcheck.h"
 #include "symtab.h"
 #include "util.h"
-
-#define UNKNOWN_FILE "???"
-#define SPONTANEOUS "<spontaneous>"
-#define NO_SYMBOL "<no symbol>"
-#define HIDDEN "<hidden>"
 
 #define RECENT_IDS 64
 
@@ -123,7 +119,7 @@ static const char *func_name(const struct writer *w, size_t f)
 	if (w->label[f])
 		return w->label[f];
 	if (callgraph_is_no_symbol(w->cg, f))
-		return NO_SYMBOL;
+		return CALLGRIND_NO_SYMBOL;
 	return callgraph_symbol(w->cg, f)->name;
 }
 
@@ -400,9 +396,10 @@ static void write_spontaneous(struct writer *w)
 {
 	if (w->cg->nroots == 0)
 		return;
-	write_file(w, "fl", UNKNOWN_FILE);
-	w->last_fl = w->cur_file = UNKNOWN_FILE;
-	write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true, SPONTANEOUS);
+	write_file(w, "fl", CALLGRIND_UNKNOWN_FILE);
+	w->last_fl = w->cur_file = CALLGRIND_UNKNOWN_FILE;
+	write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true,
+		   CALLGRIND_SPONTANEOUS);
 	for (size_t i = 0; i < w->cg->nroots; i++) {
 		const struct cg_root *root = &w->cg->roots[i];
 
@@ -432,10 +429,10 @@ static void write_hidden(struct writer *w)
 				continue;
 			if (!named) {
 				switch_object(w, 0);
-				write_file(w, "fl", UNKNOWN_FILE);
-				w->last_fl = w->cur_file = UNKNOWN_FILE;
+				write_file(w, "fl", CALLGRIND_UNKNOWN_FILE);
+				w->last_fl = w->cur_file = CALLGRIND_UNKNOWN_FILE;
 				write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true,
-					   HIDDEN);
+					   CALLGRIND_HIDDEN);
 				named = true;
 			}
 			write_cost(w, c, 0);
@@ -721,10 +718,13 @@ static int name_outside_callers(struct writer *w)
 
 		if (!w->cg->funcs[f].shown)
 			continue;
-		w->label[f] = malloc(strlen(name) + sizeof "<outside >");
+		w->label[f] = malloc(strlen(name) +
+				     sizeof(CALLGRIND_OUTSIDE_BEFORE
+					    CALLGRIND_OUTSIDE_AFTER));
 		if (!w->label[f])
 			return -1;
-		sprintf(w->label[f], "<outside %s>", name);
+		sprintf(w->label[f], CALLGRIND_OUTSIDE_BEFORE "%s"
+			CALLGRIND_OUTSIDE_AFTER, name);
 	}
 	return 0;
 }
@@ -745,47 +745,57 @@ static void write_header(struct writer *w,
 
 	/* Names in header lines are written printable, as in name lines. */
 	if (info->part <= 1) {
-		outstream_printf(w->os, "# callgrind format\nversion: 1\n"
-				 "creator: %s %s\ncmd: ", PACKAGE_NAME,
+		outstream_printf(w->os, CALLGRIND_FIRST_LINE "\n"
+				 CALLGRIND_KEY_VERSION ": " CALLGRIND_VERSION "\n"
+				 CALLGRIND_KEY_CREATOR ": %s %s\n"
+				 CALLGRIND_KEY_CMD ": ", PACKAGE_NAME,
 				 PACKAGE_VERSION);
 		outstream_puts_printable(w->os, object_path(w, 0));
 		outstream_puts(w->os, "\n");
 	}
 	/* A part's own lines must all come before its "events:". */
 	if (info->part >= 1)
-		outstream_printf(w->os, "\npart: %u\n", info->part);
-	outstream_puts(w->os, "desc: Trigger: profile ");
+		outstream_printf(w->os, "\n" CALLGRIND_KEY_PART ": %u\n",
+				 info->part);
+	outstream_puts(w->os, CALLGRIND_KEY_DESC ": Trigger: profile ");
 	outstream_puts_printable(w->os, info->source);
 	if (info->nsources > 1)
 		outstream_printf(w->os, " and %u more", info->nsources - 1);
 	outstream_puts(w->os, "\n");
 	for (size_t i = 0; i < info->ndesc; i++) {
-		outstream_puts(w->os, "desc: ");
+		outstream_puts(w->os, CALLGRIND_KEY_DESC ": ");
 		outstream_puts_printable(w->os, info->desc[i]);
 		outstream_puts(w->os, "\n");
 	}
 	if (cg->hz) {
-		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)%s\n",
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": " CALLGRIND_DESC_RATE
+				 "%" PRIu32 CALLGRIND_DESC_RATE_UNIT
+				 " (1 sample = %.10g ns)%s\n",
 				 cg->hz, 1e9 / cg->hz,
 				 info->rate_assumed ? ", assumed: the profile does not record it" : "");
-		outstream_printf(w->os, "desc: Samples: %" PRIu64 "\n",
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": Samples: %" PRIu64 "\n",
 				 cg->stats.samples);
 	} else {
-		outstream_printf(w->os, "desc: Samples: none (the profile has no histogram, so all costs are 0)\n");
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": " CALLGRIND_DESC_NO_SAMPLES
+				 " (the profile has no histogram, so all costs are 0)\n");
 	}
-	outstream_printf(w->os, "positions: %s\n", w->instr ? "instr line" : "line");
+	outstream_printf(w->os, CALLGRIND_KEY_POSITIONS ": %s\n",
+			 w->instr ? CALLGRIND_POSITIONS_INSTR : CALLGRIND_POSITIONS_LINE);
 	if (strcmp(info->dimen, "seconds") == 0) {
-		outstream_printf(w->os, "event: ns : CPU time (ns)\n");
+		outstream_printf(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_NS
+				 " : CPU time (ns)\n");
 	} else {
-		outstream_puts(w->os, "event: ns : ");
+		outstream_puts(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_NS " : ");
 		outstream_puts_printable(w->os, info->dimen);
 		outstream_puts(w->os, " (billionths)\n");
 	}
 	if (cg->has_executions)
-		outstream_printf(w->os, "event: bb : Basic-block executions\n");
+		outstream_printf(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_BB
+				 " : Basic-block executions\n");
 	/* callgrind_annotate needs "events:" to end the header. */
-	outstream_printf(w->os, "events: ns%s\n", cg->has_executions ? " bb" : "");
-	write_totals(w, "summary");
+	outstream_printf(w->os, CALLGRIND_KEY_EVENTS ": " CALLGRIND_EVENT_NS "%s\n",
+			 cg->has_executions ? " " CALLGRIND_EVENT_BB : "");
+	write_totals(w, CALLGRIND_KEY_SUMMARY);
 	outstream_printf(w->os, "\n");
 	write_object(w, "ob", 0);
 }
@@ -836,7 +846,7 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		write_hidden(&w);
 	}
 	outstream_printf(os, "\n");
-	write_totals(&w, "totals");
+	write_totals(&w, CALLGRIND_KEY_TOTALS);
 	if (w.failed) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
