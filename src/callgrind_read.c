@@ -23,23 +23,8 @@
 
 /* Each distinct string once, so that names compare by address. */
 struct callgrind_read_strings {
-	char **strs;
-	size_t n, cap;
-	struct hash_index index;	/* of strs, by hash_bytes */
+	struct string_index copies;	/* of the strings asked for */
 };
-
-struct string_key {
-	const char *s;
-	size_t n;
-};
-
-static bool same_string(const void *strs, size_t pos, const void *key)
-{
-	const struct string_key *k = key;
-	const char *s = ((char *const *)strs)[pos];
-
-	return strncmp(s, k->s, k->n) == 0 && s[k->n] == '\0';
-}
 
 /* The one copy of S[0..N), or NULL when out of memory. */
 static const char *intern(struct callgrind_read_strings *t, const char *s,
@@ -60,35 +45,31 @@ void callgrind_read_strings_free(struct callgrind_read_strings *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++)
-		free(t->strs[i]);
-	free(t->strs);
-	hash_index_release(&t->index);
+	for (size_t i = 0; i < t->copies.index.count; i++)
+		free((char *)t->copies.strs[i]);
+	string_index_release(&t->copies);
 	free(t);
 }
 
 static const char *intern(struct callgrind_read_strings *t, const char *s,
 			  size_t n)
 {
-	struct string_key key = { s, n };
-	uint64_t hash = hash_bytes(s, n);
-	struct hash_slot *slot;
-	char **strs, *copy;
+	uint64_t hash;
+	struct hash_slot *slot = string_index_find(&t->copies, s, n, &hash);
+	char *copy;
 
-	if (!hash_index_reserve(&t->index, t->n + 1))
+	if (!slot)
 		return NULL;
-	slot = hash_index_find(&t->index, hash, same_string, t->strs, &key);
 	if (!hash_slot_is_free(slot))
-		return t->strs[hash_slot_entry(slot)];
-	if (!(strs = array_grow(t->strs, &t->cap, t->n + 1, sizeof *strs)))
-		return NULL;
-	t->strs = strs;
+		return t->copies.strs[hash_slot_entry(slot)];
 	if (!(copy = malloc(n + 1)))
 		return NULL;
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	strs[t->n] = copy;
-	hash_index_add(&t->index, slot, hash, t->n++);
+	if (!string_index_add(&t->copies, slot, hash, copy)) {
+		free(copy);
+		return NULL;
+	}
 	return copy;
 }
 

@@ -20,9 +20,7 @@
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
-	const char **names;	/* by id - 1 */
-	size_t names_cap;
-	struct hash_index index;	/* of names, by hash_string */
+	struct string_index names;	/* numbered id - 1 */
 	/* the ids of strings recently asked for, by their address: the
 	 * positions name their files with shared strings, so most look-ups
 	 * end here without hashing a path */
@@ -30,16 +28,11 @@ struct name_ids {
 	size_t recent_id[RECENT_IDS];
 };
 
-static bool same_name(const void *names, size_t pos, const void *s)
-{
-	return strcmp(((const char *const *)names)[pos], s) == 0;
-}
-
 /* Returns the id of S, 0 with *IS_NEW if it gets a new one, or -1 when out
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS, count = ids->index.count;
+	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS;
 	struct hash_slot *slot;
 	uint64_t hash;
 
@@ -47,21 +40,11 @@ static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 		*is_new = false;
 		return (long long)ids->recent_id[recent];
 	}
-	if (!hash_index_reserve(&ids->index, count + 1))
+	if (!(slot = string_index_find(&ids->names, s, strlen(s), &hash)))
 		return -1;
-	hash = hash_string(s);
-	slot = hash_index_find(&ids->index, hash, same_name, ids->names, s);
 	*is_new = hash_slot_is_free(slot);
-	if (*is_new) {
-		const char **names = array_grow(ids->names, &ids->names_cap,
-						count + 1, sizeof *names);
-
-		if (!names)
-			return -1;
-		ids->names = names;
-		names[count] = s;
-		hash_index_add(&ids->index, slot, hash, count);
-	}
+	if (*is_new && !string_index_add(&ids->names, slot, hash, s))
+		return -1;
 	ids->recent[recent] = s;
 	ids->recent_id[recent] = hash_slot_entry(slot) + 1;
 	return (long long)ids->recent_id[recent];
@@ -69,8 +52,7 @@ static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 
 static void name_ids_release(struct name_ids *ids)
 {
-	free(ids->names);
-	hash_index_release(&ids->index);
+	string_index_release(&ids->names);
 }
 
 /* A function as the calls to it name it, gathered in one pass before
@@ -505,13 +487,8 @@ static size_t split_point(const struct callgraph *cg, uint64_t *after)
 
 static bool name_ids_copy(struct name_ids *to, const struct name_ids *from)
 {
-	size_t cap = from->names_cap ? from->names_cap : 1;
-
-	*to = *from;
-	to->names = malloc(cap * sizeof *to->names);
-	if (to->names)
-		memcpy(to->names, from->names, from->index.count * sizeof *to->names);
-	return hash_index_copy(&to->index, &from->index) && to->names;
+	*to = *from;	/* the recent ids */
+	return string_index_copy(&to->names, &from->names);
 }
 
 static void *write_second_half(void *arg)
@@ -851,8 +828,8 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
-	given[NAMES_FILE] = w.files.index.count;
-	given[NAMES_OBJECT] = w.objects.index.count;
+	given[NAMES_FILE] = w.files.names.index.count;
+	given[NAMES_OBJECT] = w.objects.names.index.count;
 	given[NAMES_FN] = w.next_fn_id;
 	for (int s = 0; s < NAME_SPACES && rc == 0; s++)
 		rc = outcheck_name_ids(name_keys[s], w.last_defined[s], given[s],
