@@ -128,12 +128,13 @@ struct matcher {
 	struct row_samples *samples;
 	size_t nrows, cap;
 	struct hash_index index;	/* of rows, by identity_hash */
-	struct cgread_strings *strings;	/* the rows' names */
+	struct callgrind_read_strings *strings;	/* the rows' names */
 	const char *last_file;	/* the file hashed last, and its hash: */
 	uint64_t last_file_hash;	/* a file's functions come together */
 };
 
-static uint64_t identity_hash(struct matcher *m, const struct cgread_fn *fn)
+static uint64_t identity_hash(struct matcher *m,
+			      const struct callgrind_read_fn *fn)
 {
 	if (fn->file != m->last_file) {
 		m->last_file = fn->file;
@@ -146,7 +147,7 @@ static uint64_t identity_hash(struct matcher *m, const struct cgread_fn *fn)
 static bool same_function(const void *rows, size_t pos, const void *key)
 {
 	const struct compare_row *r = &((const struct compare_row *)rows)[pos];
-	const struct cgread_fn *fn = key;
+	const struct callgrind_read_fn *fn = key;
 
 	return strcmp(r->name, fn->name) == 0 && strcmp(r->file, fn->file) == 0 &&
 	       strcmp(r->object, fn->object) == 0;
@@ -171,7 +172,7 @@ static int reserve_rows(struct matcher *m, size_t n)
 }
 
 /* Adds FN of a profile of side SIDE to its row. */
-static int add_function(struct matcher *m, const struct cgread_fn *fn,
+static int add_function(struct matcher *m, const struct callgrind_read_fn *fn,
 			int side)
 {
 	uint64_t hash = identity_hash(m, fn);
@@ -184,9 +185,12 @@ static int add_function(struct matcher *m, const struct cgread_fn *fn,
 	slot = hash_index_find(&m->index, hash, same_function, m->rows, fn);
 	if (hash_slot_is_free(slot)) {
 		/* (the profile is let go of once added: the row keeps copies) */
-		const char *object = cgread_strings_intern(m->strings, fn->object);
-		const char *file = cgread_strings_intern(m->strings, fn->file);
-		const char *name = cgread_strings_intern(m->strings, fn->name);
+		const char *object =
+			callgrind_read_strings_intern(m->strings, fn->object);
+		const char *file =
+			callgrind_read_strings_intern(m->strings, fn->file);
+		const char *name =
+			callgrind_read_strings_intern(m->strings, fn->name);
 
 		if (!object || !file || !name)
 			return -1;
@@ -1000,7 +1004,7 @@ static int sort_rows(struct compare_result *r)
 
 /* One profile read on a thread of its own. */
 struct read_job {
-	struct cgread_profile *p;
+	struct callgrind_read_profile *p;
 	const char *path;
 	struct g2c_error err;
 	int rc;
@@ -1010,13 +1014,14 @@ static void *read_profile(void *arg)
 {
 	struct read_job *job = arg;
 
-	job->rc = cgread_file(job->p, job->path, &job->err);
+	job->rc = callgrind_read_file(job->p, job->path, &job->err);
 	return NULL;
 }
 
 /* Adds the profile P of side SIDE to M; its sample total to *TOTAL. */
 static int add_profile(struct compare_result *r, struct matcher *m,
-		       const struct cgread_profile *p, int side, double *total)
+		       const struct callgrind_read_profile *p, int side,
+		       double *total)
 {
 	m->last_file = NULL;	/* (P's strings may sit where freed ones did) */
 	if (!r->hz)
@@ -1042,7 +1047,7 @@ static int read_profiles(struct compare_result *r, struct matcher *m,
 	int rc = 0;
 
 	for (size_t i = 0; i < nfiles && rc == 0; i += 2) {
-		struct cgread_profile p[2];
+		struct callgrind_read_profile p[2];
 		struct read_job job[2];
 		size_t n = nfiles - i < 2 ? nfiles - i : 2;
 		pthread_t thread;
@@ -1071,7 +1076,7 @@ static int read_profiles(struct compare_result *r, struct matcher *m,
 			}
 			if (rc == 0 && add_profile(r, m, &p[j], side, &total[side]) < 0)
 				rc = g2c_error_set(err, "out of memory");
-			cgread_release(&p[j]);
+			callgrind_read_release(&p[j]);
 		}
 	}
 	r->nprofiles[0] = (unsigned)o->nfiles[0];
@@ -1100,7 +1105,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
-	if (!(r->strings = m.strings = cgread_strings_new()))
+	if (!(r->strings = m.strings = callgrind_read_strings_new()))
 		return g2c_error_set(err, "out of memory");
 	if (read_profiles(r, &m, o, total, err) < 0)
 		goto out;
@@ -1147,7 +1152,7 @@ out:
 
 void compare_release(struct compare_result *r)
 {
-	cgread_strings_free(r->strings);
+	callgrind_read_strings_free(r->strings);
 	free(r->rows);
 	free(r->defaults);
 	for (size_t i = 0; i < r->nremaps; i++) {

@@ -1,7 +1,7 @@
 /* compare.h -- compare two sets of profiles: what changed beyond noise.
  *
- * The second stage of gmon2cg --compare, after cgread: sums the profiles
- * of each side (repeated runs, each let go of once added), matches
+ * The second stage of gmon2cg --compare, after callgrind_read: sums the
+ * profiles of each side (repeated runs, each let go of once added), matches
  * functions by object, source file and name (a function gone on one side
  * and new on the other whose files differ only by a prefix, as in a
  * checkout in another directory, by its file's path suffix), and judges
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgread.h"
+#include "callgrind_read.h"
 
 struct g2c_error;
 
@@ -120,7 +120,7 @@ struct compare_result {
 	size_t nfailed;		/* rows (and total) past a gate */
 	unsigned nprofiles[2];
 	uint32_t hz;		/* the first profile's rate; 0: none */
-	struct cgread_strings *strings;	/* the rows' names */
+	struct callgrind_read_strings *strings;	/* the rows' names */
 	struct compare_gate *defaults;	/* the gates used without --fail-on */
 	struct compare_remap *remaps;
 	size_t nremaps;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_format.h"
 #include "compare_report.h"
 #include "util.h"
 
@@ -446,22 +447,25 @@ static void write_callgrind_header(struct outstream *os,
 {
 	static const char *const side[2] = { "Old", "New" };
 
-	outstream_printf(os, "# callgrind format\nversion: 1\ncreator: %s %s\ncmd: %s --compare\n",
+	outstream_printf(os, CALLGRIND_FIRST_LINE "\n"
+			 CALLGRIND_KEY_VERSION ": " CALLGRIND_VERSION "\n"
+			 CALLGRIND_KEY_CREATOR ": %s %s\n"
+			 CALLGRIND_KEY_CMD ": %s --compare\n",
 			 PACKAGE_NAME, PACKAGE_VERSION, PACKAGE_NAME);
 	for (int s = 0; s < 2; s++) {
-		outstream_printf(os, "desc: %s: ", side[s]);
+		outstream_printf(os, CALLGRIND_KEY_DESC ": %s: ", side[s]);
 		outstream_puts_printable(os, o->files[s][0]);
 		if (o->nfiles[s] > 1)
 			outstream_printf(os, " and %zu more", o->nfiles[s] - 1);
 		outstream_puts(os, "\n");
 	}
-	outstream_puts(os, "positions: line\n"
-		       "event: Old : Self time, old (ns, mean per run)\n"
-		       "event: New : Self time, new (ns, mean per run)\n"
-		       "event: Slower : Self time added (New - Old where more)\n"
-		       "event: Faster : Self time saved (Old - New where less)\n"
-		       "events: Old New Slower Faster\n");
-	outstream_printf(os, "summary: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n\n",
+	outstream_puts(os, CALLGRIND_KEY_POSITIONS ": " CALLGRIND_POSITIONS_LINE "\n"
+		       CALLGRIND_KEY_EVENT ": Old : Self time, old (ns, mean per run)\n"
+		       CALLGRIND_KEY_EVENT ": New : Self time, new (ns, mean per run)\n"
+		       CALLGRIND_KEY_EVENT ": Slower : Self time added (New - Old where more)\n"
+		       CALLGRIND_KEY_EVENT ": Faster : Self time saved (Old - New where less)\n"
+		       CALLGRIND_KEY_EVENTS ": Old New Slower Faster\n");
+	outstream_printf(os, CALLGRIND_KEY_SUMMARY ": %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n\n",
 			 sum[0], sum[1], sum[2], sum[3]);
 }
 
@@ -503,6 +507,6 @@ void compare_write_callgrind(struct outstream *os,
 				 old, new, new > old ? new - old : 0,
 				 old > new ? old - new : 0);
 	}
-	outstream_printf(os, "\ntotals: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	outstream_printf(os, "\n" CALLGRIND_KEY_TOTALS ": %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			 sum[0], sum[1], sum[2], sum[3]);
 }

@@ -8,7 +8,7 @@
 
 #include "attribution.h"
 #include "callgraph.h"
-#include "callgrind.h"
+#include "callgrind_write.h"
 #include "code.h"
 #include "convert.h"
 #include "diag.h"
@@ -121,8 +121,8 @@ static int names_in_place(struct program *prog, struct g2c_error *err)
 
 /* The writer's header: it speaks of the first object that was profiled,
  * and counts every profile read. */
-static void describe_output(struct callgrind_info *info, struct conversion *c,
-			    const struct program *prog, const char **files,
+static void describe_output(struct callgrind_write_info *info,
+			    struct conversion *c, const struct program *prog, const char **files,
 			    size_t n, unsigned part)
 {
 	info->dimen = "seconds";
@@ -145,7 +145,8 @@ static void describe_output(struct callgrind_info *info, struct conversion *c,
 /* Writes CG in the format O asks for. */
 static int write_profile(const struct options *o, const struct callgraph *cg,
 			 const struct source_map *map,
-			 const struct callgrind_info *info, struct outstream *os,
+			 const struct callgrind_write_info *info,
+			 struct outstream *os,
 			 struct g2c_error *err)
 {
 	struct speedscope_info ss = {
@@ -169,7 +170,8 @@ static int convert_part(const struct options *o, struct program *prog,
 	struct callgraph cg = { 0 };
 	struct source_map map = { 0 };
 	struct object_lines **lines = calloc(prog->nobjs, sizeof *lines);
-	struct callgrind_info info = { .part = part, .no_instr = o->no_instr };
+	struct callgrind_write_info info = { .part = part,
+					     .no_instr = o->no_instr };
 	int rc = -1;
 
 	if (!lines)

@@ -1,10 +1,12 @@
-/* hashindex.c -- growing the hash index of hashindex.h. */
+/* hashindex.c -- growing the hash index of hashindex.h; its index of
+ * strings. */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "hashindex.h"
+#include "util.h"
 
 bool hash_index_grow(struct hash_index *t, size_t n)
 {
@@ -50,4 +52,64 @@ void hash_index_release(struct hash_index *t)
 {
 	free(t->slots);
 	*t = (struct hash_index){ NULL, 0, 0 };
+}
+
+struct string_key {
+	const char *s;
+	size_t n;
+};
+
+static bool same_string(const void *strs, size_t pos, const void *key)
+{
+	const struct string_key *k = key;
+	const char *s = ((const char *const *)strs)[pos];
+
+	return strncmp(s, k->s, k->n) == 0 && s[k->n] == '\0';
+}
+
+struct hash_slot *string_index_find(struct string_index *t, const char *s,
+				    size_t n, uint64_t *hash)
+{
+	struct string_key key = { s, n };
+
+	if (!hash_index_reserve(&t->index, t->index.count + 1))
+		return NULL;
+	*hash = hash_bytes(s, n);
+	return hash_index_find(&t->index, *hash, same_string, t->strs, &key);
+}
+
+bool string_index_add(struct string_index *t, struct hash_slot *slot,
+		      uint64_t hash, const char *s)
+{
+	size_t count = t->index.count;
+	const char **strs = array_grow(t->strs, &t->cap, count + 1,
+				       sizeof *strs);
+
+	if (!strs)
+		return false;
+	t->strs = strs;
+	strs[count] = s;
+	hash_index_add(&t->index, slot, hash, count);
+	return true;
+}
+
+bool string_index_copy(struct string_index *to,
+		       const struct string_index *from)
+{
+	size_t cap = from->cap ? from->cap : 1;
+
+	*to = (struct string_index){ 0 };
+	if (!(to->strs = malloc(cap * sizeof *to->strs)))
+		return false;
+	to->cap = cap;
+	if (from->index.count)
+		memcpy(to->strs, from->strs, from->index.count * sizeof *to->strs);
+	return hash_index_copy(&to->index, &from->index);
+}
+
+void string_index_release(struct string_index *t)
+{
+	free(t->strs);
+	hash_index_release(&t->index);
+	*t = (struct string_index){ 0 };
 }

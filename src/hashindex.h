@@ -2,7 +2,8 @@
  * addressing with linear probing over slots that hold each entry's hash
  * and position, at most half of them used.  Each user brings its own hash
  * and equality; the look-up is inline, so that the compiler inlines the
- * equality into it (the writer looks up every name it writes). */
+ * equality into it (the writer looks up every name it writes).  On it,
+ * the index of strings that the callgrind writer and reader share. */
 #ifndef GMON2CG_HASHINDEX_H
 #define GMON2CG_HASHINDEX_H
 
@@ -75,5 +76,34 @@ static inline void hash_index_add(struct hash_index *t, struct hash_slot *slot,
 bool hash_index_copy(struct hash_index *to, const struct hash_index *from);
 
 void hash_index_release(struct hash_index *t);
+
+/* Strings found by their bytes, each once, numbered from 0 in the order
+ * added: the writer's compressed names, the reader's names.  The strings
+ * are the caller's, and must outlive the index. */
+struct string_index {
+	const char **strs;	/* by number; index.count of them */
+	size_t cap;
+	struct hash_index index;	/* of strs, by hash_bytes */
+};
+
+/* The slot of S[0..N) in T, with *HASH its hash: free when T has no such
+ * string (string_index_add puts it there), else hash_slot_entry() is its
+ * number.  NULL when out of memory. */
+struct hash_slot *string_index_find(struct string_index *t, const char *s,
+				    size_t n, uint64_t *hash);
+
+/* Adds S, equal to the string looked for, in SLOT, the free slot that
+ * string_index_find returned for it.  Returns false when out of memory,
+ * leaving T as it was. */
+bool string_index_add(struct string_index *t, struct hash_slot *slot,
+		      uint64_t hash, const char *s);
+
+/* Makes TO a copy of FROM, with the same strings.  Returns false when out
+ * of memory; TO is to be released either way. */
+bool string_index_copy(struct string_index *to,
+		       const struct string_index *from);
+
+/* Frees T's tables, not its strings. */
+void string_index_release(struct string_index *t);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "callgrind_format.h"
 #include "diag.h"
 #include "object.h"
 #include "outcheck.h"
@@ -21,8 +22,8 @@ static const char *name_of(const struct callgraph *cg, size_t f, char *buf,
 	if (!callgraph_is_pseudo(cg, f))
 		return callgraph_symbol(cg, f)->name;
 	if (callgraph_is_no_symbol(cg, f))
-		return "<no symbol>";
-	snprintf(buf, size, "<outside %s>",
+		return CALLGRIND_NO_SYMBOL;
+	snprintf(buf, size, CALLGRIND_OUTSIDE_BEFORE "%s" CALLGRIND_OUTSIDE_AFTER,
 		 base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
 	return buf;
 }

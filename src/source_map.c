@@ -6,13 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callgrind_format.h"
 #include "diag.h"
 #include "object_lines.h"
 #include "source_map.h"
 #include "symtab.h"
 #include "util.h"
-
-#define UNKNOWN_FILE "???"
 
 /* A file name and what a prefix map made of it. */
 struct mapped_name {
@@ -225,7 +224,7 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 
 		/* Without line information the file is unknown, as callgrind
 		 * writes it. */
-		*home = (struct src_pos){ UNKNOWN_FILE, 0 };
+		*home = (struct src_pos){ CALLGRIND_UNKNOWN_FILE, 0 };
 		if (!fn->shown)
 			continue;
 		/* A function's entry is its own code, never inlined code. */
@@ -338,7 +337,8 @@ int source_map_count_files(const struct source_map *map,
 		qsort(names, n, sizeof *names, compare_names);
 	for (size_t i = 0; i < n; i++) {
 		if ((i > 0 && strcmp(names[i], names[i - 1]) == 0) ||
-		    strcmp(names[i], UNKNOWN_FILE) == 0 || is_system_file(names[i]))
+		    strcmp(names[i], CALLGRIND_UNKNOWN_FILE) == 0 ||
+		    is_system_file(names[i]))
 			continue;
 		++*named;
 		if (access(names[i], F_OK) == 0)

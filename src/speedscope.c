@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_format.h"
 #include "diag.h"
 #include "object.h"
 #include "speedscope.h"
@@ -453,11 +454,11 @@ static void write_function_name(struct writer *w, size_t f)
 	if (sym) {
 		write_string(w->os, sym->name);
 	} else if (callgraph_is_no_symbol(cg, f)) {
-		write_string(w->os, "<no symbol>");
+		write_string(w->os, CALLGRIND_NO_SYMBOL);
 	} else {
-		outstream_puts(w->os, "\"<outside ");
+		outstream_puts(w->os, "\"" CALLGRIND_OUTSIDE_BEFORE);
 		write_escaped(w->os, base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
-		outstream_puts(w->os, ">\"");
+		outstream_puts(w->os, CALLGRIND_OUTSIDE_AFTER "\"");
 	}
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # manyc.sh -- a program of more functions than the callgrind writer writes
 # on one thread (fixtures/manyc: 2 200 generated C functions; 2 048 is
-# SPLIT_MIN_FUNCS in src/callgrind.c).  The functions after the split
+# SPLIT_MIN_FUNCS in src/callgrind_write.c).  The functions after the split
 # are written by a second thread that must go on with the function and
 # file ids the first thread gave: the file converts, its numbers pass
 # the self-check, and every function's times and calls are gprof's, as

@@ -10,7 +10,7 @@
 
 #include "attribution.h"
 #include "callgraph.h"
-#include "callgrind.h"
+#include "callgrind_write.h"
 #include "code.h"
 #include "diag.h"
 #include "gmon_store.h"
@@ -30,7 +30,8 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 {
 	static FILE *devnull;
 	static const struct cg_selection none;
-	struct callgrind_info info = { .dimen = "seconds", .source = "fuzz" };
+	struct callgrind_write_info info = { .dimen = "seconds",
+					     .source = "fuzz" };
 	struct source_map map = { 0 };
 	struct callgraph cg;
 	struct outstream os;

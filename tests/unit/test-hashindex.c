@@ -1,12 +1,15 @@
 /* test-hashindex.c -- the hash index finds each entry it was given and no
  * other: with keys whose hashes collide, with runs of slots that wrap
  * around the end of the array, after it has grown (which moves every
- * entry), and in a copy. */
+ * entry), and in a copy; the index of strings numbers each string once,
+ * found by its bytes (not only up to a NUL), in its copy too. */
 #include <config.h>
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "hashindex.h"
@@ -101,6 +104,60 @@ static void check_adds(struct table *t, size_t n, uint64_t (*hash)(uint64_t),
 	CHECK(all_found(t, hash));
 }
 
+/* The number of S[0..N) in T, adding S (which must stay) if it is new;
+ * SIZE_MAX when out of memory. */
+static size_t string_number(struct string_index *t, const char *s, size_t n,
+			    bool *added)
+{
+	uint64_t hash;
+	struct hash_slot *slot = string_index_find(t, s, n, &hash);
+
+	if (!slot)
+		return SIZE_MAX;
+	*added = hash_slot_is_free(slot);
+	if (*added && !string_index_add(t, slot, hash, s))
+		return SIZE_MAX;
+	return hash_slot_entry(slot);
+}
+
+static void check_string_index(void)
+{
+	static char names[300][8];
+	struct string_index t = { 0 }, copy;
+	const char *line = "main.c:12";	/* "main.c" is its first 6 bytes */
+	bool added, all = true;
+
+	CHECK_U64(string_number(&t, "main.c", 6, &added), 0);
+	CHECK(added);
+	CHECK_U64(string_number(&t, line, 6, &added), 0);
+	CHECK(!added);
+	CHECK_U64(string_number(&t, "main", 4, &added), 1);
+	CHECK(added);
+	CHECK_U64(string_number(&t, line, strlen(line), &added), 2);
+	CHECK(added);
+	/* enough to grow the index several times */
+	for (int i = 0; i < 300; i++) {
+		snprintf(names[i], sizeof names[i], "f%d", i);
+		all &= string_number(&t, names[i], strlen(names[i]), &added) ==
+		       (size_t)i + 3 && added;
+	}
+	CHECK(all);
+	CHECK_U64(t.index.count, 303);
+	CHECK(string_index_copy(&copy, &t));
+	string_index_release(&t);
+	CHECK(t.strs == NULL && t.index.count == 0);
+	all = true;
+	for (int i = 0; i < 300; i++)
+		all &= string_number(&copy, names[i], strlen(names[i]), &added) ==
+		       (size_t)i + 3 && !added && copy.strs[i + 3] == names[i];
+	CHECK(all);
+	CHECK_U64(string_number(&copy, "main", 4, &added), 1);
+	CHECK(!added);
+	CHECK_U64(string_number(&copy, "util.c", 6, &added), 303);
+	CHECK(added);
+	string_index_release(&copy);
+}
+
 int main(void)
 {
 	static struct table t, copy;
@@ -137,5 +194,7 @@ int main(void)
 	CHECK(!hash_index_reserve(&t.index, SIZE_MAX / 4));
 	CHECK_U64(t.index.cap, 2048);
 	hash_index_release(&t.index);
+
+	check_string_index();
 	return check_report("test-hashindex");
 }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callgrind.h"
+#include "callgrind_write.h"
 #include "check.h"
 #include "diag.h"
 #include "fake.h"
@@ -20,8 +20,9 @@
 static char *write_split(const struct callgraph *cg,
 			 const struct source_map *map, size_t split_at)
 {
-	struct callgrind_info info = { .dimen = "seconds", .source = "gmon.out",
-				       .nsources = 1, .split_at = split_at };
+	struct callgrind_write_info info = { .dimen = "seconds",
+					     .source = "gmon.out", .nsources = 1,
+					     .split_at = split_at };
 	struct outstream os;
 	struct g2c_error err;
 	char *text = NULL;

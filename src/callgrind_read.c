@@ -1,4 +1,4 @@
-/* cgread.c -- read back a callgrind file that gmon2cg wrote. */
+/* callgrind_read.c -- read back a callgrind file that gmon2cg wrote. */
 #include <config.h>
 
 #include <stdarg.h>
@@ -8,86 +8,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgread.h"
+#include "callgrind_format.h"
+#include "callgrind_read.h"
 #include "diag.h"
 #include "hashindex.h"
 #include "instream.h"
 #include "util.h"
 
-#define SPONTANEOUS "<spontaneous>"
-#define UNKNOWN_FILE "???"
 #define READ_CHUNK (1 << 16)
-#define HEADER "# callgrind format"
-#define NOT_CALLGRIND "not a callgrind file (no '" HEADER "' line)"
+#define NOT_CALLGRIND "not a callgrind file (no '" CALLGRIND_FIRST_LINE "' line)"
 /* The writer's longest line is a name's; a longer one is no profile of
  * ours, and is refused before it fills the memory. */
 #define LINE_MAX_BYTES (1 << 20)
 
 /* Each distinct string once, so that names compare by address. */
-struct cgread_strings {
-	char **strs;
-	size_t n, cap;
-	struct hash_index index;	/* of strs, by hash_bytes */
+struct callgrind_read_strings {
+	struct string_index copies;	/* of the strings asked for */
 };
-
-struct string_key {
-	const char *s;
-	size_t n;
-};
-
-static bool same_string(const void *strs, size_t pos, const void *key)
-{
-	const struct string_key *k = key;
-	const char *s = ((char *const *)strs)[pos];
-
-	return strncmp(s, k->s, k->n) == 0 && s[k->n] == '\0';
-}
 
 /* The one copy of S[0..N), or NULL when out of memory. */
-static const char *intern(struct cgread_strings *t, const char *s, size_t n);
+static const char *intern(struct callgrind_read_strings *t, const char *s,
+			  size_t n);
 
-struct cgread_strings *cgread_strings_new(void)
+struct callgrind_read_strings *callgrind_read_strings_new(void)
 {
-	return calloc(1, sizeof(struct cgread_strings));
+	return calloc(1, sizeof(struct callgrind_read_strings));
 }
 
-const char *cgread_strings_intern(struct cgread_strings *t, const char *s)
+const char *callgrind_read_strings_intern(struct callgrind_read_strings *t,
+					  const char *s)
 {
 	return intern(t, s, strlen(s));
 }
 
-void cgread_strings_free(struct cgread_strings *t)
+void callgrind_read_strings_free(struct callgrind_read_strings *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++)
-		free(t->strs[i]);
-	free(t->strs);
-	hash_index_release(&t->index);
+	for (size_t i = 0; i < t->copies.index.count; i++)
+		free((char *)t->copies.strs[i]);
+	string_index_release(&t->copies);
 	free(t);
 }
 
-static const char *intern(struct cgread_strings *t, const char *s, size_t n)
+static const char *intern(struct callgrind_read_strings *t, const char *s,
+			  size_t n)
 {
-	struct string_key key = { s, n };
-	uint64_t hash = hash_bytes(s, n);
-	struct hash_slot *slot;
-	char **strs, *copy;
+	uint64_t hash;
+	struct hash_slot *slot = string_index_find(&t->copies, s, n, &hash);
+	char *copy;
 
-	if (!hash_index_reserve(&t->index, t->n + 1))
+	if (!slot)
 		return NULL;
-	slot = hash_index_find(&t->index, hash, same_string, t->strs, &key);
 	if (!hash_slot_is_free(slot))
-		return t->strs[hash_slot_entry(slot)];
-	if (!(strs = array_grow(t->strs, &t->cap, t->n + 1, sizeof *strs)))
-		return NULL;
-	t->strs = strs;
+		return t->copies.strs[hash_slot_entry(slot)];
 	if (!(copy = malloc(n + 1)))
 		return NULL;
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	strs[t->n] = copy;
-	hash_index_add(&t->index, slot, hash, t->n++);
+	if (!string_index_add(&t->copies, slot, hash, copy)) {
+		free(copy);
+		return NULL;
+	}
 	return copy;
 }
 
@@ -114,7 +96,7 @@ struct line_reader {
 };
 
 struct parser {
-	struct cgread_profile *p;
+	struct callgrind_read_profile *p;
 	struct line_reader lr;
 	uint64_t lineno;
 	struct name_table names[3];	/* by kind: objects, files, functions */
@@ -182,8 +164,10 @@ static int next_line(struct parser *ps, char **line)
 			return 1;
 		}
 		/* (a file of another kind can have no newline for gigabytes) */
-		if (ps->lineno == 0 && lr->end - lr->start >= sizeof HEADER &&
-		    memcmp(lr->buf + lr->start, HEADER "\n", sizeof HEADER) != 0) {
+		if (ps->lineno == 0 &&
+		    lr->end - lr->start >= sizeof CALLGRIND_FIRST_LINE &&
+		    memcmp(lr->buf + lr->start, CALLGRIND_FIRST_LINE "\n",
+			   sizeof CALLGRIND_FIRST_LINE) != 0) {
 			ps->lineno++;
 			return fail(ps, NOT_CALLGRIND);
 		}
@@ -293,7 +277,8 @@ struct fn_key {
 
 static bool same_fn(const void *fns, size_t pos, const void *key)
 {
-	const struct cgread_fn *fn = &((const struct cgread_fn *)fns)[pos];
+	const struct callgrind_read_fn *fn =
+		&((const struct callgrind_read_fn *)fns)[pos];
 	const struct fn_key *k = key;
 
 	return fn->object == k->ob && fn->file == k->fl && fn->name == k->name;
@@ -301,7 +286,7 @@ static bool same_fn(const void *fns, size_t pos, const void *key)
 
 /* The function OB, FL, NAME (interned, so known by their addresses),
  * added if new; SIZE_MAX when out of memory. */
-static size_t function_of(struct cgread_profile *p, const char *ob,
+static size_t function_of(struct callgrind_read_profile *p, const char *ob,
 			  const char *fl, const char *name)
 {
 	struct fn_key key = { ob, fl, name };
@@ -309,7 +294,7 @@ static size_t function_of(struct cgread_profile *p, const char *ob,
 		      (uintptr_t)name * 0xbf58476d1ce4e5b9u;
 	uint64_t hash = h ^ (h >> 29);
 	struct hash_slot *slot;
-	struct cgread_fn *fns;
+	struct callgrind_read_fn *fns;
 
 	if (!hash_index_reserve(&p->index, p->nfns + 1))
 		return SIZE_MAX;
@@ -319,7 +304,8 @@ static size_t function_of(struct cgread_profile *p, const char *ob,
 	if (!(fns = array_grow(p->fns, &p->fns_cap, p->nfns + 1, sizeof *fns)))
 		return SIZE_MAX;
 	p->fns = fns;
-	fns[p->nfns] = (struct cgread_fn){ .object = ob, .file = fl, .name = name };
+	fns[p->nfns] = (struct callgrind_read_fn){ .object = ob, .file = fl,
+						   .name = name };
 	hash_index_add(&p->index, slot, hash, p->nfns);
 	return p->nfns++;
 }
@@ -470,8 +456,8 @@ static int position_spec(struct parser *ps, const char *key, size_t klen,
 	case SPEC_FI_FE:	/* where the next costs are; not who owns them */
 		break;
 	case SPEC_FN:
-		ps->spontaneous = strcmp(name, SPONTANEOUS) == 0 &&
-				  strcmp(ps->fl, UNKNOWN_FILE) == 0;
+		ps->spontaneous = strcmp(name, CALLGRIND_SPONTANEOUS) == 0 &&
+				  strcmp(ps->fl, CALLGRIND_UNKNOWN_FILE) == 0;
 		if (!ps->spontaneous &&
 		    (ps->fn = function_named(ps, id, ps->ob, ps->fl)) == SIZE_MAX)
 			return -1;
@@ -526,7 +512,7 @@ static int cost_line(struct parser *ps, const char *s)
 		return fail(ps, "a cost, but the profile has no samples (no 'desc: Sampling rate:' line)");
 	samples = ns ? (double)ns / ps->period : 0;
 	if (ps->call_pending) {
-		struct cgread_fn *callee = &ps->p->fns[ps->callee];
+		struct callgrind_read_fn *callee = &ps->p->fns[ps->callee];
 
 		ps->call_pending = false;
 		if (ns > ps->most_call) {
@@ -534,7 +520,7 @@ static int cost_line(struct parser *ps, const char *s)
 			ps->most_call_line = ps->lineno;
 		}
 		if (!ps->spontaneous) {
-			struct cgread_fn *caller = &ps->p->fns[ps->fn];
+			struct callgrind_read_fn *caller = &ps->p->fns[ps->fn];
 
 			callee->calls = add_saturating(callee->calls, ps->call_count);
 			if (ps->callee != ps->fn) {
@@ -571,20 +557,22 @@ static int first_cost(struct parser *ps, const char *s, uint64_t *v)
 /* "desc: Sampling rate: N Hz ..." or "desc: Samples: none ...". */
 static int description(struct parser *ps, const char *s)
 {
-	static const char rate[] = "Sampling rate: ";
+	static const char rate[] = CALLGRIND_DESC_RATE;
+	static const char unit[] = CALLGRIND_DESC_RATE_UNIT;
+	static const char none[] = CALLGRIND_DESC_NO_SAMPLES;
 	uint64_t hz;
 
 	s = skip_space(s);
 	if (strncmp(s, rate, sizeof rate - 1) == 0) {
 		s += sizeof rate - 1;
 		if (!parse_number(&s, &hz) || hz == 0 || hz > UINT32_MAX ||
-		    strncmp(s, " Hz", 3) != 0)
+		    strncmp(s, unit, sizeof unit - 1) != 0)
 			return fail(ps, "bad sampling rate");
 		ps->period = 1e9 / (double)hz;
 		ps->rate_known = true;
 		if (!ps->p->hz)
 			ps->p->hz = (uint32_t)hz;
-	} else if (strncmp(s, "Samples: none", 13) == 0) {
+	} else if (strncmp(s, none, sizeof none - 1) == 0) {
 		ps->period = 0;
 		ps->rate_known = true;
 	}
@@ -601,7 +589,8 @@ static int events_line(struct parser *ps, const char *s)
 	for (s = skip_space(s); *s; s = skip_space(s + len)) {
 		if (sscanf(s, "%63[^ \t]%n", event, &len) != 1)
 			break;
-		if (strcmp(event, n == 0 ? "ns" : "bb") != 0 || n > 1)
+		if (strcmp(event, n == 0 ? CALLGRIND_EVENT_NS
+					 : CALLGRIND_EVENT_BB) != 0 || n > 1)
 			return fail(ps, "unknown event '%s': only gmon2cg's events ns and bb are read", event);
 		n++;
 	}
@@ -621,7 +610,7 @@ static int header_line(struct parser *ps, const char *line, const char *colon)
 	const char *value = colon + 1;
 
 #define KEY(k) (klen == sizeof k - 1 && memcmp(line, k, klen) == 0)
-	if (KEY("totals")) {
+	if (KEY(CALLGRIND_KEY_TOTALS)) {
 		uint64_t totals;
 
 		if (!ps->in_body || ps->call_pending)
@@ -642,35 +631,36 @@ static int header_line(struct parser *ps, const char *line, const char *colon)
 		ps->part_done = true;
 		return 0;
 	}
-	if (ps->in_body && !KEY("summary"))
+	if (ps->in_body && !KEY(CALLGRIND_KEY_SUMMARY))
 		return fail(ps, "header line '%.*s:' among the costs", (int)klen, line);
-	if (KEY("version")) {
-		if (strcmp(skip_space(value), "1") != 0)
+	if (KEY(CALLGRIND_KEY_VERSION)) {
+		if (strcmp(skip_space(value), CALLGRIND_VERSION) != 0)
 			return fail(ps, "unknown format version '%s'", skip_space(value));
-	} else if (KEY("part")) {
+	} else if (KEY(CALLGRIND_KEY_PART)) {
 		uint64_t part;
 
 		value = skip_space(value);
 		if (!parse_number(&value, &part) || *value)
 			return fail(ps, "bad part: line");
-	} else if (KEY("positions")) {
+	} else if (KEY(CALLGRIND_KEY_POSITIONS)) {
 		value = skip_space(value);
-		if (strcmp(value, "instr line") == 0)
+		if (strcmp(value, CALLGRIND_POSITIONS_INSTR) == 0)
 			ps->npos = 2;
-		else if (strcmp(value, "line") == 0)
+		else if (strcmp(value, CALLGRIND_POSITIONS_LINE) == 0)
 			ps->npos = 1;
 		else
 			return fail(ps, "positions: '%s' (gmon2cg writes 'instr line' or 'line')", value);
-	} else if (KEY("events")) {
+	} else if (KEY(CALLGRIND_KEY_EVENTS)) {
 		return events_line(ps, value);
-	} else if (KEY("summary")) {
+	} else if (KEY(CALLGRIND_KEY_SUMMARY)) {
 		if (!ps->in_body)
 			return fail(ps, "summary: before events:");
 		ps->have_summary = true;
 		return first_cost(ps, value, &ps->summary);
-	} else if (KEY("desc")) {
+	} else if (KEY(CALLGRIND_KEY_DESC)) {
 		return description(ps, value);
-	} else if (!KEY("creator") && !KEY("cmd") && !KEY("event")) {
+	} else if (!KEY(CALLGRIND_KEY_CREATOR) && !KEY(CALLGRIND_KEY_CMD) &&
+		   !KEY(CALLGRIND_KEY_EVENT)) {
 		return fail(ps, "unknown header line '%.*s:'", (int)klen, line);
 	}
 #undef KEY
@@ -701,7 +691,8 @@ static int parse_line(struct parser *ps, const char *line)
 	    !strchr("+-*", line[0]))
 		return fail(ps, "calls= is not followed by its cost line");
 	if (ps->part_done) {
-		if (strncmp(line, "part:", 5) != 0)
+		if (strncmp(line, CALLGRIND_KEY_PART ":",
+			    sizeof CALLGRIND_KEY_PART) != 0)
 			return fail(ps, "'%s' after totals:", line);
 		start_part(ps);
 	}
@@ -730,7 +721,7 @@ static int parse_file(struct parser *ps)
 
 	if ((rc = next_line(ps, &line)) <= 0)
 		return rc < 0 ? -1 : fail(ps, "empty file: not a callgrind file");
-	if (strcmp(line, HEADER) != 0)
+	if (strcmp(line, CALLGRIND_FIRST_LINE) != 0)
 		return fail(ps, NOT_CALLGRIND);
 	start_part(ps);
 	while ((rc = next_line(ps, &line)) > 0)
@@ -743,7 +734,7 @@ static int parse_file(struct parser *ps)
 	return 0;
 }
 
-int cgread_file(struct cgread_profile *p, const char *path,
+int callgrind_read_file(struct callgrind_read_profile *p, const char *path,
 		struct g2c_error *err)
 {
 	struct parser ps = { .p = p, .err = err };
@@ -751,7 +742,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 
 	memset(p, 0, sizeof *p);
 	p->path = path;
-	if (!(p->strings = cgread_strings_new()))
+	if (!(p->strings = callgrind_read_strings_new()))
 		return g2c_error_set(err, "%s: out of memory", path);
 	if (instream_open(&ps.lr.in, path, err) < 0)
 		return -1;
@@ -761,7 +752,7 @@ int cgread_file(struct cgread_profile *p, const char *path,
 	for (int k = 0; k < 3; k++)
 		free(ps.names[k].e);
 	for (size_t f = 0; rc == 0 && f < p->nfns; f++) {
-		struct cgread_fn *fn = &p->fns[f];
+		struct callgrind_read_fn *fn = &p->fns[f];
 
 		/* (self costs are within the parts' sum, calls not always) */
 		if (fn->incl_ns > UINT64_MAX - fn->self_ns) {
@@ -777,9 +768,9 @@ int cgread_file(struct cgread_profile *p, const char *path,
 	return rc;
 }
 
-void cgread_release(struct cgread_profile *p)
+void callgrind_read_release(struct callgrind_read_profile *p)
 {
-	cgread_strings_free(p->strings);
+	callgrind_read_strings_free(p->strings);
 	free(p->fns);
 	hash_index_release(&p->index);
 	memset(p, 0, sizeof *p);

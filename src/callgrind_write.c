@@ -1,4 +1,4 @@
-/* callgrind.c -- write a call graph as a callgrind-format profile. */
+/* callgrind_write.c -- write a call graph as a callgrind-format profile. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind.h"
+#include "callgrind_format.h"
+#include "callgrind_write.h"
 #include "diag.h"
 #include "hashindex.h"
 #include "object.h"
@@ -15,18 +16,11 @@
 #include "symtab.h"
 #include "util.h"
 
-#define UNKNOWN_FILE "???"
-#define SPONTANEOUS "<spontaneous>"
-#define NO_SYMBOL "<no symbol>"
-#define HIDDEN "<hidden>"
-
 #define RECENT_IDS 64
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
-	const char **names;	/* by id - 1 */
-	size_t names_cap;
-	struct hash_index index;	/* of names, by hash_string */
+	struct string_index names;	/* numbered id - 1 */
 	/* the ids of strings recently asked for, by their address: the
 	 * positions name their files with shared strings, so most look-ups
 	 * end here without hashing a path */
@@ -34,16 +28,11 @@ struct name_ids {
 	size_t recent_id[RECENT_IDS];
 };
 
-static bool same_name(const void *names, size_t pos, const void *s)
-{
-	return strcmp(((const char *const *)names)[pos], s) == 0;
-}
-
 /* Returns the id of S, 0 with *IS_NEW if it gets a new one, or -1 when out
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS, count = ids->index.count;
+	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS;
 	struct hash_slot *slot;
 	uint64_t hash;
 
@@ -51,21 +40,11 @@ static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 		*is_new = false;
 		return (long long)ids->recent_id[recent];
 	}
-	if (!hash_index_reserve(&ids->index, count + 1))
+	if (!(slot = string_index_find(&ids->names, s, strlen(s), &hash)))
 		return -1;
-	hash = hash_string(s);
-	slot = hash_index_find(&ids->index, hash, same_name, ids->names, s);
 	*is_new = hash_slot_is_free(slot);
-	if (*is_new) {
-		const char **names = array_grow(ids->names, &ids->names_cap,
-						count + 1, sizeof *names);
-
-		if (!names)
-			return -1;
-		ids->names = names;
-		names[count] = s;
-		hash_index_add(&ids->index, slot, hash, count);
-	}
+	if (*is_new && !string_index_add(&ids->names, slot, hash, s))
+		return -1;
 	ids->recent[recent] = s;
 	ids->recent_id[recent] = hash_slot_entry(slot) + 1;
 	return (long long)ids->recent_id[recent];
@@ -73,8 +52,7 @@ static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 
 static void name_ids_release(struct name_ids *ids)
 {
-	free(ids->names);
-	hash_index_release(&ids->index);
+	string_index_release(&ids->names);
 }
 
 /* A function as the calls to it name it, gathered in one pass before
@@ -123,7 +101,7 @@ static const char *func_name(const struct writer *w, size_t f)
 	if (w->label[f])
 		return w->label[f];
 	if (callgraph_is_no_symbol(w->cg, f))
-		return NO_SYMBOL;
+		return CALLGRIND_NO_SYMBOL;
 	return callgraph_symbol(w->cg, f)->name;
 }
 
@@ -400,9 +378,10 @@ static void write_spontaneous(struct writer *w)
 {
 	if (w->cg->nroots == 0)
 		return;
-	write_file(w, "fl", UNKNOWN_FILE);
-	w->last_fl = w->cur_file = UNKNOWN_FILE;
-	write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true, SPONTANEOUS);
+	write_file(w, "fl", CALLGRIND_UNKNOWN_FILE);
+	w->last_fl = w->cur_file = CALLGRIND_UNKNOWN_FILE;
+	write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true,
+		   CALLGRIND_SPONTANEOUS);
 	for (size_t i = 0; i < w->cg->nroots; i++) {
 		const struct cg_root *root = &w->cg->roots[i];
 
@@ -432,10 +411,10 @@ static void write_hidden(struct writer *w)
 				continue;
 			if (!named) {
 				switch_object(w, 0);
-				write_file(w, "fl", UNKNOWN_FILE);
-				w->last_fl = w->cur_file = UNKNOWN_FILE;
+				write_file(w, "fl", CALLGRIND_UNKNOWN_FILE);
+				w->last_fl = w->cur_file = CALLGRIND_UNKNOWN_FILE;
 				write_name(w, NAMES_FN, "fn", ++w->next_fn_id, true,
-					   HIDDEN);
+					   CALLGRIND_HIDDEN);
 				named = true;
 			}
 			write_cost(w, c, 0);
@@ -508,13 +487,8 @@ static size_t split_point(const struct callgraph *cg, uint64_t *after)
 
 static bool name_ids_copy(struct name_ids *to, const struct name_ids *from)
 {
-	size_t cap = from->names_cap ? from->names_cap : 1;
-
-	*to = *from;
-	to->names = malloc(cap * sizeof *to->names);
-	if (to->names)
-		memcpy(to->names, from->names, from->index.count * sizeof *to->names);
-	return hash_index_copy(&to->index, &from->index) && to->names;
+	*to = *from;	/* the recent ids */
+	return string_index_copy(&to->names, &from->names);
 }
 
 static void *write_second_half(void *arg)
@@ -721,10 +695,13 @@ static int name_outside_callers(struct writer *w)
 
 		if (!w->cg->funcs[f].shown)
 			continue;
-		w->label[f] = malloc(strlen(name) + sizeof "<outside >");
+		w->label[f] = malloc(strlen(name) +
+				     sizeof(CALLGRIND_OUTSIDE_BEFORE
+					    CALLGRIND_OUTSIDE_AFTER));
 		if (!w->label[f])
 			return -1;
-		sprintf(w->label[f], "<outside %s>", name);
+		sprintf(w->label[f], CALLGRIND_OUTSIDE_BEFORE "%s"
+			CALLGRIND_OUTSIDE_AFTER, name);
 	}
 	return 0;
 }
@@ -738,53 +715,64 @@ static void write_totals(struct writer *w, const char *key)
 	outstream_printf(w->os, "\n");
 }
 
-static void write_header(struct writer *w, const struct callgrind_info *info)
+static void write_header(struct writer *w,
+			 const struct callgrind_write_info *info)
 {
 	const struct callgraph *cg = w->cg;
 
 	/* Names in header lines are written printable, as in name lines. */
 	if (info->part <= 1) {
-		outstream_printf(w->os, "# callgrind format\nversion: 1\n"
-				 "creator: %s %s\ncmd: ", PACKAGE_NAME,
+		outstream_printf(w->os, CALLGRIND_FIRST_LINE "\n"
+				 CALLGRIND_KEY_VERSION ": " CALLGRIND_VERSION "\n"
+				 CALLGRIND_KEY_CREATOR ": %s %s\n"
+				 CALLGRIND_KEY_CMD ": ", PACKAGE_NAME,
 				 PACKAGE_VERSION);
 		outstream_puts_printable(w->os, object_path(w, 0));
 		outstream_puts(w->os, "\n");
 	}
 	/* A part's own lines must all come before its "events:". */
 	if (info->part >= 1)
-		outstream_printf(w->os, "\npart: %u\n", info->part);
-	outstream_puts(w->os, "desc: Trigger: profile ");
+		outstream_printf(w->os, "\n" CALLGRIND_KEY_PART ": %u\n",
+				 info->part);
+	outstream_puts(w->os, CALLGRIND_KEY_DESC ": Trigger: profile ");
 	outstream_puts_printable(w->os, info->source);
 	if (info->nsources > 1)
 		outstream_printf(w->os, " and %u more", info->nsources - 1);
 	outstream_puts(w->os, "\n");
 	for (size_t i = 0; i < info->ndesc; i++) {
-		outstream_puts(w->os, "desc: ");
+		outstream_puts(w->os, CALLGRIND_KEY_DESC ": ");
 		outstream_puts_printable(w->os, info->desc[i]);
 		outstream_puts(w->os, "\n");
 	}
 	if (cg->hz) {
-		outstream_printf(w->os, "desc: Sampling rate: %" PRIu32 " Hz (1 sample = %.10g ns)%s\n",
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": " CALLGRIND_DESC_RATE
+				 "%" PRIu32 CALLGRIND_DESC_RATE_UNIT
+				 " (1 sample = %.10g ns)%s\n",
 				 cg->hz, 1e9 / cg->hz,
 				 info->rate_assumed ? ", assumed: the profile does not record it" : "");
-		outstream_printf(w->os, "desc: Samples: %" PRIu64 "\n",
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": Samples: %" PRIu64 "\n",
 				 cg->stats.samples);
 	} else {
-		outstream_printf(w->os, "desc: Samples: none (the profile has no histogram, so all costs are 0)\n");
+		outstream_printf(w->os, CALLGRIND_KEY_DESC ": " CALLGRIND_DESC_NO_SAMPLES
+				 " (the profile has no histogram, so all costs are 0)\n");
 	}
-	outstream_printf(w->os, "positions: %s\n", w->instr ? "instr line" : "line");
+	outstream_printf(w->os, CALLGRIND_KEY_POSITIONS ": %s\n",
+			 w->instr ? CALLGRIND_POSITIONS_INSTR : CALLGRIND_POSITIONS_LINE);
 	if (strcmp(info->dimen, "seconds") == 0) {
-		outstream_printf(w->os, "event: ns : CPU time (ns)\n");
+		outstream_printf(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_NS
+				 " : CPU time (ns)\n");
 	} else {
-		outstream_puts(w->os, "event: ns : ");
+		outstream_puts(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_NS " : ");
 		outstream_puts_printable(w->os, info->dimen);
 		outstream_puts(w->os, " (billionths)\n");
 	}
 	if (cg->has_executions)
-		outstream_printf(w->os, "event: bb : Basic-block executions\n");
+		outstream_printf(w->os, CALLGRIND_KEY_EVENT ": " CALLGRIND_EVENT_BB
+				 " : Basic-block executions\n");
 	/* callgrind_annotate needs "events:" to end the header. */
-	outstream_printf(w->os, "events: ns%s\n", cg->has_executions ? " bb" : "");
-	write_totals(w, "summary");
+	outstream_printf(w->os, CALLGRIND_KEY_EVENTS ": " CALLGRIND_EVENT_NS "%s\n",
+			 cg->has_executions ? " " CALLGRIND_EVENT_BB : "");
+	write_totals(w, CALLGRIND_KEY_SUMMARY);
 	outstream_printf(w->os, "\n");
 	write_object(w, "ob", 0);
 }
@@ -793,8 +781,8 @@ static void write_header(struct writer *w, const struct callgrind_info *info)
 static const char *const name_keys[NAME_SPACES] = { "fl=", "ob=", "fn=" };
 
 int callgrind_write(const struct callgraph *cg, const struct source_map *map,
-		    const struct callgrind_info *info, struct outstream *os,
-		    struct g2c_error *err)
+		    const struct callgrind_write_info *info,
+		    struct outstream *os, struct g2c_error *err)
 {
 	struct writer w = { .cg = cg, .map = map, .os = os,
 			    .instr = !info->no_instr };
@@ -835,13 +823,13 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 		write_hidden(&w);
 	}
 	outstream_printf(os, "\n");
-	write_totals(&w, "totals");
+	write_totals(&w, CALLGRIND_KEY_TOTALS);
 	if (w.failed) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
-	given[NAMES_FILE] = w.files.index.count;
-	given[NAMES_OBJECT] = w.objects.index.count;
+	given[NAMES_FILE] = w.files.names.index.count;
+	given[NAMES_OBJECT] = w.objects.names.index.count;
 	given[NAMES_FN] = w.next_fn_id;
 	for (int s = 0; s < NAME_SPACES && rc == 0; s++)
 		rc = outcheck_name_ids(name_keys[s], w.last_defined[s], given[s],

@@ -1,23 +1,23 @@
-/* cgread.h -- read back a callgrind file that gmon2cg wrote.
+/* callgrind_read.h -- read back a callgrind file that gmon2cg wrote.
  *
  * The first stage of a comparison (gmon2cg --compare): reads one file,
  * plain or gzip-compressed, parts and all, and sums per function its self
  * cost, its inclusive cost and the calls to it, in nanoseconds and in
  * samples (each part's sampling rate is read from its "desc: Sampling
- * rate:" line).  It accepts everything the writer (callgrind.c) writes --
- * name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=, "positions:
- * instr line" or "line" with relative positions, the ns and bb events,
- * summary: and totals: -- and refuses anything else with one line naming
- * the file and line: also a line of over 1 MiB (a file of another kind
- * can have no newline for gigabytes: its first line is judged by its
- * first bytes), costs that add up past 64 bits, and a call that costs
- * more than its part's total.  A function is known by its name (without the
+ * rate:" line).  It accepts everything the writer (callgrind_write.c)
+ * writes -- name compression, fl=/fi=/fe=, cob=/cfi=/cfn=, calls=,
+ * "positions: instr line" or "line" with relative positions, the ns and bb
+ * events, summary: and totals: -- and refuses anything else with one line
+ * naming the file and line: also a line of over 1 MiB (a file of another
+ * kind can have no newline for gigabytes: its first line is judged by its
+ * first bytes), costs that add up past 64 bits, and a call that costs more
+ * than its part's total.  A function is known by its name (without the
  * writer's " [FILE]" or " [0x...]" label), its source file and its object
  * (the base name of a library; "" for the program, the file's first
  * object), so that a rebuild, where every address moves, matches.
  */
-#ifndef GMON2CG_CGREAD_H
-#define GMON2CG_CGREAD_H
+#ifndef GMON2CG_CALLGRIND_READ_H
+#define GMON2CG_CALLGRIND_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +26,7 @@
 
 struct g2c_error;
 
-struct cgread_fn {
+struct callgrind_read_fn {
 	const char *object;	/* "": the program; else a library's base name */
 	const char *file;	/* its fl= */
 	const char *name;	/* as shown, without the writer's label */
@@ -35,30 +35,33 @@ struct cgread_fn {
 	uint64_t calls;		/* calls to it, but from <spontaneous> */
 };
 
-struct cgread_profile {
+struct callgrind_read_profile {
 	const char *path;
-	struct cgread_fn *fns;
+	struct callgrind_read_fn *fns;
 	size_t nfns;
 	uint64_t total_ns;	/* every self cost */
 	double total_samples;
 	uint32_t hz;		/* the first part's sampling rate; 0: none */
-	struct cgread_strings *strings;	/* cgread.c's: owns the names */
+	/* callgrind_read.c's: owns the names */
+	struct callgrind_read_strings *strings;
 	size_t fns_cap;
-	struct hash_index index;	/* cgread.c's: fns by identity */
+	struct hash_index index;	/* the reader's: fns by identity */
 };
 
 /* Reads the callgrind file PATH into P.  Returns 0, or -1 with ERR set
  * ("PATH:LINE: what is wrong"); P is to be released either way. */
-int cgread_file(struct cgread_profile *p, const char *path,
+int callgrind_read_file(struct callgrind_read_profile *p, const char *path,
 		struct g2c_error *err);
 
-void cgread_release(struct cgread_profile *p);
+void callgrind_read_release(struct callgrind_read_profile *p);
 
 /* A table of strings, each kept once: the profile's names, and those a
  * comparison keeps once the profiles are released. */
-struct cgread_strings *cgread_strings_new(void);	/* NULL: out of memory */
+/* NULL: out of memory */
+struct callgrind_read_strings *callgrind_read_strings_new(void);
 /* The table's copy of S (added if new); NULL when out of memory. */
-const char *cgread_strings_intern(struct cgread_strings *t, const char *s);
-void cgread_strings_free(struct cgread_strings *t);
+const char *callgrind_read_strings_intern(struct callgrind_read_strings *t,
+					  const char *s);
+void callgrind_read_strings_free(struct callgrind_read_strings *t);
 
 #endif

@@ -1,4 +1,4 @@
-/* callgrind.h -- write a call graph as a callgrind-format profile.
+/* callgrind_write.h -- write a call graph as a callgrind-format profile.
  *
  * Follows the rules that make KCachegrind and callgrind_annotate agree with
  * gprof (doc/internals.md): header order with
@@ -10,8 +10,8 @@
  * Each object of the program has its "ob=" (and "cob=" for calls into it);
  * the pseudo functions belong to the first object.
  */
-#ifndef GMON2CG_CALLGRIND_H
-#define GMON2CG_CALLGRIND_H
+#ifndef GMON2CG_CALLGRIND_WRITE_H
+#define GMON2CG_CALLGRIND_WRITE_H
 
 #include "callgraph.h"
 #include "outstream.h"
@@ -19,7 +19,7 @@
 
 struct g2c_error;
 
-struct callgrind_info {
+struct callgrind_write_info {
 	const char *dimen;	/* what the histogram measures, e.g. "seconds" */
 	bool rate_assumed;	/* the profile recorded no sampling rate */
 	const char *source;	/* the (first) gmon file, for a desc: line */
@@ -38,7 +38,7 @@ struct callgrind_info {
  * errors are left in OS for outstream_close(); returns -1 with ERR set
  * only when memory runs out. */
 int callgrind_write(const struct callgraph *cg, const struct source_map *map,
-		    const struct callgrind_info *info, struct outstream *os,
-		    struct g2c_error *err);
+		    const struct callgrind_write_info *info,
+		    struct outstream *os, struct g2c_error *err);
 
 #endif
