@@ -38,7 +38,9 @@
 #   - checkout: every base x checkout pair (nothing, matched by suffix).
 # The report goes to bench/results/DATE_TIME-compare-real.txt, every
 # comparison's outcome (the functions marked, the inconclusive ones) to
-# ...-compare-real.tsv beside it.  About 12 minutes on 2 idle cores.
+# ...-compare-real.tsv.gz and each run's samples of the slowed function
+# to ...-compare-real.samples beside it.  About 13 minutes on 2 busy
+# cores: 10 for the runs, 2 to 3 for the 6 000 comparisons.
 set -euo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -176,7 +178,7 @@ compare() {
 	# change, inclusive old, new, change, calls old, new, change; a change
 	# beyond noise ends in *)
 	awk -v kind="$kind" -v old="$(names "$old")" -v new="$(names "$new")" '
-		function add(list, f) { return list == "" ? f : list "," f }
+		function add(list, f) { return list == "" ? f : index("," list ",", "," f ",") ? list : list "," f }
 		/^[*!] [^ ]+  / { fn = $2; next }
 		fn != "" { if ($3 ~ /\*$/) t = add(t, fn); if ($9 ~ /\*$/) c = add(c, fn); fn = ""; next }
 		/^\? [^ ]+  / { i = add(i, $2) }
@@ -248,7 +250,7 @@ example=$(awk -F'\t' '$1 == "slower" && $6 ~ /(^|,)internshrstr(,|$)/ { print $2
 tally() {
 	awk -F'\t' -v kind="$1" -v fn="$2" '
 		function has(list) { return index("," list ",", "," fn ",") > 0 }
-		function other(list,  m) { m = "," list ","; gsub("," fn ",", ",", m); return m != "," }
+		function other(list,  m) { m = "," list ","; gsub("," fn ",", ",", m); return list != "" && m != "," }
 		$1 == kind { n++; found += has($4); others += other($4); inc += has($6); anyinc += ($6 != "")
 			alone += (($4 == fn || $4 == "") && ($5 == fn || $5 == "") && ($4 $5 != ""))
 			suffix += $7; cfound += has($5); cothers += other($5) }
@@ -257,8 +259,8 @@ tally() {
 # calls_varying KIND...: the functions marked for their calls in rows of
 # these kinds, with how often.
 calls_varying() {
-	awk -F'\t' -v kinds=" $* " 'index(kinds, " " $1 " ") && $5 != "" { n = split($5, f, ","); for (i = 1; i <= n; i++) c[f[i]]++ }
-		END { for (f in c) printf "%s %d\n", f, c[f] }' "$out.tsv" | sort -k2,2nr -k1,1 | head -n 8 | awk '{ printf "%s%s (%d)", NR > 1 ? ", " : "", $1, $2 }'
+	awk -F'\t' -v kinds=" $* " 'index(kinds, " " $1 " ") && $5 != "" { n = split($5, fns, ","); for (i = 1; i <= n; i++) c[fns[i]]++ }
+		END { for (fn in c) printf "%s %d\n", fn, c[fn] }' "$out.tsv" | sort -k2,2nr -k1,1 | head -n 8 | awk '{ printf "%s%s (%d)", (NR > 1 ? ", " : ""), $1, $2 }'
 }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d of %d (%.1f %%)", a, b, b ? 100 * a / b : 0 }'; }
 ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
@@ -269,7 +271,9 @@ ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
 	echo "gmon2cg --compare on a real program, $(date '+%Y-%m-%d %H:%M:%S %z')"
 	echo "gmon2cg: $g2c"
 	echo "lua: $src, gcc $(gcc -dumpfullversion) -O2 -pg -g; $runs runs of base, slower, dominant, $((runs / 2)) of checkout and calls"
-	echo "machine: $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg); runs took ${runs_took}s wall"
+	runs_said="runs took ${runs_took}s wall"
+	[ "$new_runs" = yes ] || runs_said="the runs of an earlier invocation (--no-runs)"
+	echo "machine: $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg); $runs_said"
 	echo "internshrstr on strings: base $(ratio base strings | sed 's/ (base.*//'), slower $(ratio slower strings)"
 	echo "luaV_execute on loop: base $(ratio base loop | sed 's/ (base.*//'), dominant $(ratio dominant loop)"
 	echo "summed sides: K = $k runs a side (internshrstr $mean_hot samples a base run), $trials draws"
@@ -283,15 +287,15 @@ ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
 	echo "  same build (strings), $k a side:             a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
 	echo "  calls that differ between runs of one build: $(calls_varying same-strings same-loop summed-same)"
 	set -- $(tally slower internshrstr)
-	echo "  internshrstr +25 %, every pair, 1 a side: found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
+	echo "  internshrstr slower, every pair, 1 a side: found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
 	set -- $(tally summed-slower internshrstr)
-	echo "  internshrstr +25 %, $k a side:             found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
+	echo "  internshrstr slower, $k a side:             found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
 	set -- $(tally calls lua_gc)
 	echo "  lua_gc called once more, every pair: found in $(pct $8 $1); another time marked in $3, other calls in $9"
 	set -- $(tally checkout -)
 	echo "  base against the other checkout, every pair: a time marked in $(pct $3 $1); calls in $9; matched by suffix in $7"
 	echo
-	echo "luaV_execute +25 % (holds most of the samples), by --machine-noise:"
+	echo "luaV_execute slower (it holds most of the samples), by --machine-noise:"
 	printf '  %6s  %22s  %22s  %22s  %22s\n' "noise" "found, 1 a side" "false alarms, 1 a side" "found, $k a side" "false alarms, $k a side"
 	for mn in 10 15 20 25 30 40; do
 		printf '  %5s%%' "$mn"
@@ -312,3 +316,5 @@ ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
 	fi
 	echo "took $((SECONDS - started))s"
 } | tee "$out.txt"
+cp "$work/cg/samples" "$out.samples"
+gzip -9f "$out.tsv"
