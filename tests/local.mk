@@ -64,9 +64,12 @@ EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
 	tests/valgrind.supp tests/lsan.supp
 # tests/golden is copied here, not named in EXTRA_DIST: as a target, make's
 # built-in rule would try to make it from tests/golden.sh.
+# (bench/work, the benchmark's git-ignored builds of up to 7 GB, is no
+# part of a release)
 dist-hook:
 	cp -pR $(srcdir)/tests/golden $(distdir)/tests/
 	chmod -R u+w $(distdir)/tests/golden
+	rm -rf $(distdir)/bench/work
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
