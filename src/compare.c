@@ -417,7 +417,8 @@ static int match_moved_files(struct compare_result *r, struct matcher *m)
 		n = grown;
 		n[nnew++] = (struct new_only){ row->name, row->object, i };
 	}
-	qsort(n, nnew, sizeof *n, by_name_object);
+	if (nnew > 1)	/* (qsort takes no null array, even empty) */
+		qsort(n, nnew, sizeof *n, by_name_object);
 	for (;;) {
 		size_t best = 0, merged;
 
@@ -525,7 +526,8 @@ static int common_factor(const struct row_samples *rs, size_t n, size_t skip,
 				rs[i].self[0] + rs[i].self[1] };
 			total += ratios[m - 1].weight;
 		}
-	qsort(ratios, m, sizeof *ratios, by_ratio);
+	if (m > 1)
+		qsort(ratios, m, sizeof *ratios, by_ratio);
 	*log_factor = 0;	/* no function has samples on both sides */
 	for (size_t j = 0; j < m; j++) {
 		sum += ratios[j].weight;
@@ -659,7 +661,8 @@ static void holm(struct test *t, size_t n, size_t k)
 {
 	double running = 0;
 
-	qsort(t, n, sizeof *t, by_p);
+	if (n > 1)
+		qsort(t, n, sizeof *t, by_p);
 	for (size_t i = 0; i < n; i++) {
 		double adj = *t[i].p * (double)(k - i);
 
@@ -718,7 +721,8 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
 				     rs[i].calls[1] * r->nprofiles[0];
 	}
-	qsort(t, n, sizeof *t, by_least);
+	if (n > 1)
+		qsort(t, n, sizeof *t, by_least);
 	r->ntests = n ? tarone(t, n, o->alpha, &family) : (family = 0);
 	r->nuntestable = n - family;
 	for (size_t j = family; j < n; j++)
@@ -977,7 +981,8 @@ static int sort_rows(struct compare_result *r)
 					    largest_change(row),
 					    fabs(row->calls[1] - row->calls[0]), i, r->rows };
 	}
-	qsort(key, r->nrows, sizeof *key, by_change);
+	if (r->nrows > 1)
+		qsort(key, r->nrows, sizeof *key, by_change);
 	/* place i takes row key[i].row; a placed row's key points to itself */
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct compare_row held;

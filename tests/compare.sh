@@ -14,7 +14,7 @@ cmp=$FIXTURES/compare
 # the checks of memory are for a plain build)
 plain_build=yes
 [ -z "${G2C_VALGRIND:-}" ] || plain_build=no
-ldd "$GMON2CG" 2>/dev/null | grep -q 'libasan\|libtsan' && plain_build=no
+ldd "$G2C_BINARY" 2>/dev/null | grep -q 'libasan\|libtsan' && plain_build=no
 shopt -s nullglob
 [ -f "$cmp/base/gmon.01.out" ] || skip "fixtures/compare not generated (fixtures/regen-compare.sh)"
 
