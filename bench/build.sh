@@ -3,7 +3,7 @@
 # build.sh -- generate, build (gcc -pg -g -O2) and run the benchmark programs.
 #
 #   bench/build.sh [--many-size N] [--many-runs N] [--no-many] [--cxx]
-#                  [--dwarf V] [--uncalled U] [SIZE...]
+#                  [--dwarf V] [--O1] [--uncalled U] [SIZE...]
 #
 # For each SIZE (number of functions; default 5000 20000 50000 100000):
 # bench/work/fSIZE/ gets the generated sources, prog and the gmon.out of one
@@ -12,6 +12,8 @@
 # see gen-program.py) in bench/work/cxxSIZE/, and there is no many-runs case.
 # With --dwarf V (2 to 5) the C programs are compiled with -gdwarf-V, in
 # bench/work/fSIZE-dwarfV/ (gcc 12 writes DWARF 5 by default).
+# With --O1 they are compiled with -O1 instead of -O2, in bench/work/fSIZE-O1/
+# (less inlining: more functions' prologues and call sites to decode).
 # glibc's mcount keeps at most 2^20 arcs and writes no gmon.out past that:
 # about 650 000 generated functions (1.57 call sites each) is the limit.
 # With --uncalled U, U of each program's functions are never called (see
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--no-many) many_runs=0; shift ;;
 	--cxx) cxx=--cxx; prefix=cxx; many_runs=0; shift ;;
 	--dwarf) suffix=-dwarf$2; cflags="-pg -g -O2 -gdwarf-$2"; many_runs=0; shift 2 ;;
+	--O1) suffix=$suffix-O1; cflags=${cflags/-O2/-O1}; many_runs=0; shift ;;
 	--uncalled) uncalled=$2; suffix=$suffix-u$2; many_runs=0; shift 2 ;;
 	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
 	-*) echo "build.sh: unknown option $1" >&2; exit 2 ;;

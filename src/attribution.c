@@ -388,6 +388,27 @@ static void add_share(struct bin_share *s, uint64_t bytes,
 	s->nstarts += nstarts;
 }
 
+/* Credits symbol range F's part [A, E) of COUNT samples that the bodies
+ * holding SHARE share, INSNS[FIRST, LAST) being its instructions that
+ * start in [A, E). */
+static void credit_part(struct build *b, size_t f, uint64_t a, uint64_t e,
+			uint64_t count, const struct bin_share *share,
+			const struct insn *insns, size_t first, size_t last)
+{
+	if (!share->by_bytes && share->nstarts > 0) {
+		for (size_t k = first; k < last; k++)
+			credit(b, f, insns[k].pc,
+			       (double)count / (double)share->nstarts);
+	} else {
+		/* the instruction covering A, which starts before it */
+		bool covered = insns && first > 0 &&
+			       insns[first - 1].pc + insns[first - 1].len > a;
+
+		credit(b, f, covered ? insns[first - 1].pc : a,
+		       (double)count * ((double)(e - a) / (double)share->bytes));
+	}
+}
+
 /* Credits COUNT samples taken in [LO, HI).  A sampled pc is the start of
  * an instruction that runs: the count is split evenly over the
  * instructions that start in [LO, HI) within functions' bodies (never on
@@ -404,8 +425,20 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 	size_t first, last, f0 = first_func_of_bin(b, lo);
 	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
+	bool never = false, tell;
+
+	/* The usual bin, within one body: it has nobody to share with (what
+	 * the rest below comes to then, with one pass over the code). */
+	if (f0 < st->nfuncs && st->funcs[f0].addr <= lo &&
+	    hi <= st->funcs[f0].body_end) {
+		if (starts_in(b, f0, lo, hi, &insns, &first, &last) < 0)
+			return -1;
+		add_share(&all, hi - lo, insns, last - first);
+		credit_part(b, f0, lo, hi, count, &all, insns, first, last);
+		return 0;
+	}
 	/* (whether a function ran matters only in a shared bin) */
-	bool never = false, tell = bodies_in(st, f0, lo, hi) > 1;
+	tell = bodies_in(st, f0, lo, hi) > 1;
 
 	for (size_t f = f0; f < st->nfuncs && st->funcs[f].addr < hi; f++) {
 		body_overlap(&st->funcs[f], lo, hi, &a, &e);
@@ -441,18 +474,7 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			continue;
 		if (starts_in(b, f, a, e, &insns, &first, &last) < 0)
 			return -1;
-		if (!share->by_bytes && share->nstarts > 0) {
-			for (size_t k = first; k < last; k++)
-				credit(b, f, insns[k].pc,
-				       (double)count / (double)share->nstarts);
-		} else {
-			/* the instruction covering A, which starts before it */
-			bool covered = insns && first > 0 &&
-				       insns[first - 1].pc + insns[first - 1].len > a;
-
-			credit(b, f, covered ? insns[first - 1].pc : a,
-			       (double)count * ((double)(e - a) / (double)share->bytes));
-		}
+		credit_part(b, f, a, e, count, share, insns, first, last);
 	}
 	return 0;
 }
