@@ -38,6 +38,15 @@ const char *code_arch_name(const struct code *c)
 	return disasm_arch_name(&c->target);
 }
 
+int code_check_decoded(const struct code *c, struct g2c_error *err)
+{
+	const struct g2c_error *failure = disasm_failure(c->decoder);
+
+	if (failure)
+		return g2c_error_set(err, "%s: %s", c->obj->path, failure->msg);
+	return 0;
+}
+
 void code_close(struct code *c)
 {
 	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)

@@ -43,6 +43,10 @@ void code_prefetch(struct code *c, uint64_t pc);
 /* The name of C's architecture, as libbfd names it. */
 const char *code_arch_name(const struct code *c);
 
+/* Returns 0 when every instruction decoded so far was decoded, or -1
+ * with ERR set when libopcodes was needed and could not be loaded. */
+int code_check_decoded(const struct code *c, struct g2c_error *err);
+
 /* Frees all decoded instructions and the object's code bytes. */
 void code_close(struct code *c);
 

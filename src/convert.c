@@ -191,6 +191,8 @@ static int convert_part(const struct options *o, struct program *prog,
 	 * line lookups load the debug information (a histogram with every
 	 * bin counted is as large as those). */
 	for (size_t i = 0; i < prog->nobjs; i++) {
+		if (rc == 0)
+			rc = code_check_decoded(&prog->objs[i]->code, err);
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
 			report_no_decoder(w, &prog->objs[i]->code, o->stats);
 		code_close(&prog->objs[i]->code);

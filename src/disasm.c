@@ -3,6 +3,9 @@
 
 #include <bfd.h>
 #include <dis-asm.h>
+#ifdef OPCODES_SONAME
+#include <dlfcn.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,10 +216,76 @@ static unsigned x86_operands(unsigned op, bool two_byte, unsigned *reg_ok)
 	return X86_UNKNOWN;
 }
 
+/* What is called of libopcodes. */
+struct opcodes {
+	disassembler_ftype (*disassembler)(enum bfd_architecture, bool,
+					   unsigned long, bfd *);
+	void (*init_info)(struct disassemble_info *, void *, fprintf_ftype,
+			  fprintf_styled_ftype);
+	void (*init_for_target)(struct disassemble_info *);
+	void (*free_target)(struct disassemble_info *);
+};
+
+#ifdef OPCODES_SONAME
+/* Loads the shared libopcodes configure found, on first need: mapping it
+ * relocates the tables of every architecture it decodes (4 MB of memory
+ * for Debian's multiarch one), more than a small conversion needs in
+ * all, and most x86-64 code decodes without it.  Only the attribution
+ * stage decodes, on one thread.  Returns it, or NULL with ERR set. */
+static const struct opcodes *opcodes_load(struct g2c_error *err)
+{
+	static struct opcodes api;
+	static void *lib;
+	void *fn[4];
+	static const char *const names[4] = {
+		"disassembler", "init_disassemble_info",
+		"disassemble_init_for_target", "disassemble_free_target" };
+
+	if (lib)
+		return &api;
+	if (!(lib = dlopen(OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL))) {
+		g2c_error_set(err, "cannot load the instruction decoder: %s",
+			      dlerror());
+		return NULL;
+	}
+	for (size_t i = 0; i < 4; i++)
+		if (!(fn[i] = dlsym(lib, names[i]))) {
+			g2c_error_set(err, "%s has no %s", OPCODES_SONAME,
+				      names[i]);
+			dlclose(lib);
+			lib = NULL;
+			return NULL;
+		}
+	/* (POSIX: a function's address from dlsym is converted so) */
+	*(void **)&api.disassembler = fn[0];
+	*(void **)&api.init_info = fn[1];
+	*(void **)&api.init_for_target = fn[2];
+	*(void **)&api.free_target = fn[3];
+	return &api;
+}
+#else
+/* A static libopcodes is linked. */
+static const struct opcodes *opcodes_load(struct g2c_error *err)
+{
+	static const struct opcodes api = {
+		disassembler, init_disassemble_info,
+		disassemble_init_for_target, disassemble_free_target };
+
+	(void)err;
+	return &api;
+}
+#endif
+
 /* libopcodes' decoder and its state, set up once: some targets allocate
- * private data in disassemble_init_for_target. */
+ * private data in disassemble_init_for_target.  For x86-64 it is set up
+ * only when an instruction needs it (decode_at). */
 struct disasm {
+	const struct opcodes *opcodes;	/* NULL: not loaded yet */
 	disassembler_ftype decode;
+	bfd *abfd;
+	struct disasm_target target;
+	struct g2c_error failure;	/* of loading it late, if it failed */
+	bool failed;
 	struct disassemble_info info;
 	struct insn_text text;
 	struct arm_mode *arm_modes;	/* sorted by address */
@@ -261,28 +330,48 @@ struct disasm_target disasm_target_of(const struct object *obj)
 				       bfd_big_endian(obj->abfd) };
 }
 
+/* Sets up libopcodes' decoder for D's target: sets D->decode, NULL when
+ * libopcodes does not decode it.  Returns 0, or -1 with ERR set. */
+static int opcodes_start(struct disasm *d, struct g2c_error *err)
+{
+	const struct disasm_target *t = &d->target;
+
+	if (!(d->opcodes = opcodes_load(err)))
+		return -1;
+	d->decode = d->opcodes->disassembler((enum bfd_architecture)t->arch,
+					     t->big_endian, t->mach, d->abfd);
+	if (!d->decode)
+		return 0;
+	d->opcodes->init_info(&d->info, &d->text, capture_text,
+			      capture_styled_text);
+	d->info.arch = (enum bfd_architecture)t->arch;
+	d->info.mach = t->mach;
+	d->info.endian = t->big_endian ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
+	d->info.print_address_func = capture_address;
+	d->opcodes->init_for_target(&d->info);
+	return 0;
+}
+
 int disasm_open(struct disasm **out, const struct disasm_target *target,
 		 bfd *abfd, struct g2c_error *err)
 {
-	enum bfd_architecture arch = (enum bfd_architecture)target->arch;
-	disassembler_ftype decode;
 	struct disasm *d;
 
 	*out = NULL;
-	decode = disassembler(arch, target->big_endian, target->mach, abfd);
-	if (!decode)
-		return 0;
 	d = calloc(1, sizeof *d);
 	if (!d)
 		return g2c_error_set(err, "out of memory for the instruction decoder");
-	d->decode = decode;
-	init_disassemble_info(&d->info, &d->text, capture_text, capture_styled_text);
-	d->info.arch = arch;
-	d->info.mach = target->mach;
-	d->info.endian = target->big_endian ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
-	d->info.print_address_func = capture_address;
-	disassemble_init_for_target(&d->info);
-	d->x86_64 = arch == bfd_arch_i386 && (target->mach & bfd_mach_x86_64);
+	d->abfd = abfd;
+	d->target = *target;
+	d->info.arch = (enum bfd_architecture)target->arch;
+	d->x86_64 = target->arch == bfd_arch_i386 &&
+		    (target->mach & bfd_mach_x86_64);
+	if (!d->x86_64 && (opcodes_start(d, err) < 0 || !d->decode)) {
+		int rc = d->opcodes ? 0 : -1;
+
+		free(d);
+		return rc;
+	}
 	for (unsigned op = 0; d->x86_64 && op < 256; op++)
 		for (int two_byte = 0; two_byte < 2; two_byte++) {
 			unsigned reg_ok;
@@ -295,11 +384,17 @@ int disasm_open(struct disasm **out, const struct disasm_target *target,
 	return 0;
 }
 
+const struct g2c_error *disasm_failure(const struct disasm *d)
+{
+	return d && d->failed ? &d->failure : NULL;
+}
+
 void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
-	disassemble_free_target(&d->info);
+	if (d->decode)
+		d->opcodes->free_target(&d->info);
 	free(d->arm_modes);
 	free(d);
 }
@@ -515,6 +610,24 @@ static struct insn decode_at(struct disasm *d, uint64_t pc)
 
 	if (decode_x86_64_insn(d, pc, &out))
 		return out;
+	if (!d->decode && !d->failed) {
+		/* (keeping where decode_from pointed the code) */
+		struct disassemble_info at = d->info;
+
+		d->failed = opcodes_start(d, &d->failure) < 0 || !d->decode;
+		if (d->decode) {
+			d->info.buffer = at.buffer;
+			d->info.buffer_vma = at.buffer_vma;
+			d->info.buffer_length = at.buffer_length;
+		} else if (d->opcodes) {
+			g2c_error_set(&d->failure, "libopcodes does not decode %s",
+				      disasm_arch_name(&d->target));
+		}
+	}
+	if (d->failed) {
+		out.len = 1;
+		return out;
+	}
 	d->text.len = 0;
 	d->text.words = 0;
 	d->text.text[0] = '\0';

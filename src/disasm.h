@@ -56,6 +56,11 @@ int disasm_open(struct disasm **out, const struct disasm_target *target,
 int disasm_read_arm_modes(struct disasm *d, struct bfd_symbol **syms,
 			   size_t nsyms, struct g2c_error *err);
 
+/* What went wrong when the decoder of D, set up for x86-64 without
+ * libopcodes, needed it and could not load it (its instructions since
+ * were taken a byte each), or NULL. */
+const struct g2c_error *disasm_failure(const struct disasm *d);
+
 void disasm_close(struct disasm *d);
 
 /* Decodes the instructions starting in [LO, HI) of CODE, from LO on, into
