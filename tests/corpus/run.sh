@@ -18,7 +18,8 @@
 #   make check TESTS=tests/corpus/run.sh
 #   srcdir=. GMON2CG=./gmon2cg bash tests/corpus/run.sh [RECIPE...]
 # (G2C_CORPUS_KEEP=DIR keeps each workload's files, profiles and logs in
-# DIR/NAME/ for people to look at.)
+# DIR/NAME/ for people to look at, and for a program the path of the
+# program in DIR/NAME/program: bench/real.sh times them.)
 # A package whose source apt-get cannot fetch (no deb-src, no network)
 # and that is not cached is skipped; anything else that fails is a failure.
 . "${srcdir:-.}/tests/test-lib.sh"
@@ -225,6 +226,7 @@ run_recipe() (
 		check "$name: the workload ran" || tail -n 5 "$work/workload.log" | diag
 		diag "$name: workload in $((SECONDS - t0)) s"
 		if [ "$kind" = program ]; then
+			echo "$out/$prog" >"$work/program"
 			convert "$name: converts, no warning" $gprof_options -o "$work/$name.cg" \
 				"$out/$prog" "$work/gmon.out" &&
 				program_checks
