@@ -21,6 +21,7 @@ enum {
 	DW_LNCT_path = 1, DW_LNCT_directory_index = 2,
 	DW_UT_compile = 1, DW_UT_partial = 3,
 	DW_AT_stmt_list = 0x10, DW_AT_comp_dir = 0x1b,
+	DW_AT_str_offsets_base = 0x72,
 	DW_FORM_addr = 0x01, DW_FORM_block2 = 0x03, DW_FORM_block4,
 	DW_FORM_data2, DW_FORM_data4, DW_FORM_data8, DW_FORM_string,
 	DW_FORM_block, DW_FORM_block1, DW_FORM_data1, DW_FORM_flag,
@@ -232,6 +233,32 @@ static bool read_value(struct cursor *c, uint64_t form, int64_t implicit,
 	}
 }
 
+/* Whether FORM names a string by its index in the unit's string offsets. */
+static bool is_indexed_string(uint64_t form)
+{
+	return form == DW_FORM_strx || form == DW_FORM_strx1 ||
+	       form == DW_FORM_strx2 || form == DW_FORM_strx3 ||
+	       form == DW_FORM_strx4;
+}
+
+/* The string of index INDEX in the string offsets from BASE (a unit's
+ * DW_AT_str_offsets_base), or NULL. */
+static const char *indexed_string(const struct dwarf_sections *s,
+				  const struct unit_shape *u, uint64_t base,
+				  uint64_t index)
+{
+	struct cursor c = { s->str_offsets, s->str_offsets + s->str_offsets_size,
+			    s->big_endian, false };
+	uint64_t offset;
+
+	if (!s->str_offsets || base > s->str_offsets_size ||
+	    index > (s->str_offsets_size - base) / u->offset_size)
+		return NULL;
+	skip(&c, base + index * u->offset_size);
+	offset = read_fixed(&c, u->offset_size);
+	return c.failed ? NULL : string_at(s->str, s->str_size, offset);
+}
+
 /* What a compilation unit says of its line table. */
 struct unit_ref {
 	uint64_t line_offset;	/* DW_AT_stmt_list */
@@ -314,6 +341,8 @@ static enum status read_unit_die(struct reader *r, struct cursor *c,
 	struct unit_ref ref = { UINT64_MAX, NULL, u->addr_size };
 	struct cursor attrs;
 	uint64_t code = read_uleb(c);
+	/* (the base of an indexed name may come after it) */
+	uint64_t comp_dir_index = UINT64_MAX, str_offsets_base = UINT64_MAX;
 	enum status st;
 
 	if (c->failed || code == 0)
@@ -339,12 +368,20 @@ static enum status read_unit_die(struct reader *r, struct cursor *c,
 			    form != DW_FORM_data8)
 				return REFUSE;
 			ref.line_offset = v.num;
+		} else if (name == DW_AT_comp_dir && is_indexed_string(form)) {
+			comp_dir_index = v.num;
 		} else if (name == DW_AT_comp_dir) {
 			if (!v.str)
 				return REFUSE;
 			ref.comp_dir = v.str;
+		} else if (name == DW_AT_str_offsets_base) {
+			str_offsets_base = v.num;
 		}
 	}
+	if (comp_dir_index != UINT64_MAX &&
+	    !(ref.comp_dir = indexed_string(r->sec, u, str_offsets_base,
+					    comp_dir_index)))
+		return REFUSE;
 	if (ref.line_offset == UINT64_MAX)
 		return OK;
 	struct unit_ref *units = array_grow(r->units, &r->units_cap,
@@ -1035,13 +1072,13 @@ int dwarf_lines_read(struct dwarf_lines *lt, struct object *obj,
 {
 	static const char *const names[] = {
 		".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
-		".debug_line_str",
+		".debug_line_str", ".debug_str_offsets",
 	};
-	struct section_bytes b[5] = { 0 };
+	struct section_bytes b[6] = { 0 };
 	struct dwarf_sections sec;
 	int rc;
 
-	for (unsigned i = 0; i < 5; i++) {
+	for (unsigned i = 0; i < 6; i++) {
 		asection *s = debug_section(obj->dbfd, names[i]);
 
 		if (s && object_section_bytes(obj, obj->dbfd, s, &b[i], err) < 0) {
@@ -1054,20 +1091,21 @@ int dwarf_lines_read(struct dwarf_lines *lt, struct object *obj,
 	sec = (struct dwarf_sections){
 		b[0].data, b[1].data, b[2].data, b[3].data, b[4].data,
 		b[0].size, b[1].size, b[2].size, b[3].size, b[4].size,
-		bfd_big_endian(obj->dbfd),
+		bfd_big_endian(obj->dbfd), b[5].data, b[5].size,
 	};
 	/* a large program's tables are read by two threads */
 	rc = dwarf_lines_parse(lt, &sec, &(struct line_request){
 				      pcs, npcs, sec.line_size >= LINES_SPLIT_MIN },
 			      bfd_get_filename(obj->dbfd), err);
 	if (rc != LINES_READ) {
-		for (unsigned i = 0; i < 5; i++)
+		for (unsigned i = 0; i < 6; i++)
 			section_bytes_release(&b[i]);
 		return rc;
 	}
-	/* the abbreviations are no longer needed; file entries point into
-	 * the others */
+	/* the abbreviations and string offsets are no longer needed; file
+	 * entries point into the others */
 	section_bytes_release(&b[1]);
+	section_bytes_release(&b[5]);
 	memcpy(lt->owned, b, sizeof lt->owned);
 	return rc;
 }

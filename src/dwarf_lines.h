@@ -28,6 +28,10 @@ struct dwarf_sections {
 	const unsigned char *info, *abbrev, *line, *str, *line_str;
 	size_t info_size, abbrev_size, line_size, str_size, line_str_size;
 	bool big_endian;
+	/* DWARF 5's string offsets, which clang's units name their
+	 * compilation directory by (DW_FORM_strx*): NULL if absent */
+	const unsigned char *str_offsets;
+	size_t str_offsets_size;
 };
 
 struct line_row {

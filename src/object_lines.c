@@ -94,6 +94,15 @@ static const char *undouble_comp_dir(const char *f)
 	return f;
 }
 
+/* Whether SEC holds only the linker's stubs for calls through the PLT
+ * (.plt, .plt.sec, .plt.got, .iplt). */
+static bool is_stub_section(const asection *sec)
+{
+	const char *name = bfd_section_name(sec);
+
+	return strncmp(name, ".plt", 4) == 0 || strcmp(name, ".iplt") == 0;
+}
+
 /* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
  * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
  * set. */
@@ -125,7 +134,10 @@ static int find_line(struct object_lines *sl, uint64_t pc, bool outermost,
 	if (sl->no_debug_sections)
 		return 0;
 	sec = object_find_code_section(dbfd, &sl->last_section, pc);
-	if (!sec ||
+	/* The linker's call stubs have no line: asking libbfd would parse
+	 * every unit's debug information (most of a C++ program's
+	 * conversion) to say so. */
+	if (!sec || is_stub_section(sec) ||
 	    !bfd_find_nearest_line(dbfd, sec, sl->obj->syms,
 				   pc - bfd_section_vma(sec), &f, &func, &l) ||
 	    !f || l == 0)

@@ -105,7 +105,7 @@ struct shape {
 };
 
 struct sections {
-	struct buf info, abbrev, line, str, line_str;
+	struct buf info, abbrev, line, str, line_str, str_offsets;
 	size_t program;		/* where the line program starts */
 	size_t header_length_at, unit_start;
 };
@@ -259,7 +259,8 @@ static struct dwarf_sections view(const struct sections *s)
 	return (struct dwarf_sections){
 		s->info.d, s->abbrev.d, s->line.d, s->str.d, s->line_str.d,
 		s->info.n, s->abbrev.n, s->line.n, s->str.n, s->line_str.n,
-		s->line.be,
+		s->line.be, s->str_offsets.n ? s->str_offsets.d : NULL,
+		s->str_offsets.n,
 	};
 }
 
@@ -267,7 +268,7 @@ static void init(struct sections *s, const struct shape *sh)
 {
 	memset(s, 0, sizeof *s);
 	s->info.be = s->abbrev.be = s->line.be = sh->be;
-	s->str.be = s->line_str.be = sh->be;
+	s->str.be = s->line_str.be = s->str_offsets.be = sh->be;
 }
 
 static int parse(struct dwarf_lines *lt, const struct sections *s)
@@ -323,6 +324,77 @@ static void test_shapes(void)
 					expect_line(&lt, base + 10, NULL, 0);
 					dwarf_lines_release(&lt);
 				}
+}
+
+/* A DWARF 5 unit as clang writes it: its compilation directory by an
+ * index in the string offsets (DW_FORM_strx1), and their base after it
+ * (DW_AT_str_offsets_base), or with WITH_BASE false none. */
+static void add_indexed_unit(struct sections *s, const struct shape *sh,
+			     bool with_base)
+{
+	struct buf *i = &s->info, *a = &s->abbrev, *o = &s->str_offsets;
+	size_t start, base;
+
+	uleb(a, 1);
+	uleb(a, 0x11);	/* DW_TAG_compile_unit */
+	put(a, 0, 1);
+	uleb(a, 0x10); uleb(a, 0x17);	/* DW_AT_stmt_list, sec_offset */
+	uleb(a, 0x1b); uleb(a, 0x25);	/* DW_AT_comp_dir, strx1 */
+	if (with_base) {
+		uleb(a, 0x72); uleb(a, 0x17);	/* DW_AT_str_offsets_base */
+	}
+	put(a, 0, 2);
+	put(a, 0, 1);
+	start = begin_length(o, sh->offset_size);	/* the offsets' header */
+	put(o, 5, 2);
+	put(o, 0, 2);
+	base = o->n;
+	put(o, s->str.n, sh->offset_size);	/* index 0: a name to skip */
+	str(&s->str, "producer");
+	put(o, s->str.n, sh->offset_size);	/* index 1 */
+	str(&s->str, "/clang");
+	end_length(o, start, sh->offset_size);
+	start = begin_length(i, sh->offset_size);
+	put(i, 5, 2);
+	put(i, 1, 1);	/* DW_UT_compile */
+	put(i, sh->addr_size, 1);
+	put(i, 0, sh->offset_size);
+	uleb(i, 1);
+	put(i, 0, sh->offset_size);
+	put(i, 1, 1);
+	if (with_base)
+		put(i, base, sh->offset_size);
+	end_length(i, start, sh->offset_size);
+}
+
+/* clang's units are read, in either byte order and offset size; without
+ * the base of their string offsets, the table is left to libbfd. */
+static void test_indexed_comp_dir(void)
+{
+	for (unsigned o = 4; o <= 8; o += 4)
+		for (int be = 0; be <= 1; be++) {
+			struct shape sh = { 5, o, 8, be };
+			static struct sections s;
+			struct dwarf_lines lt;
+
+			init(&s, &sh);
+			add_indexed_unit(&s, &sh, true);
+			begin_table(&s, &sh);
+			usual_program(&s.line, 0x4000, 8);
+			end_table(&s, &sh);
+			CHECK_U64(parse(&lt, &s), LINES_READ);
+			expect_line(&lt, 0x4000, "/comp/a.c", 1);
+			/* (a relative directory joins the unit's own) */
+			expect_line(&lt, 0x4004, "/clang/inc/h.h", 11);
+			dwarf_lines_release(&lt);
+
+			init(&s, &sh);
+			add_indexed_unit(&s, &sh, false);
+			begin_table(&s, &sh);
+			usual_program(&s.line, 0x4000, 8);
+			end_table(&s, &sh);
+			CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
+		}
 }
 
 /* A table of SH with PROGRAM bytes after its header, parsed. */
@@ -723,6 +795,7 @@ static void test_out_of_memory(void)
 int main(void)
 {
 	test_shapes();
+	test_indexed_comp_dir();
 	test_hostile_programs();
 	test_hostile_headers();
 	test_truncation();
