@@ -5,13 +5,15 @@
 #   bench/run.sh [-n RUNS] [--gmon2cg PATH] [--timeout SEC] [--long SEC]
 #                [--no-lines] [--no-many | --many M]... [CASE...]
 #
-# For each case (default: every bench/work/fSIZE and cxxSIZE with a
-# gmon.out; a CASE is such a directory name, or a SIZE for fSIZE) runs, RUNS
-# times (default 5, or $RUNS) and alternating the commands within each round:
+# For each case (default: every bench/work/fSIZE..., cxxSIZE..., real-NAME
+# and ...-bins-SHAPE directory with a gmon.out; a CASE is such a directory
+# name, or a SIZE for fSIZE) runs, RUNS times (default 5, or $RUNS) and
+# alternating the commands within each round:
 #     gmon2cg prog gmon.out            gprof -b prog gmon.out
 #     gprof -b -l -p prog gmon.out     nm -n prog (the floor: reading the
 #                                      symbol table and printing it)
-# (--no-lines leaves out gprof -b -l -p, which is quadratic)
+# (--no-lines leaves out gprof -b -l -p, which is quadratic; the all-bins
+# shapes, all-bins.sh's ...-bins-SHAPE cases, time only gmon2cg and gprof)
 # and for each bench/work/many-fM (those of --many, default all), in a
 # scratch directory:
 #     gmon2cg prog gmon.out.*          gprof -s prog gmon.out.*
@@ -19,9 +21,12 @@
 # run takes over --long seconds (default 20, $LONG) is not repeated, and one
 # is stopped after --timeout seconds (default 120, $TIMEOUT: gprof -l is
 # quadratic), its time then a lower bound marked ">".  Prints, per case,
-# the median wall time and peak RSS of each command and the ratios
-# gmon2cg/gprof, then a table of every fSIZE case (how the costs grow), and
-# writes the same report to bench/results/DATE_TIME.txt.
+# the median wall time and peak RSS of each command and the ratios, then a
+# table of every fSIZE case (how the costs grow) and the targets:
+#   every size:                  wall <= 0.5 x gprof -b, peak RSS <= gprof -b's
+#   f50000, f50000-O1, real-*:   wall <= 1.5 x nm -n (real-*: only that)
+#   all-bins shapes:             wall and peak RSS <= gprof -b's
+# and writes the same report to bench/results/DATE_TIME.txt.
 # gmon2cg is --gmon2cg PATH, else $GMON2CG, else bench/../gmon2cg.
 set -euo pipefail
 
@@ -45,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--no-many) do_many=0; shift ;;
 	--no-lines) do_lines=0; shift ;;
 	--many) many+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*[!0-9]*) sizes+=("$1"); shift ;;
 	*) sizes+=("f$1"); shift ;;
@@ -56,7 +61,7 @@ done
 g2c=$(cd "$(dirname "$g2c")" && pwd)/$(basename "$g2c")
 command -v gprof >/dev/null || { echo "run.sh: gprof not found" >&2; exit 1; }
 if [ ${#sizes[@]} -eq 0 ]; then
-	mapfile -t sizes < <(for d in "$work"/f*/ "$work"/cxx*/; do
+	mapfile -t sizes < <(for d in "$work"/f*/ "$work"/cxx*/ "$work"/real-*/; do
 		[ -f "$d/gmon.out" ] && basename "$d"
 	done | sort -k1.1,1.1 -k1.2n)
 fi
@@ -156,7 +161,7 @@ scale_table() {
 	local n f lines=()
 
 	for n in "${sizes[@]}"; do
-		case $n in f[0-9]*) lines+=("$n") ;; esac
+		case $n in *-bins-*) ;; f[0-9]*) lines+=("$n") ;; esac
 	done
 	[ ${#lines[@]} -gt 1 ] || return 0
 	echo "Growth (medians; wall s / peak RSS MB; us and kB per function are gmon2cg's)"
@@ -181,43 +186,62 @@ report() {
 	rev=$(git -C "$(dirname "$g2c")" rev-parse --short HEAD 2>/dev/null) && rev=" (commit $rev)" || rev=""
 	echo "gmon2cg: $g2c$rev"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews the figures)"
-	echo "gprof:   $(gprof --version | sed -n 1p); $(gcc --version | sed -n 1p); cflags -pg -g -O2"
+	echo "gprof:   $(gprof --version | sed -n 1p); $(gcc --version | sed -n 1p); cflags -pg -g -O2 (-O1: fSIZE-O1)"
 	echo "$runs runs of each command, alternating; medians; wall in seconds, peak RSS in MB (MiB);"
 	echo "a command whose first run takes over ${long}s runs once; one over ${timeout}s is stopped ('>': at least)"
 	echo
 
-	local n dir bi
+	local n dir bi kind
 	for n in "${sizes[@]}"; do
 		dir=$work/$n
 		bi=$dir/BUILD-INFO
+		# sizes: against gprof and the floor; the all-bins shapes: against
+		# gprof alone; f50000, f50000-O1 and the real programs: the floor
+		# is a target too
+		case $n in
+		*-bins-*) kind=bins ;;
+		real-*) kind=real ;;
+		f50000|f50000-O1) kind=floor ;;
+		*) kind=size ;;
+		esac
 		echo "run.sh: $n ..." >&2
 		cat "$dir/prog" "$dir/gmon.out" >/dev/null	# page cache
 		for ((i = 1; i <= runs; i++)); do
 			measure "$n.g2c" "$dir" "$g2c" prog gmon.out
 			measure "$n.gp" "$dir" gprof -b prog gmon.out
-			[ "$do_lines" = 0 ] || measure "$n.gpl" "$dir" gprof -b -l -p prog gmon.out
-			measure "$n.nm" "$dir" nm -n prog
+			[ "$do_lines" = 0 ] || [ "$kind" = bins ] ||
+				measure "$n.gpl" "$dir" gprof -b -l -p prog gmon.out
+			[ "$kind" = bins ] || measure "$n.nm" "$dir" nm -n prog
 		done
 		echo "$n: $(info "$bi" functions) functions in $(info "$bi" files) files," \
 			"text $(mb "$(info "$bi" text_bytes)") MB, prog $(mb "$(info "$bi" prog_bytes)") MB," \
 			"gmon.out $(mb "$(info "$bi" gmon_bytes)") MB ($(info "$bi" arcs) arcs, $(info "$bi" samples) samples)"
+		[ -z "$(info "$bi" shape)" ] || echo "  $(info "$bi" shape)"
 		header
 		row "gmon2cg prog gmon.out" "$n.g2c"
 		row "gprof -b prog gmon.out" "$n.gp"
-		[ "$do_lines" = 0 ] || row "gprof -b -l -p prog gmon.out" "$n.gpl"
-		row "nm -n prog (floor)" "$n.nm"
-		local w1 r1 w2 r2 w3 r3
+		[ -f "$tmp/$n.gpl" ] && row "gprof -b -l -p prog gmon.out" "$n.gpl"
+		[ "$kind" = bins ] || row "nm -n prog (floor)" "$n.nm"
+		local w1 r1 w2 r2 w3 r3 limit=0.5
+		[ "$kind" = bins ] && limit=1.0
 		w1=$(ratio "$n.g2c" "$n.gp" 1); r1=$(ratio "$n.g2c" "$n.gp" 2)
-		[ "$do_lines" = 0 ] || { w2=$(ratio "$n.g2c" "$n.gpl" 1); r2=$(ratio "$n.g2c" "$n.gpl" 2); }
-		w3=$(ratio "$n.g2c" "$n.nm" 1); r3=$(ratio "$n.g2c" "$n.nm" 2)
-		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b" "$w1" "$r1" "      (targets: wall <= 0.2, RSS <= 0.35)"
-		[ "$do_lines" = 0 ] ||
-			printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2" "      (target: wall <= 0.15)"
-		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / nm -n" "$w3" "$r3" "      (target: wall <= 2.5)"
+		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -b" "$w1" "$r1" \
+			"$([ "$kind" = real ] || echo "      (targets: wall <= $limit, RSS <= 1.0)")"
+		if [ -f "$tmp/$n.gpl" ]; then
+			w2=$(ratio "$n.g2c" "$n.gpl" 1); r2=$(ratio "$n.g2c" "$n.gpl" 2)
+			printf '  %-34s %10s %12s\n' "ratio gmon2cg / gprof -b -l -p" "$w2" "$r2"
+		fi
+		if [ "$kind" != bins ]; then
+			w3=$(ratio "$n.g2c" "$n.nm" 1); r3=$(ratio "$n.g2c" "$n.nm" 2)
+			printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / nm -n" "$w3" "$r3" \
+				"$([ "$kind" = floor ] || [ "$kind" = real ] && echo "      (target: wall <= 1.5)")"
+		fi
 		echo
-		summary+=("$n wall gmon2cg / nm -n             $w3 <= 2.50  $(verdict "$w3" 2.5)")
-		summary+=("$n wall gmon2cg / gprof -b          $w1 <= 0.20  $(verdict "$w1" 0.2)")
-		summary+=("$n RSS  gmon2cg / gprof -b          $r1 <= 0.35  $(verdict "$r1" 0.35)")
+		[ "$kind" != floor ] && [ "$kind" != real ] ||
+			summary+=("$(printf '%-18s wall gmon2cg / nm -n    %6s <= 1.5  %s' "$n" "$w3" "$(verdict "$w3" 1.5)")")
+		[ "$kind" = real ] && continue
+		summary+=("$(printf '%-18s wall gmon2cg / gprof -b %6s <= %s  %s' "$n" "$w1" "$limit" "$(verdict "$w1" "$limit")")")
+		summary+=("$(printf '%-18s RSS  gmon2cg / gprof -b %6s <= 1.0  %s' "$n" "$r1" "$(verdict "$r1" 1.0)")")
 	done
 
 	local m mi prog files
@@ -243,7 +267,7 @@ report() {
 		w=$(ratio "m$m.g2c" "m$m.gps" 1); r=$(ratio "m$m.g2c" "m$m.gps" 2)
 		printf '  %-34s %10s %12s %s\n' "ratio gmon2cg / gprof -s" "$w" "$r" "      (target: wall <= 0.1)"
 		echo
-		summary+=("many-f$m wall gmon2cg / gprof -s         $w <= 0.10  $(verdict "$w" 0.1)")
+		summary+=("$(printf '%-18s wall gmon2cg / gprof -s %6s <= 0.1  %s' "many-f$m" "$w" "$(verdict "$w" 0.1)")")
 	done
 
 	scale_table
