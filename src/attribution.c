@@ -37,6 +37,9 @@ struct build {
 	 * the mcount calls of the ranges its first ARCS_READ arcs entered
 	 * name (read only as far as needed). */
 	unsigned char *ran;
+	/* each object's RAN and whether its arcs were read, kept from the
+	 * counting pass for the second (NULL: not allocated) */
+	struct ran_kept { unsigned char *ran; bool arcs_read; } *ran_kept;
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
 	size_t nmcount_targets, arcs_read;
 	/* The first symbol range ending after the start of the bin
@@ -320,7 +323,7 @@ static void mark_callers(struct build *b, const struct gmon_arc *arc)
 }
 
 /* Marks the symbol ranges the arcs of b->arcs_unread entered or leave
- * (b->ran): once per object and pass, when a bin is shared.  Only a
+ * (b->ran): once per object, when a bin is shared.  Only a
  * gmon.out's arcs tell: LD_PROFILE records only calls through the PLT.
  * Leaves b->ran NULL where they tell nothing. */
 static int find_entered(struct build *b)
@@ -481,9 +484,12 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 
 static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 {
+	struct ran_kept *kept = &b->ran_kept[obj_number(b)];
 	int rc = 0;
 
-	b->prof = b->arcs_unread = prof;
+	b->prof = prof;
+	b->arcs_unread = kept->arcs_read ? NULL : prof;
+	b->ran = kept->ran;
 	b->nmcount_targets = b->arcs_read = 0;
 	for (size_t h = 0; rc == 0 && h < prof->nhists; h++) {
 		const struct gmon_hist *hist = &prof->hists[h];
@@ -509,7 +515,8 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 			}
 		}
 	}
-	free(b->ran);
+	kept->ran = b->ran;
+	kept->arcs_read = !b->arcs_unread;
 	b->ran = NULL;
 	b->arcs_unread = NULL;
 	return rc;
@@ -856,9 +863,18 @@ int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
 		       struct g2c_error *err)
 {
 	struct build b = { .cg = cg, .err = err };
+	int rc;
 
 	set_ns_per_tick(cg);
-	if (credit_samples(&b) < 0 || collect_arcs(&b, sel) < 0)
+	/* (which functions ran is found once for both passes) */
+	b.ran_kept = calloc(cg->nobjs ? cg->nobjs : 1, sizeof *b.ran_kept);
+	if (!b.ran_kept)
+		return g2c_error_set(err, "out of memory for the functions that ran");
+	rc = credit_samples(&b);
+	for (size_t o = 0; o < cg->nobjs; o++)
+		free(b.ran_kept[o].ran);
+	free(b.ran_kept);
+	if (rc < 0 || collect_arcs(&b, sel) < 0)
 		return -1;
 	if (sel->show_unused)
 		use_every_function(cg);
