@@ -58,7 +58,7 @@ gmon_seeds() {
 		"$top"/fixtures/bsd/*/*.gmon "$top"/fixtures/bsd/*/gmon.*.out \
 		"$top"/tests/fuzz/seeds/* "$top"/tests/fuzz/regressions/*; do
 		[ -f "$gmon" ] || continue
-		case $gmon in */regressions/lines-* | */regressions/exe-*) continue ;; esac
+		case $gmon in */regressions/lines-* | */regressions/exe-* | */regressions/callgrind-*) continue ;; esac
 		name=$(basename "$(dirname "$gmon")")-$(basename "$gmon")
 		if [ "$1" = fuzz-gmon ]; then
 			# first byte: target
@@ -102,7 +102,19 @@ exe_seeds() {
 	return 0
 }
 
-for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile; do
+# callgrind_seeds DIR: the golden outputs, plain and gzipped, and the
+# regressions.
+callgrind_seeds() {
+	local cg
+	for cg in "$top"/tests/golden/*.cg "$top"/tests/fuzz/regressions/callgrind-*; do
+		[ -f "$cg" ] || continue
+		cp "$cg" "$1/seed-$(basename "$cg")"
+		gzip -c "$cg" >"$1/seed-$(basename "$cg").gz"
+	done
+	return 0
+}
+
+for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile fuzz-callgrind; do
 	bin=$build/tests/fuzz/$harness
 	corpus=$build/tests/fuzz/corpus-$harness
 	mkdir -p "$corpus"
@@ -111,6 +123,7 @@ for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile; do
 	fuzz-lines) line_seeds "$corpus" ;;
 	fuzz-exe) exe_seeds "$corpus"; max_len=262144 ;;
 	fuzz-ldprofile) ldprofile_seeds "$corpus" ;;
+	fuzz-callgrind) callgrind_seeds "$corpus" ;;
 	*) gmon_seeds "$harness" "$corpus" ;;
 	esac
 	echo "== $harness: $seconds s"
