@@ -19,6 +19,14 @@ const char compare_default_gates[] = "self:+0%,calls:1";
 struct row_samples {
 	double self[2], incl[2];
 	double calls[2];	/* summed, exact below 2^53 */
+	/* calls per run: the least and the most of a side's runs, and the
+	 * runs that had the function (kept as the runs are added, so that
+	 * memory does not grow with them) */
+	double calls_lo[2], calls_hi[2];
+	unsigned calls_runs[2];
+	double run_calls;	/* the calls of the run being added, */
+	unsigned run;		/* its number (from 1; 0: none) */
+	int run_side;		/* and side */
 };
 
 static const struct {
@@ -131,6 +139,7 @@ struct matcher {
 	struct callgrind_read_strings *strings;	/* the rows' names */
 	const char *last_file;	/* the file hashed last, and its hash: */
 	uint64_t last_file_hash;	/* a file's functions come together */
+	unsigned run;		/* the profile being added, from 1 */
 };
 
 static uint64_t identity_hash(struct matcher *m,
@@ -171,6 +180,35 @@ static int reserve_rows(struct matcher *m, size_t n)
 	return hash_index_reserve(&m->index, n) ? 0 : -1;
 }
 
+/* Takes the calls of the run RS was last added from into its side's
+ * range. */
+static void end_run(struct row_samples *rs)
+{
+	int s = rs->run_side;
+
+	if (!rs->run)
+		return;
+	if (rs->calls_runs[s]++ == 0 || rs->run_calls < rs->calls_lo[s])
+		rs->calls_lo[s] = rs->run_calls;
+	if (rs->run_calls > rs->calls_hi[s])
+		rs->calls_hi[s] = rs->run_calls;
+	rs->run = 0;
+}
+
+/* Ends the last run of every row; a side with runs that had no such
+ * function had a run of 0 calls. */
+static void end_runs(struct matcher *m, const unsigned k[2])
+{
+	for (size_t i = 0; i < m->nrows; i++) {
+		struct row_samples *rs = &m->samples[i];
+
+		end_run(rs);
+		for (int s = 0; s < 2; s++)
+			if (rs->calls_runs[s] < k[s])
+				rs->calls_lo[s] = 0;
+	}
+}
+
 /* Adds FN of a profile of side SIDE to its row. */
 static int add_function(struct matcher *m, const struct callgrind_read_fn *fn,
 			int side)
@@ -207,6 +245,13 @@ static int add_function(struct matcher *m, const struct callgrind_read_fn *fn,
 	rs->self[side] += fn->self_samples;
 	rs->incl[side] += fn->incl_samples;
 	rs->calls[side] += (double)fn->calls;
+	if (rs->run != m->run) {
+		end_run(rs);
+		rs->run = m->run;
+		rs->run_side = side;
+		rs->run_calls = 0;
+	}
+	rs->run_calls += (double)fn->calls;
 	return 0;
 }
 
@@ -331,6 +376,9 @@ static void merge_rows(struct matcher *m, size_t g, size_t n)
 	m->samples[g].self[1] = m->samples[n].self[1];
 	m->samples[g].incl[1] = m->samples[n].incl[1];
 	m->samples[g].calls[1] = m->samples[n].calls[1];
+	m->samples[g].calls_lo[1] = m->samples[n].calls_lo[1];
+	m->samples[g].calls_hi[1] = m->samples[n].calls_hi[1];
+	m->samples[g].calls_runs[1] = m->samples[n].calls_runs[1];
 	new->name = NULL;
 }
 
@@ -613,6 +661,7 @@ static double least_p(const double x[2], const struct reference *ref,
 struct test {
 	double *p;
 	double least;
+	bool of_calls;		/* (else of a time) */
 };
 
 static int by_p(const void *a, const void *b)
@@ -683,13 +732,43 @@ static bool same_time(const double a[2], const double b[2])
 	return a[0] == b[0] && a[1] == b[1];
 }
 
+/* Whether every run of one side had fewer calls than every run of the
+ * other (one run a side: whether the counts differ). */
+static bool ranges_apart(const struct compare_row *row)
+{
+	return row->calls_hi[0] < row->calls_lo[1] || row->calls_hi[1] < row->calls_lo[0];
+}
+
+/* Judges ROW's calls: a count the same in every run of a side is exact,
+ * and any change of it a change; a count that varies between a side's
+ * runs has changed when the ranges of the sides part, and the chance of
+ * that among runs of one build is below the level: its test goes to T
+ * (*N), to be corrected with the times'. */
+static void judge_calls(struct compare_row *row, const unsigned k[2], struct test *t,
+			size_t *n)
+{
+	double least = noise_p_ranges_apart(k[0], k[1]);
+
+	row->p_calls = row->p_calls_alone = 1;
+	row->calls_vary = row->calls_lo[0] != row->calls_hi[0] ||
+			  row->calls_lo[1] != row->calls_hi[1];
+	if (!row->calls_vary) {
+		row->calls_changed = ranges_apart(row);
+		return;
+	}
+	if (ranges_apart(row))
+		row->p_calls = least;
+	row->p_calls_alone = row->p_calls;
+	t[(*n)++] = (struct test){ &row->p_calls, least, true };
+}
+
 /* Runs every test against REF, corrects them together and marks the
  * changes. */
 static int judge(struct compare_result *r, const struct row_samples *rs,
 		 const struct reference *ref, const double total[2],
 		 const struct compare_options *o)
 {
-	struct test *t = malloc((2 * r->nrows + 1) * sizeof *t);
+	struct test *t = malloc((3 * r->nrows + 1) * sizeof *t);
 	size_t n = 0, family;
 
 	if (!t)
@@ -705,7 +784,7 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 				      p_time(rs[i].self, ref, rs, i);
 			/* (the most samples of all: always among the family) */
 			t[n++] = (struct test){ &row->p_self, row->against_old ? 0 :
-						least_p(rs[i].self, ref, rs, i) };
+						least_p(rs[i].self, ref, rs, i), false };
 		}
 		/* a function that calls nothing that costs has its self time
 		 * as its inclusive time: one test, counted once */
@@ -715,18 +794,18 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 				      p_against_old(rs[i].incl, r->nprofiles, o->machine_noise) :
 				      p_time(rs[i].incl, ref, rs, i);
 			t[n++] = (struct test){ &row->p_incl, row->against_old ? 0 :
-						least_p(rs[i].incl, ref, rs, i) };
+						least_p(rs[i].incl, ref, rs, i), false };
 		}
 		row->p_self_alone = row->p_self;
-		row->calls_changed = rs[i].calls[0] * r->nprofiles[1] !=
-				     rs[i].calls[1] * r->nprofiles[0];
+		judge_calls(row, r->nprofiles, t, &n);
 	}
 	if (n > 1)
 		qsort(t, n, sizeof *t, by_least);
 	r->ntests = n ? tarone(t, n, o->alpha, &family) : (family = 0);
-	r->nuntestable = n - family;
-	for (size_t j = family; j < n; j++)
+	for (size_t j = family; j < n; j++) {
 		*t[j].p = 1;	/* (never below the level) */
+		r->nuntestable += !t[j].of_calls;
+	}
 	holm(t, family, r->ntests);
 	free(t);
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -736,8 +815,14 @@ static int judge(struct compare_result *r, const struct row_samples *rs,
 			row->p_incl = row->p_self;
 		row->self_changed = row->p_self < o->alpha;
 		row->incl_changed = row->p_incl < o->alpha;
+		if (row->calls_vary)
+			row->calls_changed = row->p_calls < o->alpha;
+		r->nvarying += row->calls_vary && !row->calls_changed;
 		r->nchanged += row->self_changed || row->calls_changed;
 	}
+	for (unsigned k = 1; k <= COMPARE_RUNS_MAX && !r->calls_runs_needed; k++)
+		if (noise_p_ranges_apart(k, k) < o->alpha / (double)(r->ntests ? r->ntests : 1))
+			r->calls_runs_needed = k;
 	/* The total alone: beyond its Poisson noise (a loaded machine moves it
 	 * further; it is reported, not counted among the changes). */
 	r->total.p_self = r->total.p_incl =
@@ -1029,6 +1114,7 @@ static int add_profile(struct compare_result *r, struct matcher *m,
 		       double *total)
 {
 	m->last_file = NULL;	/* (P's strings may sit where freed ones did) */
+	m->run++;
 	if (!r->hz)
 		r->hz = p->hz;
 	for (size_t f = 0; f < p->nfns; f++)
@@ -1114,6 +1200,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 		return g2c_error_set(err, "out of memory");
 	if (read_profiles(r, &m, o, total, err) < 0)
 		goto out;
+	end_runs(&m, r->nprofiles);
 	if (match_moved_files(r, &m) < 0) {
 		g2c_error_set(err, "out of memory");
 		goto out;
@@ -1124,6 +1211,10 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	for (size_t i = 0; i < r->nrows; i++) {
 		r->rows[i].calls[0] = m.samples[i].calls[0] / r->nprofiles[0];
 		r->rows[i].calls[1] = m.samples[i].calls[1] / r->nprofiles[1];
+		for (int s = 0; s < 2; s++) {
+			r->rows[i].calls_lo[s] = m.samples[i].calls_lo[s];
+			r->rows[i].calls_hi[s] = m.samples[i].calls_hi[s];
+		}
 		to_means(&r->rows[i], r->nprofiles);
 		r->rows[i].sampled = m.samples[i].incl[0] >= 1 || m.samples[i].incl[1] >= 1 ||
 				     m.samples[i].self[0] >= 1 || m.samples[i].self[1] >= 1;

@@ -1,5 +1,6 @@
 /* noise.h -- the statistics of --compare's noise model (noise.c): G
- * tests, with one degree of freedom, of sample counts taken as Poisson.
+ * tests, with one degree of freedom, of sample counts taken as Poisson,
+ * and the chance that runs' call counts part by chance.
  * Owns no state; compare.c decides what to test against what. */
 #ifndef G2C_NOISE_H
 #define G2C_NOISE_H
@@ -20,5 +21,9 @@ double noise_g_beyond_allowance(double x_old, double x_new, double k_old,
  * the G test of the 2 x 2 table. */
 double noise_g_same_share(double x_old, double r_old, double x_new, double r_new);
 double noise_p_same_share(double x_old, double r_old, double x_new, double r_new);
+
+/* The chance that the ranges of K_OLD and K_NEW runs' counts part when
+ * nothing changed: 2 / C(K_OLD + K_NEW, K_OLD). */
+double noise_p_ranges_apart(double k_old, double k_new);
 
 #endif
