@@ -18,6 +18,20 @@ double noise_p_of_g(double g)
 	return g > 0 ? erfc(sqrt(g / 2)) : 1;
 }
 
+/* The G statistic whose p-value is P (bisection: erfc has no inverse
+ * in C). */
+double noise_g_of_p(double p)
+{
+	double lo = 0, hi = 1e4;
+
+	while (hi - lo > 1e-9 * hi) {
+		double mid = (lo + hi) / 2;
+
+		*(noise_p_of_g(mid) < p ? &hi : &lo) = mid;
+	}
+	return hi;
+}
+
 /* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
  * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
  * The likelihood-ratio statistic G (noise_p_same_rate: its p-value). */

@@ -8,6 +8,9 @@
 /* The p-value of a G statistic with one degree of freedom. */
 double noise_p_of_g(double g);
 
+/* The G statistic whose p-value is P. */
+double noise_g_of_p(double p);
+
 /* X_OLD and X_NEW samples in K_OLD and K_NEW runs at one rate per run. */
 double noise_g_same_rate(double x_old, double x_new, double k_old, double k_new);
 double noise_p_same_rate(double x_old, double x_new, double k_old, double k_new);

@@ -18,6 +18,8 @@ static void test_p_of_g(void)
 	CHECK_REL(noise_p_of_g(6.634896601021214), 0.01);
 	CHECK_REL(noise_p_of_g(10.827566170662733), 0.001);
 	CHECK_NEAR(noise_p_of_g(0), 1.0, 0);
+	CHECK_REL(noise_g_of_p(0.01), 6.634896601021214);
+	CHECK_REL(noise_g_of_p(0.001), 10.827566170662733);
 }
 
 /* A function's samples against the reference's, old and new: the 2 x 2
