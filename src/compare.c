@@ -512,13 +512,15 @@ out:
  * share smaller; so the program's common factor is the median, weighted
  * by samples, of the functions' new/old ratios, and the reference is the
  * functions whose ratio agrees with it within 3 standard errors (Poisson).
- * Each function's reference is made without it: the median of the
- * others' ratios, the others that agree with it.  (A function of nearly
- * half the samples that grew would otherwise pull the median to the
- * largest of the others' ratios, and the reference to the few of them
- * that agree with its own growth: Lua's internshrstr, 48 % of the
- * samples, 24 % slower, lost its largest peer from its reference and was
- * found in 94 % of draws of 10 runs a side instead of all.)
+ * Each function's reference is made without it: its factor is the
+ * pooled ratio of the others that agree with the median, its reference
+ * the others that agree with that factor.  (With the median as the
+ * factor, a function of nearly half the samples that grew pulled it to
+ * the largest of the others' ratios, one small function's, and its
+ * reference to the few of them that agree with its own growth: Lua's
+ * internshrstr, 48 % of the samples, 24 % slower, lost its largest peer
+ * from its reference and was found in 93 of 100 draws of 10 runs a side
+ * instead of all.)
  * A function that holds most of the samples would make the median its
  * own ratio, and the reference for every other function: it is left out
  * of the common factor and the references, and judged against the
