@@ -7,11 +7,12 @@
 # "hashed" varies; ranges of "hashed" that part in ten runs a side are a
 # change, in three a side not yet (and the report says how many runs
 # would tell); one run a side keeps the exact rule, and says that a
-# program whose counts vary needs several runs.
+# program whose counts vary needs several runs; a function missing from
+# some runs of a side had 0 calls in them.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 # gen STEADY HASHED: one run's profile; both functions have 100 samples,
-# main calls them STEADY and HASHED times.
+# main calls them STEADY and HASHED times (HASHED "-": no such function).
 gen() {
 	awk -v steady="$1" -v hashed="$2" 'BEGIN {
 		print "# callgrind format"; print "version: 1"
@@ -20,10 +21,10 @@ gen() {
 		p = 10000000
 		printf "fn=(1) main\n1 %d\n", p
 		printf "cfn=(2) steady\ncalls=%d 10\n2 %d\n", steady, 100 * p
-		printf "cfn=(3) hashed\ncalls=%d 20\n3 %d\n", hashed, 100 * p
+		if (hashed != "-") printf "cfn=(3) hashed\ncalls=%d 20\n3 %d\n", hashed, 100 * p
 		printf "fn=(2) steady\n10 %d\n", 100 * p
-		printf "fn=(3) hashed\n20 %d\n", 100 * p
-		printf "totals: %d\n", 201 * p }'
+		if (hashed != "-") printf "fn=(3) hashed\n20 %d\n", 100 * p
+		printf "totals: %d\n", (hashed != "-" ? 201 : 101) * p }'
 }
 # side NAME STEADY BASE SPREAD STEP: ten runs $tmp/NAME.1..10.cg, hashed
 # called BASE + (i * STEP mod SPREAD) times in run i; their names,
@@ -80,5 +81,16 @@ check "one run a side: the exact rule, and a word on programs whose calls vary"
 expect 0 '' "$GMON2CG" --compare "$tmp/old.1.cg" "$tmp/old.1.cg"
 ! grep -q 'With one run a side' "$tmp/out"
 check "... only when a count changed"
+
+# A function in half the runs of a side: its runs without it count 0.
+some='' all=''
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	gen 1000 550 >"$tmp/all.$i.cg" && all+=${all:+,}$tmp/all.$i.cg
+	if [ "$i" -le 5 ]; then cp "$tmp/all.$i.cg" "$tmp/some.$i.cg"; else gen 1000 - >"$tmp/some.$i.cg"; fi
+	some+=${some:+,}$tmp/some.$i.cg
+done
+expect 0 '' "$GMON2CG" --compare "$some" "$all"
+tr -s '\n ' ' ' <"$tmp/out" | grep -q '^.*~ hashed /src/calls.c \[calls vary between runs\] calls per run 0 to 550 old, 550 to 550 new (10 and 10 runs): the sides overlap: no change'
+check "a function in half the runs of a side: 0 to 550 calls a run, no change"
 
 finish
