@@ -34,8 +34,12 @@
 #     base against base for the false alarms of summed sides;
 #   - the dominant function: base x dominant (one a side, and summed),
 #     and base x base on loop, at --machine-noise 10 % to 40 %;
-#   - calls: every base x calls pair (lua_gc, nothing else);
-#   - checkout: every base x checkout pair (nothing, matched by suffix).
+#   - calls: every base x calls pair (lua_gc, nothing else), and the
+#     draws of K base runs against K calls runs (at most RUNS/2: all of
+#     them), where the counts that vary between runs are to be told
+#     from lua_gc's one call more;
+#   - checkout: every base x checkout pair (nothing, matched by suffix),
+#     and the draws of K base runs against K checkout runs.
 # The report goes to bench/results/DATE_TIME-compare-real.txt, every
 # comparison's outcome (the functions marked, the inconclusive ones) to
 # ...-compare-real.tsv.gz and each run's samples of the slowed function
@@ -164,11 +168,12 @@ done
 runs_took=$((SECONDS - started))
 
 # compare KIND OLD NEW [OPTION...]: one comparison; appends
-# "KIND <tab> OLD <tab> NEW <tab> TIMES <tab> CALLS <tab> INCONCLUSIVE <tab> SUFFIX"
-# to the raw file: the functions marked for their self time, those marked
-# for their calls, those inconclusive (comma-separated) and whether the
-# report matched functions by their file's path suffix (a side of several
-# runs is its files comma-separated).
+# "KIND <tab> OLD <tab> NEW <tab> TIMES <tab> CALLS <tab> INCONCLUSIVE <tab> SUFFIX
+# <tab> VARYING" to the raw file: the functions marked for their self
+# time, those marked for their calls, those inconclusive (comma-separated),
+# whether the report matched functions by their file's path suffix, and
+# the functions whose calls vary between the runs of a side, not changed
+# (a side of several runs is its files comma-separated).
 compare() {
 	local kind=$1 old=$2 new=$3 status=0
 	shift 3
@@ -182,8 +187,9 @@ compare() {
 		/^[*!] [^ ]+  / { fn = $2; next }
 		fn != "" { if ($3 ~ /\*$/) t = add(t, fn); if ($9 ~ /\*$/) c = add(c, fn); fn = ""; next }
 		/^\? [^ ]+  / { i = add(i, $2) }
+		/^~ [^ ]+  / { v = add(v, $2) }
 		/^Matched .* by file name suffix/ { m = 1 }
-		END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", kind, old, new, t, c, i, m }' "$work/report" >>"$out.tsv"
+		END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", kind, old, new, t, c, i, m, v }' "$work/report" >>"$out.tsv"
 }
 names() { local s=${1//$work\/cg\//}; s=${s//.cg/}; echo "$s"; }
 cg() { echo "$work/cg/$1.$2.cg"; }
@@ -210,22 +216,29 @@ mean_hot=$(awk '$1 ~ /^base-strings/ { s += $2; n++ } END { printf "%.1f", s / n
 k=$(awk -v m="$mean_hot" 'BEGIN { k = int(1500 / m); if (k * m < 1500) k++; print k }')
 [ "$k" -le "$runs" ] || k=$runs
 # Draws of K runs of each side (seeded: the same draws every time); the
-# two sides of a base-against-base draw share no run.
+# two sides of a base-against-base draw share no run; the last, of the
+# calls build's runs (the even ones), from a generator of its own, so
+# that the others are the draws of earlier invocations.
 python3 - "$runs" "$k" "$trials" >"$work/draws" <<'PY'
 import random, sys
 runs, k, trials = map(int, sys.argv[1:])
 rng = random.Random(2026)
+rng_calls = random.Random(2027)
 ids = ["%02d" % i for i in range(1, runs + 1)]
+even = ids[1::2]
 for _ in range(trials):
     a = rng.sample(ids, k)
     b = rng.sample(ids, k)
     rest = [i for i in ids if i not in a]
     c = rng.sample(rest, min(k, len(rest)))
-    print(" ".join(a), "|", " ".join(b), "|", " ".join(c))
+    d = rng_calls.sample(even, min(k, len(even)))
+    print(" ".join(a), "|", " ".join(b), "|", " ".join(c), "|", " ".join(d))
 PY
-while IFS='|' read -r a b c; do
+while IFS='|' read -r a b c d; do
 	compare summed-slower "$(list base strings $a)" "$(list slower strings $b)"
 	compare summed-same "$(list base strings $a)" "$(list base strings $c)"
+	compare summed-calls "$(list base loop $a)" "$(list calls loop $d)"
+	compare summed-checkout "$(list base strings $a)" "$(list checkout strings $d)"
 	for mn in 10 15 20 25 30 40; do
 		compare "summed-dominant@$mn" "$(list base loop $a)" "$(list dominant loop $b)" --machine-noise=$mn
 		compare "summed-same-loop@$mn" "$(list base loop $a)" "$(list base loop $c)" --machine-noise=$mn
@@ -256,11 +269,15 @@ tally() {
 			suffix += $7; cfound += has($5); cothers += other($5) }
 		END { printf "%d %d %d %d %d %d %d %d %d\n", n, found, others, inc, anyinc, alone, suffix, cfound, cothers }' "$out.tsv"
 }
-# calls_varying KIND...: the functions marked for their calls in rows of
-# these kinds, with how often.
+# calls_varying COLUMN KIND...: the functions listed in COLUMN (5: marked
+# for their calls, 8: calls that vary) in rows of these kinds, with how
+# often; "none" if none.
 calls_varying() {
-	awk -F'\t' -v kinds=" $* " 'index(kinds, " " $1 " ") && $5 != "" { n = split($5, fns, ","); for (i = 1; i <= n; i++) c[fns[i]]++ }
-		END { for (fn in c) printf "%s %d\n", fn, c[fn] }' "$out.tsv" | sort -k2,2nr -k1,1 | head -n 8 | awk '{ printf "%s%s (%d)", (NR > 1 ? ", " : ""), $1, $2 }'
+	local column=$1
+	shift
+	awk -F'\t' -v col="$column" -v kinds=" $* " 'index(kinds, " " $1 " ") && $col != "" { n = split($col, fns, ","); for (i = 1; i <= n; i++) c[fns[i]]++ }
+		END { for (fn in c) printf "%s %d\n", fn, c[fn] }' "$out.tsv" | sort -k2,2nr -k1,1 | head -n 8 |
+		awk '{ printf "%s%s (%d)", (NR > 1 ? ", " : ""), $1, $2 } END { if (NR == 0) printf "none" }'
 }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d of %d (%.1f %%)", a, b, b ? 100 * a / b : 0 }'; }
 ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
@@ -285,15 +302,22 @@ ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
 	echo "  same build (loop), every pair, 1 a side:    a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
 	set -- $(tally summed-same -)
 	echo "  same build (strings), $k a side:             a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
-	echo "  calls that differ between runs of one build: $(calls_varying same-strings same-loop summed-same)"
+	set -- $(tally summed-same-loop@20 -)
+	echo "  same build (loop), $k a side:                a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
+	echo "  calls marked changed between runs of one build, 1 a side: $(calls_varying 5 same-strings same-loop)"
+	echo "  ... $k a side: $(calls_varying 5 summed-same summed-same-loop@20); said to vary: $(calls_varying 8 summed-same summed-same-loop@20)"
 	set -- $(tally slower internshrstr)
 	echo "  internshrstr slower, every pair, 1 a side: found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
 	set -- $(tally summed-slower internshrstr)
 	echo "  internshrstr slower, $k a side:             found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
 	set -- $(tally calls lua_gc)
 	echo "  lua_gc called once more, every pair: found in $(pct $8 $1); another time marked in $3, other calls in $9"
+	set -- $(tally summed-calls lua_gc)
+	echo "  lua_gc called once more, $k a side (of $((runs / 2))):  found in $(pct $8 $1); another time marked in $3, other calls in $9"
 	set -- $(tally checkout -)
 	echo "  base against the other checkout, every pair: a time marked in $(pct $3 $1); calls in $9; matched by suffix in $7"
+	set -- $(tally summed-checkout -)
+	echo "  base against the other checkout, $k a side:  a time marked in $(pct $3 $1); calls in $9: $(calls_varying 5 summed-checkout)"
 	echo
 	echo "luaV_execute slower (it holds most of the samples), by --machine-noise:"
 	printf '  %6s  %22s  %22s  %22s  %22s\n' "noise" "found, 1 a side" "false alarms, 1 a side" "found, $k a side" "false alarms, $k a side"

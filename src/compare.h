@@ -5,7 +5,10 @@
  * functions by object, source file and name (a function gone on one side
  * and new on the other whose files differ only by a prefix, as in a
  * checkout in another directory, by its file's path suffix), and judges
- * each change.  Call counts are exact: any change is one.  Times are
+ * each change.  Call counts are exact: with one run a side any change is
+ * one; a count that varies between a side's runs (a program that seeds a
+ * hash from the clock) has changed when the sides' ranges part beyond
+ * chance (all the runs of one side below all of the other's).  Times are
  * sample counts, Poisson under the model (doc/guide/08-compare.md: "Change or noise"): a
  * function's self or inclusive time has changed when it moved against the
  * functions that moved with the program as a whole beyond its sampling
@@ -77,12 +80,18 @@ extern const char compare_default_gates[];
 struct compare_row {
 	const char *object, *file, *name;	/* the total: name NULL */
 	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
+	double calls_lo[2], calls_hi[2];	/* calls per run: a side's least, most */
 	bool present[2];
 	bool sampled;		/* a sample of self or inclusive time, a side */
 	bool against_old;	/* over half the samples: judged against the old
 				 * run with machine_noise, not the reference */
 	double p_self, p_incl;	/* after Holm's correction; 1: not judged */
 	double p_self_alone;	/* before it */
+	/* The calls vary between a side's runs: changed only when the
+	 * sides' ranges part, and p_calls (the chance of that, corrected
+	 * with the times) is below the level; else 1. */
+	bool calls_vary;
+	double p_calls, p_calls_alone;	/* (before the correction) */
 	bool self_changed, incl_changed, calls_changed;
 	const struct compare_gate *failed;	/* the first gate crossed */
 	/* Inconclusive: the self time moved past a gate, further than noise
@@ -115,6 +124,10 @@ struct compare_result {
 	struct compare_row total;
 	size_t ntests;		/* the p-values corrected for (Tarone's count) */
 	size_t nuntestable;	/* times too few samples to ever reach the level */
+	size_t nvarying;	/* rows whose calls vary, not changed */
+	unsigned calls_runs_needed;	/* a side, for calls that vary to be
+					 * told apart at the level of Holm's
+					 * strictest step */
 	size_t ninconclusive;
 	size_t nchanged;	/* rows compare_row_changed() */
 	size_t nfailed;		/* rows (and total) past a gate */

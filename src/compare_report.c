@@ -63,18 +63,19 @@ static void format_count(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.1f", v);
 }
 
+/* The change from OLD to NEW, and MARK after it ("*": changed, "~":
+ * varies between runs, " " neither). */
 static void format_count_change(char *buf, size_t n, double old, double new,
-				bool changed)
+				const char *mark)
 {
 	double d = new - old;
 
 	if (d == 0)
 		snprintf(buf, n, "0 ");
 	else if (d == floor(d) && fabs(d) < 0x1p64)
-		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d),
-			 changed ? "*" : " ");
+		snprintf(buf, n, "%c%" PRIu64 "%s", d < 0 ? '-' : '+', (uint64_t)fabs(d), mark);
 	else
-		snprintf(buf, n, "%+.1f%s", d, changed ? "*" : " ");
+		snprintf(buf, n, "%+.1f%s", d, mark);
 }
 
 #define COLUMNS "  %7s %7s %8s  %7s %7s %8s  %8s %8s %7s"
@@ -117,7 +118,7 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 	format_count(t[6], sizeof t[6], row->calls[0]);
 	format_count(t[7], sizeof t[7], row->calls[1]);
 	format_count_change(t[8], sizeof t[8], row->calls[0], row->calls[1],
-			    row->calls_changed);
+			    row->calls_changed ? "*" : row->calls_vary ? "~" : " ");
 	for (int i = 0; i < 9; i++) {
 		memset(p, ' ', (size_t)gap[i]);
 		p = put_right(p + gap[i], t[i], width[i]);
@@ -141,13 +142,22 @@ static void put_text(FILE *fp, const char *s)
 	}
 }
 
+/* Whether ROW's calls vary between runs, and that is all there is to
+ * say of it. */
+static bool only_varying(const struct compare_row *row)
+{
+	return row->calls_vary && !compare_row_changed(row) && !row->failed &&
+	       !row->inconclusive;
+}
+
 /* A function's name line: "!" past a gate, "*" changed, "?" moved past a
- * gate but not beyond noise. */
+ * gate but not beyond noise, "~" calls that vary between runs. */
 static void write_name(FILE *fp, const struct compare_row *row)
 {
 	bool changed = row->name ? compare_row_changed(row) : row->self_changed;
 
-	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : row->inconclusive ? '?' : ' ');
+	fprintf(fp, "%c ", row->failed ? '!' : changed ? '*' : row->inconclusive ? '?' :
+		only_varying(row) ? '~' : ' ');
 	put_text(fp, row->name ? row->name : "(total)");
 	if (row->name) {
 		fputs("  ", fp);
@@ -162,7 +172,36 @@ static void write_name(FILE *fp, const struct compare_row *row)
 		fprintf(fp, "  [fails %s]", row->failed->text);
 	else if (row->inconclusive)
 		fputs("  [inconclusive]", fp);
+	else if (only_varying(row))
+		fputs("  [calls vary between runs]", fp);
 	fputc('\n', fp);
+}
+
+/* The calls of ROW, which vary between runs: "calls per run 540 to 570
+ * old, 546 to 568 new: ...", the ranges overlapping, or parting within
+ * chance or beyond it. */
+static void describe_varying(char *buf, size_t n, const struct compare_row *row,
+			     const struct compare_result *r)
+{
+	char lo[2][24], hi[2][24];
+	size_t len;
+
+	for (int s = 0; s < 2; s++) {
+		format_count(lo[s], sizeof lo[s], row->calls_lo[s]);
+		format_count(hi[s], sizeof hi[s], row->calls_hi[s]);
+	}
+	snprintf(buf, n, "calls per run %s to %s old, %s to %s new (%u and %u runs): ",
+		 lo[0], hi[0], lo[1], hi[1], r->nprofiles[0], r->nprofiles[1]);
+	len = strlen(buf);
+	if (row->calls_changed)
+		snprintf(buf + len, n - len, "the sides part, beyond chance (p = %.2g after "
+			 "the correction)", row->p_calls);
+	else if (row->calls_hi[0] < row->calls_lo[1] || row->calls_hi[1] < row->calls_lo[0])
+		snprintf(buf + len, n - len, "the sides part, but runs of one build "
+			 "would as often as p = %.2g (%.2g after the correction); %u runs "
+			 "a side can tell", row->p_calls_alone, row->p_calls, r->calls_runs_needed);
+	else
+		snprintf(buf + len, n - len, "the sides overlap: no change");
 }
 
 /* A relative change (0.5: +50 %) in a few characters. */
@@ -240,7 +279,16 @@ static void write_wrapped(FILE *fp, const char *what)
 static bool left_out(const struct compare_row *row, const struct compare_options *o)
 {
 	return !o->show_all && !row->sampled && !compare_row_changed(row) &&
-	       !row->failed;
+	       !row->failed && !row->calls_vary;
+}
+
+/* Whether any function's calls changed. */
+static bool calls_changed(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].calls_changed)
+			return true;
+	return false;
 }
 
 static void write_sides(FILE *fp, const struct compare_options *o,
@@ -276,6 +324,14 @@ static void write_sides(FILE *fp, const struct compare_options *o,
 			r->nuntestable);
 	if (r->ninconclusive)
 		fputs("? marks a move past a gate that the runs cannot tell from noise.\n", fp);
+	if (r->nvarying)
+		fputs("~ marks calls that vary between the runs of a side: a change only when\n"
+		      "every run of one side has fewer than every run of the other, beyond\n"
+		      "chance (p, in the correction).\n", fp);
+	else if ((r->nprofiles[0] == 1 || r->nprofiles[1] == 1) && calls_changed(r))
+		fprintf(fp, "With one run a side, calls that vary between runs of one build (a\n"
+			"hash seeded by the clock) look changed: such a program needs %u runs a side.\n",
+			r->calls_runs_needed);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].against_old) {
 			put_text(fp, r->rows[i].name);
@@ -321,10 +377,24 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 			write_wrapped(fp, what);
 		}
 	}
+	if (r->nvarying) {
+		fprintf(fp, "\nCalls that vary between runs, not changed: the sides' calls per run.\n");
+		for (size_t i = 0; i < r->nrows; i++) {
+			char what[256];
+
+			if (!r->rows[i].calls_vary || r->rows[i].calls_changed)
+				continue;
+			write_name(fp, &r->rows[i]);
+			describe_varying(what, sizeof what, &r->rows[i], r);
+			write_wrapped(fp, what);
+		}
+	}
 	fprintf(fp, "\n%zu of %zu functions changed; %zu past a gate", r->nchanged,
 		r->nrows, r->nfailed);
 	if (r->ninconclusive)
 		fprintf(fp, "; %zu inconclusive", r->ninconclusive);
+	if (r->nvarying)
+		fprintf(fp, "; %zu with calls that vary between runs", r->nvarying);
 	fputs(".\n", fp);
 	if (hidden)
 		fprintf(fp, "%zu function%s with no sample and no change of calls not shown (--all).\n",
@@ -356,7 +426,8 @@ static void put_xml(struct outstream *os, const char *s)
 }
 
 /* What crossed the gate, in words, e.g. "self 11.0s -> 14.3s (+30.0%)". */
-static void describe_failure(char *buf, size_t n, const struct compare_row *row)
+static void describe_failure(char *buf, size_t n, const struct compare_row *row,
+			     const struct compare_result *r)
 {
 	const struct compare_gate *g = row->failed;
 	const double *v = g->what == MEASURE_CALLS ? row->calls :
@@ -366,7 +437,7 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 	if (g->what == MEASURE_CALLS) {
 		format_count(old, sizeof old, v[0]);
 		format_count(new, sizeof new, v[1]);
-		format_count_change(change, sizeof change, v[0], v[1], false);
+		format_count_change(change, sizeof change, v[0], v[1], " ");
 	} else {
 		format_time(old, sizeof old, v[0]);
 		format_time(new, sizeof new, v[1]);
@@ -382,6 +453,11 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 
 		snprintf(buf + len, n - len, "; beyond noise at p = %.2g",
 			 g->what == MEASURE_INCL ? row->p_incl : row->p_self);
+	} else if (row->calls_vary) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, "; ");
+		describe_varying(buf + len + 2, n - len - 2, row, r);
 	}
 	if (g->what == MEASURE_SELF && isfinite(row->detectable)) {
 		size_t len = strlen(buf);
@@ -393,7 +469,7 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row)
 }
 
 static void write_testcase(struct outstream *os, const struct compare_row *row,
-			   const struct compare_options *o)
+			   const struct compare_result *r, const struct compare_options *o)
 {
 	outstream_puts(os, "  <testcase classname=\"");
 	put_xml(os, row->name ? row->file : "gmon2cg.compare");
@@ -408,7 +484,7 @@ static void write_testcase(struct outstream *os, const struct compare_row *row,
 		char what[512];
 
 		if (row->failed)
-			describe_failure(what, sizeof what, row);
+			describe_failure(what, sizeof what, row, r);
 		else
 			describe_inconclusive(what, sizeof what, row, o);
 		outstream_puts(os, row->failed ?
@@ -416,6 +492,13 @@ static void write_testcase(struct outstream *os, const struct compare_row *row,
 			       ">\n    <skipped message=\"inconclusive: ");
 		put_xml(os, what);
 		outstream_puts(os, "\"/>\n  </testcase>\n");
+	} else if (row->calls_vary) {
+		char what[256];
+
+		describe_varying(what, sizeof what, row, r);
+		outstream_puts(os, ">\n    <system-out>");
+		put_xml(os, what);
+		outstream_puts(os, "</system-out>\n  </testcase>\n");
 	} else {
 		outstream_puts(os, "/>\n");
 	}
@@ -427,9 +510,9 @@ void compare_write_junit(struct outstream *os, const struct compare_result *r,
 	outstream_puts(os, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	outstream_printf(os, "<testsuites>\n<testsuite name=\"gmon2cg --compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 			 r->nrows + 1, r->nfailed);
-	write_testcase(os, &r->total, o);
+	write_testcase(os, &r->total, r, o);
 	for (size_t i = 0; i < r->nrows; i++)
-		write_testcase(os, &r->rows[i], o);
+		write_testcase(os, &r->rows[i], r, o);
 	outstream_puts(os, "</testsuite>\n</testsuites>\n");
 }
 

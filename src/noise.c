@@ -18,6 +18,20 @@ double noise_p_of_g(double g)
 	return g > 0 ? erfc(sqrt(g / 2)) : 1;
 }
 
+/* The G statistic whose p-value is P (bisection: erfc has no inverse
+ * in C). */
+double noise_g_of_p(double p)
+{
+	double lo = 0, hi = 1e4;
+
+	while (hi - lo > 1e-9 * hi) {
+		double mid = (lo + hi) / 2;
+
+		*(noise_p_of_g(mid) < p ? &hi : &lo) = mid;
+	}
+	return hi;
+}
+
 /* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per
  * run: given their sum N, X_NEW is binomial (N, K_NEW / (K_OLD + K_NEW)).
  * The likelihood-ratio statistic G (noise_p_same_rate: its p-value). */
@@ -68,4 +82,18 @@ double noise_g_same_share(double x_old, double r_old, double x_new, double r_new
 double noise_p_same_share(double x_old, double r_old, double x_new, double r_new)
 {
 	return noise_p_of_g(noise_g_same_share(x_old, r_old, x_new, r_new));
+}
+
+/* Runs of two sides, K_OLD and K_NEW of them, whose counts per run vary:
+ * under no change the runs are exchangeable, every order of them as
+ * likely, and the two sides' ranges part (every run of one side below
+ * every run of the other) in 2 of the C(K_OLD + K_NEW, K_OLD) ways to
+ * deal them out (in fewer with ties).  That chance: the p-value of
+ * ranges that part, the least a rank test of the runs can give. */
+double noise_p_ranges_apart(double k_old, double k_new)
+{
+	double log_ways = lgamma(k_old + k_new + 1) - lgamma(k_old + 1) - lgamma(k_new + 1);
+	double p = 2 * exp(-log_ways);
+
+	return p < 1 ? p : 1;
 }

@@ -1,11 +1,15 @@
 /* noise.h -- the statistics of --compare's noise model (noise.c): G
- * tests, with one degree of freedom, of sample counts taken as Poisson.
+ * tests, with one degree of freedom, of sample counts taken as Poisson,
+ * and the chance that runs' call counts part by chance.
  * Owns no state; compare.c decides what to test against what. */
 #ifndef G2C_NOISE_H
 #define G2C_NOISE_H
 
 /* The p-value of a G statistic with one degree of freedom. */
 double noise_p_of_g(double g);
+
+/* The G statistic whose p-value is P. */
+double noise_g_of_p(double p);
 
 /* X_OLD and X_NEW samples in K_OLD and K_NEW runs at one rate per run. */
 double noise_g_same_rate(double x_old, double x_new, double k_old, double k_new);
@@ -20,5 +24,9 @@ double noise_g_beyond_allowance(double x_old, double x_new, double k_old,
  * the G test of the 2 x 2 table. */
 double noise_g_same_share(double x_old, double r_old, double x_new, double r_new);
 double noise_p_same_share(double x_old, double r_old, double x_new, double r_new);
+
+/* The chance that the ranges of K_OLD and K_NEW runs' counts part when
+ * nothing changed: 2 / C(K_OLD + K_NEW, K_OLD). */
+double noise_p_ranges_apart(double k_old, double k_new);
 
 #endif

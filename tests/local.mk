@@ -110,6 +110,7 @@ SHELL_TESTS += tests/lambda.sh
 SHELL_TESTS += tests/ldprofile-stripped.sh
 SHELL_TESTS += tests/call-stubs.sh
 SHELL_TESTS += tests/compare.sh
+SHELL_TESTS += tests/compare-calls.sh
 SHELL_TESTS += tests/sum.sh
 SHELL_TESTS += tests/guide-links.sh
 # (builds the Debian package from a copy of the sources: about a minute)

@@ -18,6 +18,8 @@ static void test_p_of_g(void)
 	CHECK_REL(noise_p_of_g(6.634896601021214), 0.01);
 	CHECK_REL(noise_p_of_g(10.827566170662733), 0.001);
 	CHECK_NEAR(noise_p_of_g(0), 1.0, 0);
+	CHECK_REL(noise_g_of_p(0.01), 6.634896601021214);
+	CHECK_REL(noise_g_of_p(0.001), 10.827566170662733);
 }
 
 /* A function's samples against the reference's, old and new: the 2 x 2
@@ -52,11 +54,26 @@ static void test_beyond_allowance(void)
 	CHECK_NEAR(noise_g_beyond_allowance(1000, 900, 1, 1, 0.2), 0, 0);
 }
 
+/* Runs' ranges of calls that part by chance: 2 of the C(n, k) ways to
+ * deal n exchangeable runs out to the sides. */
+static void test_ranges_apart(void)
+{
+	CHECK_REL(noise_p_ranges_apart(10, 10), 2.0 / 184756);
+	CHECK_REL(noise_p_ranges_apart(5, 5), 2.0 / 252);
+	CHECK_REL(noise_p_ranges_apart(4, 4), 2.0 / 70);
+	CHECK_REL(noise_p_ranges_apart(3, 7), 2.0 / 120);
+	/* two runs against one: ranges part in 2 of 3 deals */
+	CHECK_REL(noise_p_ranges_apart(2, 1), 2.0 / 3);
+	/* one run a side: always apart, no evidence of a change */
+	CHECK_NEAR(noise_p_ranges_apart(1, 1), 1, 0);
+}
+
 int main(void)
 {
 	test_p_of_g();
 	test_same_share();
 	test_same_rate();
 	test_beyond_allowance();
+	test_ranges_apart();
 	return check_report("test-noise");
 }
