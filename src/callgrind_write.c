@@ -16,7 +16,9 @@
 #include "symtab.h"
 #include "util.h"
 
-#define RECENT_IDS 64
+/* (a power of two: the bits of a hash of the address pick the entry) */
+#define RECENT_ID_BITS 10
+#define RECENT_IDS (1u << RECENT_ID_BITS)
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
@@ -32,7 +34,8 @@ struct name_ids {
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS;
+	size_t recent = (size_t)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15u) >>
+				(64 - RECENT_ID_BITS));
 	struct hash_slot *slot;
 	uint64_t hash;
 
@@ -121,19 +124,20 @@ static const char *object_path(const struct writer *w, size_t o)
 static void write_name(struct writer *w, enum name_space space,
 		       const char *key, size_t id, bool is_new, const char *name)
 {
-	size_t len;
+	size_t len = 0;
 	char *p;
 
 	if (is_new) {
 		w->ids_out_of_order |= id != w->last_defined[space] + 1;
 		w->last_defined[space] = id;
+		len = strlen(name);
 	}
 	if (w->follow_only)
 		return;
-	len = strlen(key);
-	p = outstream_room(w->os, len + 24);
-	memcpy(p, key, len);
-	p += len;
+	/* the line in place when it fits the buffer (keys are short) */
+	p = outstream_room(w->os, len < 4096 ? len + 32 : 32);
+	while (*key)
+		*p++ = *key++;
 	*p++ = '=';
 	*p++ = '(';
 	p = outstream_format_u64(p, id);
@@ -144,6 +148,12 @@ static void write_name(struct writer *w, enum name_space space,
 		return;
 	}
 	*p++ = ' ';
+	if (len < 4096) {
+		p = copy_printable(p, name, len);
+		*p++ = '\n';
+		outstream_advance(w->os, p);
+		return;
+	}
 	outstream_advance(w->os, p);
 	outstream_puts_printable(w->os, name);
 	outstream_write(w->os, "\n", 1);
