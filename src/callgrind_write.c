@@ -118,35 +118,35 @@ static const char *object_path(const struct writer *w, size_t o)
 	return w->cg->objs[o].obj->path;
 }
 
-/* Writes "KEY=(id)" or, at first use, "KEY=(id) name".  Control characters
- * cannot be written in a name line; they become '?' (as in every line
- * that carries a name). */
-static void write_name(struct writer *w, enum name_space space,
-		       const char *key, size_t id, bool is_new, const char *name)
+/* Puts "KEY=(ID)" at P; returns the end.  (Keys are short.) */
+static char *put_name_id(char *p, const char *key, size_t id)
 {
-	size_t len = 0;
-	char *p;
-
-	if (is_new) {
-		w->ids_out_of_order |= id != w->last_defined[space] + 1;
-		w->last_defined[space] = id;
-		len = strlen(name);
-	}
-	if (w->follow_only)
-		return;
-	/* the line in place when it fits the buffer (keys are short) */
-	p = outstream_room(w->os, len < 4096 ? len + 32 : 32);
 	while (*key)
 		*p++ = *key++;
 	*p++ = '=';
 	*p++ = '(';
 	p = outstream_format_u64(p, id);
 	*p++ = ')';
-	if (!is_new) {
-		*p++ = '\n';
-		outstream_advance(w->os, p);
+	return p;
+}
+
+/* Writes "KEY=(ID) NAME", the line that defines ID.  Control characters
+ * cannot be written in a name line; they become '?' (as in every line
+ * that carries a name). */
+static void define_name(struct writer *w, enum name_space space,
+			const char *key, size_t id, const char *name)
+{
+	size_t len;
+	char *p;
+
+	w->ids_out_of_order |= id != w->last_defined[space] + 1;
+	w->last_defined[space] = id;
+	if (w->follow_only)
 		return;
-	}
+	/* the line in place when it fits the buffer */
+	len = strlen(name);
+	p = put_name_id(outstream_room(w->os, len < 4096 ? len + 32 : 32),
+			key, id);
 	*p++ = ' ';
 	if (len < 4096) {
 		p = copy_printable(p, name, len);
@@ -157,6 +157,24 @@ static void write_name(struct writer *w, enum name_space space,
 	outstream_advance(w->os, p);
 	outstream_puts_printable(w->os, name);
 	outstream_write(w->os, "\n", 1);
+}
+
+/* Writes "KEY=(id)" or, at first use (IS_NEW), "KEY=(id) name". */
+static inline void write_name(struct writer *w, enum name_space space,
+			      const char *key, size_t id, bool is_new,
+			      const char *name)
+{
+	char *p;
+
+	if (is_new) {
+		define_name(w, space, key, id, name);
+		return;
+	}
+	if (w->follow_only)
+		return;
+	p = put_name_id(outstream_room(w->os, 32), key, id);
+	*p++ = '\n';
+	outstream_advance(w->os, p);
 }
 
 /* Writes KEY naming STRING, compressed in the name space IDS, SPACE. */
