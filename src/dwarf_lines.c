@@ -732,19 +732,19 @@ static enum status run_program(struct reader *r, struct cursor *c,
 	while (p < end) {
 		unsigned op = *p++, kind = ps->kind[op];
 
-		if (kind != OPCODE_ROW) {
-			if (kind == OPCODE_RUN) {
-				c->p = p;
-				if ((st = run_opcode(r, c, ps, op, &reg)) != OK)
-					return st;
-				p = c->p;
-				continue;
-			}
+		if (kind < OPCODE_ROW) {
 			for (; kind > 0; kind--)
 				do {
 					if (p == end)
 						return REFUSE;
 				} while (*p++ & 0x80);
+			continue;
+		}
+		if (kind == OPCODE_RUN) {
+			c->p = p;
+			if ((st = run_opcode(r, c, ps, op, &reg)) != OK)
+				return st;
+			p = c->p;
 			continue;
 		}
 		/* a row; the line register wraps as libbfd's unsigned one does */
