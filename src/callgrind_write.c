@@ -291,14 +291,14 @@ static void write_cost_line(struct writer *w, uint64_t pc, unsigned line,
 }
 
 /* Whether A and B are one file name; most are one shared string. */
-static bool same_file(const char *a, const char *b)
+static inline bool same_file(const char *a, const char *b)
 {
 	return a == b || strcmp(a, b) == 0;
 }
 
 /* Switches the file of the following cost lines with fi=/fe= (fe= when
  * returning to the function's own file). */
-static void switch_file(struct writer *w, size_t f, const char *file)
+static inline void switch_file(struct writer *w, size_t f, const char *file)
 {
 	if (same_file(file, w->cur_file))
 		return;
@@ -355,7 +355,7 @@ static void write_function(struct writer *w, size_t f)
 	const struct src_pos *pos;
 	bool wrote_cost = false;
 
-	switch_object(w, callgraph_object_of(w->cg, f));
+	switch_object(w, w->ref[f].object);
 	if (!w->last_fl || !same_file(w->last_fl, home_file(w, f))) {
 		write_file(w, "fl", home_file(w, f));
 		w->last_fl = home_file(w, f);
@@ -378,8 +378,8 @@ static void write_function(struct writer *w, size_t f)
 	 * its marker cost, see propagate.c). */
 	if ((!wrote_cost || fn->marker_ns) && !callgraph_is_pseudo(w->cg, f)) {
 		switch_file(w, f, home_file(w, f));
-		write_cost_line(w, callgraph_symbol(w->cg, f)->addr,
-				w->map->home[f].line, &fn->marker_ns, 1);
+		write_cost_line(w, w->ref[f].addr, w->map->home[f].line,
+				&fn->marker_ns, 1);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
