@@ -609,18 +609,23 @@ struct identity {
 	size_t func;
 };
 
-/* The hash of S, remembered for the last S asked (files and objects are
- * shared strings, asked for by neighbouring functions). */
-struct last_hash {
-	const char *s;
+/* The base name of a path and its hash, remembered for the last path
+ * asked (files and objects are shared strings, asked for by
+ * neighbouring functions). */
+struct last_base {
+	const char *path, *base;
 	uint64_t hash;
 };
 
-static uint64_t hash_shared(struct last_hash *last, const char *s)
+static const struct last_base *base_shared(struct last_base *last,
+					   const char *path)
 {
-	if (last->s != s)
-		*last = (struct last_hash){ s, hash_string(s) };
-	return last->hash;
+	if (last->path != path) {
+		const char *base = base_name(path);
+
+		*last = (struct last_base){ path, base, hash_string(base) };
+	}
+	return last;
 }
 
 static bool same_identity(const void *ids, size_t pos, const void *key)
@@ -666,7 +671,7 @@ static int label_clashing_names(struct writer *w)
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
 	size_t *next = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *next);
-	struct last_hash file_hash = { 0 }, object_hash = { 0 };
+	struct last_base file_base = { 0 }, object_base = { 0 };
 	struct hash_index index = { 0 };	/* of each group's first */
 	size_t n = 0;
 	int rc = -1;
@@ -676,14 +681,16 @@ static int label_clashing_names(struct writer *w)
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
 			const char *name = func_name(w, f);
-			const char *file = base_name(home_file(w, f));
-			const char *object = base_name(object_path(w, callgraph_object_of(cg, f)));
-			uint64_t hash = hash_string(name) ^
-					hash_shared(&file_hash, file) * 31 ^
-					hash_shared(&object_hash, object) * 961;
+			const struct last_base *file =
+				base_shared(&file_base, home_file(w, f));
+			const struct last_base *object =
+				base_shared(&object_base,
+					    object_path(w, callgraph_object_of(cg, f)));
+			uint64_t hash = hash_string(name) ^ file->hash * 31 ^
+					object->hash * 961;
 			struct hash_slot *slot;
 
-			ids[n] = (struct identity){ name, file, object, f };
+			ids[n] = (struct identity){ name, file->base, object->base, f };
 			slot = hash_index_find(&index, hash, same_identity, ids, &ids[n]);
 			if (hash_slot_is_free(slot)) {
 				hash_index_add(&index, slot, hash, n);
