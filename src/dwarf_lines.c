@@ -518,7 +518,7 @@ static bool add_file(struct reader *r, const char *name, uint64_t dir,
 	return true;
 }
 
-static bool store_row(struct reader *r, struct line_row row)
+static inline bool store_row(struct reader *r, struct line_row row)
 {
 	struct dwarf_lines *lt = r->lt;
 	struct line_row *rows;
@@ -536,7 +536,7 @@ static bool store_row(struct reader *r, struct line_row row)
 /* search_above, for look-ups that mostly move up by a few elements from
  * FROM, the last answer: those few are stepped over before searching.
  * Each element's key is the uint64_t at its start. */
-static size_t step_above(const void *base, size_t n, size_t stride,
+static inline size_t step_above(const void *base, size_t n, size_t stride,
 			 uint64_t limit, size_t from)
 {
 	const unsigned char *b = base;
