@@ -1188,10 +1188,15 @@ static const char *join(struct dwarf_lines *lt, struct line_file *f)
 int dwarf_lines_lookup(struct dwarf_lines *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err)
 {
-	/* the rows at or below PC; positions are looked up in address order */
-	size_t lo = step_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lt->last);
+	size_t lo = lt->last < lt->nrows ? lt->last : lt->nrows;
 	struct line_file *f;
 
+	/* the rows at or below PC: positions are looked up mostly in
+	 * address order, but for a function's call sites, which come by
+	 * callee, a few rows back */
+	for (unsigned back = 0; back < 4 && lo > 0 && lt->rows[lo - 1].addr > pc; back++)
+		lo--;
+	lo = step_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lo);
 	lt->last = lo;
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
 		return 0;
