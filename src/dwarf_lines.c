@@ -76,7 +76,7 @@ static uint64_t read_fixed(struct cursor *c, unsigned size)
 	return v;
 }
 
-static uint64_t read_leb(struct cursor *c, bool is_signed)
+static inline uint64_t read_leb(struct cursor *c, bool is_signed)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
