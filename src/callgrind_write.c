@@ -204,7 +204,7 @@ static void write_object(struct writer *w, const char *key, size_t o)
 	write_compressed(w, &w->objects, NAMES_OBJECT, key, object_path(w, o));
 }
 
-static void write_fn(struct writer *w, const char *key, size_t f)
+static inline void write_fn(struct writer *w, const char *key, size_t f)
 {
 	bool is_new = w->fn_id[f] == 0;
 
