@@ -62,7 +62,7 @@ static void skip(struct cursor *c, uint64_t n)
 }
 
 /* An unsigned number of SIZE bytes, 1 to 8. */
-static uint64_t read_fixed(struct cursor *c, unsigned size)
+static inline uint64_t read_fixed(struct cursor *c, unsigned size)
 {
 	uint64_t v = 0;
 
