@@ -99,15 +99,6 @@ struct writer {
 	bool ids_out_of_order;
 };
 
-static const char *func_name(const struct writer *w, size_t f)
-{
-	if (w->label[f])
-		return w->label[f];
-	if (callgraph_is_no_symbol(w->cg, f))
-		return CALLGRIND_NO_SYMBOL;
-	return callgraph_symbol(w->cg, f)->name;
-}
-
 static const char *home_file(const struct writer *w, size_t f)
 {
 	return w->map->home[f].file;
@@ -642,7 +633,7 @@ static bool same_identity(const void *ids, size_t pos, const void *key)
 static int label_clash(struct writer *w, const struct identity *ids,
 		       const size_t *next, size_t first, size_t f)
 {
-	const char *name = func_name(w, f), *file = home_file(w, f);
+	const char *name = w->ref[f].name, *file = home_file(w, f);
 	bool file_unique = true;
 	char *label;
 
@@ -655,8 +646,7 @@ static int label_clash(struct writer *w, const struct identity *ids,
 	if (file_unique)
 		sprintf(label, "%s [%s]", name, file);
 	else
-		sprintf(label, "%s [0x%" PRIx64 "]", name,
-			callgraph_symbol(w->cg, f)->addr);
+		sprintf(label, "%s [0x%" PRIx64 "]", name, w->ref[f].addr);
 	w->label[f] = label;
 	return 0;
 }
@@ -680,12 +670,12 @@ static int label_clashing_names(struct writer *w)
 		goto out;
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
-			const char *name = func_name(w, f);
+			const char *name = w->ref[f].name;
 			const struct last_base *file =
 				base_shared(&file_base, home_file(w, f));
 			const struct last_base *object =
 				base_shared(&object_base,
-					    object_path(w, callgraph_object_of(cg, f)));
+					    object_path(w, w->ref[f].object));
 			uint64_t hash = hash_string(name) ^ file->hash * 31 ^
 					object->hash * 961;
 			struct hash_slot *slot;
@@ -830,22 +820,29 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
 	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
 	w.ref = ref;
-	if (!w.label || !ref || !w.fn_id || label_clashing_names(&w) < 0 ||
-	    name_outside_callers(&w) < 0) {
+	if (!w.label || !ref || !w.fn_id) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
+	/* the references with the symbols' names, which the labels then
+	 * replace (a pseudo function that is never written has no name) */
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct symtab_func *sym = callgraph_symbol(cg, f);
-		/* (a pseudo function that is never written has no name) */
-		bool named = sym || w.label[f] || callgraph_is_no_symbol(cg, f);
 
-		ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
-					  home_file(&w, f),
-					  sym ? sym->addr : 0,
-					  callgraph_object_of(cg, f),
-					  map->home[f].line, cg->funcs[f].shown };
+		ref[f] = (struct fn_ref){
+			sym ? sym->name : callgraph_is_no_symbol(cg, f) ?
+			CALLGRIND_NO_SYMBOL : NULL,
+			home_file(&w, f), sym ? sym->addr : 0,
+			callgraph_object_of(cg, f), map->home[f].line,
+			cg->funcs[f].shown };
 	}
+	if (label_clashing_names(&w) < 0 || name_outside_callers(&w) < 0) {
+		rc = g2c_error_set(err, "out of memory while writing the profile");
+		goto out;
+	}
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		if (w.label[f])
+			ref[f].name = w.label[f];
 	write_header(&w, info);
 	write_spontaneous(&w);
 	split = info->split_at ? info->split_at : split_point(cg, &lines_after);
