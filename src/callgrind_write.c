@@ -207,15 +207,34 @@ static inline void write_fn(struct writer *w, const char *key, size_t f)
 /* Puts "0x" and V in lowercase hex at P; returns the end. */
 static char *put_hex(char *p, uint64_t v)
 {
-	unsigned ndigits = 1;
+#define HEX_PAIRS(high) high "0" high "1" high "2" high "3" high "4" high "5" \
+	high "6" high "7" high "8" high "9" high "a" high "b" high "c" high "d" \
+	high "e" high "f"
+	/* the two digits of each byte */
+	static const char pairs[] =
+		HEX_PAIRS("0") HEX_PAIRS("1") HEX_PAIRS("2") HEX_PAIRS("3")
+		HEX_PAIRS("4") HEX_PAIRS("5") HEX_PAIRS("6") HEX_PAIRS("7")
+		HEX_PAIRS("8") HEX_PAIRS("9") HEX_PAIRS("a") HEX_PAIRS("b")
+		HEX_PAIRS("c") HEX_PAIRS("d") HEX_PAIRS("e") HEX_PAIRS("f");
+#undef HEX_PAIRS
+	unsigned ndigits = 2;
+	uint64_t top = v;
+	char *end;
 
-	for (uint64_t t = v; t >= 16; t >>= 4)
-		ndigits++;
-	*p++ = '0';
-	*p++ = 'x';
-	for (unsigned i = ndigits; i > 0; i--, v >>= 4)
-		p[i - 1] = "0123456789abcdef"[v & 15];
-	return p + ndigits;
+	for (; top >= 256; top >>= 8)
+		ndigits += 2;
+	ndigits -= top < 16;
+	end = p + 2 + ndigits;
+	p[0] = '0';
+	p[1] = 'x';
+	/* a byte at a time, from the end */
+	for (p = end; ndigits >= 2; ndigits -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v & 0xff), 2);
+	}
+	if (ndigits)
+		p[-1] = pairs[2 * v + 1];
+	return end;
 }
 
 /* Puts "+D" or "-D" for V - LAST, "*" for V = LAST: both consumers
