@@ -16,7 +16,9 @@
 #include "symtab.h"
 #include "util.h"
 
-#define RECENT_IDS 64
+/* (a power of two: the bits of a hash of the address pick the entry) */
+#define RECENT_ID_BITS 10
+#define RECENT_IDS (1u << RECENT_ID_BITS)
 
 /* Strings that have been given a compression number, e.g. "fl=(3) a.c". */
 struct name_ids {
@@ -32,7 +34,8 @@ struct name_ids {
  * of memory. */
 static long long name_id(struct name_ids *ids, const char *s, bool *is_new)
 {
-	size_t recent = ((uintptr_t)s >> 3) % RECENT_IDS;
+	size_t recent = (size_t)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15u) >>
+				(64 - RECENT_ID_BITS));
 	struct hash_slot *slot;
 	uint64_t hash;
 
@@ -96,15 +99,6 @@ struct writer {
 	bool ids_out_of_order;
 };
 
-static const char *func_name(const struct writer *w, size_t f)
-{
-	if (w->label[f])
-		return w->label[f];
-	if (callgraph_is_no_symbol(w->cg, f))
-		return CALLGRIND_NO_SYMBOL;
-	return callgraph_symbol(w->cg, f)->name;
-}
-
 static const char *home_file(const struct writer *w, size_t f)
 {
 	return w->map->home[f].file;
@@ -115,38 +109,63 @@ static const char *object_path(const struct writer *w, size_t o)
 	return w->cg->objs[o].obj->path;
 }
 
-/* Writes "KEY=(id)" or, at first use, "KEY=(id) name".  Control characters
- * cannot be written in a name line; they become '?' (as in every line
- * that carries a name). */
-static void write_name(struct writer *w, enum name_space space,
-		       const char *key, size_t id, bool is_new, const char *name)
+/* Puts "KEY=(ID)" at P; returns the end.  (Keys are short.) */
+static char *put_name_id(char *p, const char *key, size_t id)
 {
-	size_t len;
-	char *p;
-
-	if (is_new) {
-		w->ids_out_of_order |= id != w->last_defined[space] + 1;
-		w->last_defined[space] = id;
-	}
-	if (w->follow_only)
-		return;
-	len = strlen(key);
-	p = outstream_room(w->os, len + 24);
-	memcpy(p, key, len);
-	p += len;
+	while (*key)
+		*p++ = *key++;
 	*p++ = '=';
 	*p++ = '(';
 	p = outstream_format_u64(p, id);
 	*p++ = ')';
-	if (!is_new) {
+	return p;
+}
+
+/* Writes "KEY=(ID) NAME", the line that defines ID.  Control characters
+ * cannot be written in a name line; they become '?' (as in every line
+ * that carries a name). */
+static void define_name(struct writer *w, enum name_space space,
+			const char *key, size_t id, const char *name)
+{
+	size_t len;
+	char *p;
+
+	w->ids_out_of_order |= id != w->last_defined[space] + 1;
+	w->last_defined[space] = id;
+	if (w->follow_only)
+		return;
+	/* the line in place when it fits the buffer */
+	len = strlen(name);
+	p = put_name_id(outstream_room(w->os, len < 4096 ? len + 32 : 32),
+			key, id);
+	*p++ = ' ';
+	if (len < 4096) {
+		p = copy_printable(p, name, len);
 		*p++ = '\n';
 		outstream_advance(w->os, p);
 		return;
 	}
-	*p++ = ' ';
 	outstream_advance(w->os, p);
 	outstream_puts_printable(w->os, name);
 	outstream_write(w->os, "\n", 1);
+}
+
+/* Writes "KEY=(id)" or, at first use (IS_NEW), "KEY=(id) name". */
+static inline void write_name(struct writer *w, enum name_space space,
+			      const char *key, size_t id, bool is_new,
+			      const char *name)
+{
+	char *p;
+
+	if (is_new) {
+		define_name(w, space, key, id, name);
+		return;
+	}
+	if (w->follow_only)
+		return;
+	p = put_name_id(outstream_room(w->os, 32), key, id);
+	*p++ = '\n';
+	outstream_advance(w->os, p);
 }
 
 /* Writes KEY naming STRING, compressed in the name space IDS, SPACE. */
@@ -176,7 +195,7 @@ static void write_object(struct writer *w, const char *key, size_t o)
 	write_compressed(w, &w->objects, NAMES_OBJECT, key, object_path(w, o));
 }
 
-static void write_fn(struct writer *w, const char *key, size_t f)
+static inline void write_fn(struct writer *w, const char *key, size_t f)
 {
 	bool is_new = w->fn_id[f] == 0;
 
@@ -188,15 +207,34 @@ static void write_fn(struct writer *w, const char *key, size_t f)
 /* Puts "0x" and V in lowercase hex at P; returns the end. */
 static char *put_hex(char *p, uint64_t v)
 {
-	unsigned ndigits = 1;
+#define HEX_PAIRS(high) high "0" high "1" high "2" high "3" high "4" high "5" \
+	high "6" high "7" high "8" high "9" high "a" high "b" high "c" high "d" \
+	high "e" high "f"
+	/* the two digits of each byte */
+	static const char pairs[] =
+		HEX_PAIRS("0") HEX_PAIRS("1") HEX_PAIRS("2") HEX_PAIRS("3")
+		HEX_PAIRS("4") HEX_PAIRS("5") HEX_PAIRS("6") HEX_PAIRS("7")
+		HEX_PAIRS("8") HEX_PAIRS("9") HEX_PAIRS("a") HEX_PAIRS("b")
+		HEX_PAIRS("c") HEX_PAIRS("d") HEX_PAIRS("e") HEX_PAIRS("f");
+#undef HEX_PAIRS
+	unsigned ndigits = 2;
+	uint64_t top = v;
+	char *end;
 
-	for (uint64_t t = v; t >= 16; t >>= 4)
-		ndigits++;
-	*p++ = '0';
-	*p++ = 'x';
-	for (unsigned i = ndigits; i > 0; i--, v >>= 4)
-		p[i - 1] = "0123456789abcdef"[v & 15];
-	return p + ndigits;
+	for (; top >= 256; top >>= 8)
+		ndigits += 2;
+	ndigits -= top < 16;
+	end = p + 2 + ndigits;
+	p[0] = '0';
+	p[1] = 'x';
+	/* a byte at a time, from the end */
+	for (p = end; ndigits >= 2; ndigits -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v & 0xff), 2);
+	}
+	if (ndigits)
+		p[-1] = pairs[2 * v + 1];
+	return end;
 }
 
 /* Puts "+D" or "-D" for V - LAST, "*" for V = LAST: both consumers
@@ -263,14 +301,14 @@ static void write_cost_line(struct writer *w, uint64_t pc, unsigned line,
 }
 
 /* Whether A and B are one file name; most are one shared string. */
-static bool same_file(const char *a, const char *b)
+static inline bool same_file(const char *a, const char *b)
 {
 	return a == b || strcmp(a, b) == 0;
 }
 
 /* Switches the file of the following cost lines with fi=/fe= (fe= when
  * returning to the function's own file). */
-static void switch_file(struct writer *w, size_t f, const char *file)
+static inline void switch_file(struct writer *w, size_t f, const char *file)
 {
 	if (same_file(file, w->cur_file))
 		return;
@@ -327,7 +365,7 @@ static void write_function(struct writer *w, size_t f)
 	const struct src_pos *pos;
 	bool wrote_cost = false;
 
-	switch_object(w, callgraph_object_of(w->cg, f));
+	switch_object(w, w->ref[f].object);
 	if (!w->last_fl || !same_file(w->last_fl, home_file(w, f))) {
 		write_file(w, "fl", home_file(w, f));
 		w->last_fl = home_file(w, f);
@@ -350,8 +388,8 @@ static void write_function(struct writer *w, size_t f)
 	 * its marker cost, see propagate.c). */
 	if ((!wrote_cost || fn->marker_ns) && !callgraph_is_pseudo(w->cg, f)) {
 		switch_file(w, f, home_file(w, f));
-		write_cost_line(w, callgraph_symbol(w->cg, f)->addr,
-				w->map->home[f].line, &fn->marker_ns, 1);
+		write_cost_line(w, w->ref[f].addr, w->map->home[f].line,
+				&fn->marker_ns, 1);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 		const struct cg_arc *arc = &w->cg->arcs[a];
@@ -581,18 +619,23 @@ struct identity {
 	size_t func;
 };
 
-/* The hash of S, remembered for the last S asked (files and objects are
- * shared strings, asked for by neighbouring functions). */
-struct last_hash {
-	const char *s;
+/* The base name of a path and its hash, remembered for the last path
+ * asked (files and objects are shared strings, asked for by
+ * neighbouring functions). */
+struct last_base {
+	const char *path, *base;
 	uint64_t hash;
 };
 
-static uint64_t hash_shared(struct last_hash *last, const char *s)
+static const struct last_base *base_shared(struct last_base *last,
+					   const char *path)
 {
-	if (last->s != s)
-		*last = (struct last_hash){ s, hash_string(s) };
-	return last->hash;
+	if (last->path != path) {
+		const char *base = base_name(path);
+
+		*last = (struct last_base){ path, base, hash_string(base) };
+	}
+	return last;
 }
 
 static bool same_identity(const void *ids, size_t pos, const void *key)
@@ -609,7 +652,7 @@ static bool same_identity(const void *ids, size_t pos, const void *key)
 static int label_clash(struct writer *w, const struct identity *ids,
 		       const size_t *next, size_t first, size_t f)
 {
-	const char *name = func_name(w, f), *file = home_file(w, f);
+	const char *name = w->ref[f].name, *file = home_file(w, f);
 	bool file_unique = true;
 	char *label;
 
@@ -622,8 +665,7 @@ static int label_clash(struct writer *w, const struct identity *ids,
 	if (file_unique)
 		sprintf(label, "%s [%s]", name, file);
 	else
-		sprintf(label, "%s [0x%" PRIx64 "]", name,
-			callgraph_symbol(w->cg, f)->addr);
+		sprintf(label, "%s [0x%" PRIx64 "]", name, w->ref[f].addr);
 	w->label[f] = label;
 	return 0;
 }
@@ -638,7 +680,7 @@ static int label_clashing_names(struct writer *w)
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
 	size_t *next = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *next);
-	struct last_hash file_hash = { 0 }, object_hash = { 0 };
+	struct last_base file_base = { 0 }, object_base = { 0 };
 	struct hash_index index = { 0 };	/* of each group's first */
 	size_t n = 0;
 	int rc = -1;
@@ -647,15 +689,17 @@ static int label_clashing_names(struct writer *w)
 		goto out;
 	for (size_t f = 0; f < cg->nfuncs; f++)
 		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
-			const char *name = func_name(w, f);
-			const char *file = base_name(home_file(w, f));
-			const char *object = base_name(object_path(w, callgraph_object_of(cg, f)));
-			uint64_t hash = hash_string(name) ^
-					hash_shared(&file_hash, file) * 31 ^
-					hash_shared(&object_hash, object) * 961;
+			const char *name = w->ref[f].name;
+			const struct last_base *file =
+				base_shared(&file_base, home_file(w, f));
+			const struct last_base *object =
+				base_shared(&object_base,
+					    object_path(w, w->ref[f].object));
+			uint64_t hash = hash_string(name) ^ file->hash * 31 ^
+					object->hash * 961;
 			struct hash_slot *slot;
 
-			ids[n] = (struct identity){ name, file, object, f };
+			ids[n] = (struct identity){ name, file->base, object->base, f };
 			slot = hash_index_find(&index, hash, same_identity, ids, &ids[n]);
 			if (hash_slot_is_free(slot)) {
 				hash_index_add(&index, slot, hash, n);
@@ -795,22 +839,29 @@ int callgrind_write(const struct callgraph *cg, const struct source_map *map,
 	w.label = calloc(cg->nfuncs, sizeof *w.label);
 	w.fn_id = calloc(cg->nfuncs, sizeof *w.fn_id);
 	w.ref = ref;
-	if (!w.label || !ref || !w.fn_id || label_clashing_names(&w) < 0 ||
-	    name_outside_callers(&w) < 0) {
+	if (!w.label || !ref || !w.fn_id) {
 		rc = g2c_error_set(err, "out of memory while writing the profile");
 		goto out;
 	}
+	/* the references with the symbols' names, which the labels then
+	 * replace (a pseudo function that is never written has no name) */
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct symtab_func *sym = callgraph_symbol(cg, f);
-		/* (a pseudo function that is never written has no name) */
-		bool named = sym || w.label[f] || callgraph_is_no_symbol(cg, f);
 
-		ref[f] = (struct fn_ref){ named ? func_name(&w, f) : NULL,
-					  home_file(&w, f),
-					  sym ? sym->addr : 0,
-					  callgraph_object_of(cg, f),
-					  map->home[f].line, cg->funcs[f].shown };
+		ref[f] = (struct fn_ref){
+			sym ? sym->name : callgraph_is_no_symbol(cg, f) ?
+			CALLGRIND_NO_SYMBOL : NULL,
+			home_file(&w, f), sym ? sym->addr : 0,
+			callgraph_object_of(cg, f), map->home[f].line,
+			cg->funcs[f].shown };
 	}
+	if (label_clashing_names(&w) < 0 || name_outside_callers(&w) < 0) {
+		rc = g2c_error_set(err, "out of memory while writing the profile");
+		goto out;
+	}
+	for (size_t f = 0; f < cg->nfuncs; f++)
+		if (w.label[f])
+			ref[f].name = w.label[f];
 	write_header(&w, info);
 	write_spontaneous(&w);
 	split = info->split_at ? info->split_at : split_point(cg, &lines_after);

@@ -63,7 +63,7 @@ static void skip(struct cursor *c, uint64_t n)
 }
 
 /* An unsigned number of SIZE bytes, 1 to 8. */
-static uint64_t read_fixed(struct cursor *c, unsigned size)
+static inline uint64_t read_fixed(struct cursor *c, unsigned size)
 {
 	uint64_t v = 0;
 
@@ -77,7 +77,7 @@ static uint64_t read_fixed(struct cursor *c, unsigned size)
 	return v;
 }
 
-static uint64_t read_leb(struct cursor *c, bool is_signed)
+static inline uint64_t read_leb(struct cursor *c, bool is_signed)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
@@ -102,14 +102,6 @@ static uint64_t read_leb(struct cursor *c, bool is_signed)
 	}
 	c->failed = true;
 	return 0;
-}
-
-static void skip_leb(struct cursor *c)
-{
-	while (c->p < c->end)
-		if (!(*c->p++ & 0x80))
-			return;
-	c->failed = true;
 }
 
 static uint64_t read_uleb(struct cursor *c)
@@ -291,7 +283,7 @@ struct reader {
 	struct line_row held;
 	uint64_t next_pc;
 	size_t next_index;	/* of next_pc in pcs */
-	bool holding, in_sequence;
+	bool holding;
 };
 
 /* The attribute list of abbreviation CODE in the table at OFFSET. */
@@ -563,7 +555,7 @@ static bool add_file(struct reader *r, const char *name, uint64_t dir,
 	return true;
 }
 
-static bool store_row(struct reader *r, struct line_row row)
+static inline bool store_row(struct reader *r, struct line_row row)
 {
 	struct dwarf_lines *lt = r->lt;
 	struct line_row *rows;
@@ -578,13 +570,37 @@ static bool store_row(struct reader *r, struct line_row row)
 	return true;
 }
 
+/* search_above, for look-ups that mostly move up by a few elements from
+ * FROM, the last answer: those few are stepped over before searching.
+ * Each element's key is the uint64_t at its start. */
+static inline size_t step_above(const void *base, size_t n, size_t stride,
+			 uint64_t limit, size_t from)
+{
+	const unsigned char *b = base;
+	uint64_t key;
+
+	if (from > n)
+		return search_above(base, n, stride, limit, 0);
+	if (from > 0) {
+		memcpy(&key, b + (from - 1) * stride, sizeof key);
+		if (key > limit)
+			return search_above(base, n, stride, limit, 0);
+	}
+	for (unsigned steps = 0; steps < 4 && from < n; steps++, from++) {
+		memcpy(&key, b + from * stride, sizeof key);
+		if (key > limit)
+			return from;
+	}
+	return search_above(base, n, stride, limit, from);
+}
+
 /* Holds ROW back as the sequence's last, noting the first address to be
  * looked up at or above it. */
 static void hold(struct reader *r, struct line_row row)
 {
 	size_t i = row.addr == 0 ? 0 :
-		search_above(r->pcs, r->npcs, sizeof *r->pcs, row.addr - 1,
-			     r->next_index);
+		step_above(r->pcs, r->npcs, sizeof *r->pcs, row.addr - 1,
+			   r->next_index);
 
 	r->next_index = i;
 	r->held = row;
@@ -596,9 +612,11 @@ static void hold(struct reader *r, struct line_row row)
  * sequence (a later row would be a later answer), so only rows whose
  * cover holds an address that will be looked up are stored: the look-ups
  * find what they would in the whole table.  So are every sequence end
- * and, where a sequence goes back in address, the row before. */
-static bool add_row_slowly(struct reader *r, uint64_t addr, uint32_t file,
-			   uint32_t line)
+ * and, where a sequence goes back in address, the row before.  These are
+ * the cases the line program's loop does not settle itself (see
+ * run_program). */
+static bool add_row(struct reader *r, uint64_t addr, uint32_t file,
+		    uint32_t line)
 {
 	if (r->holding) {
 		r->holding = false;
@@ -606,45 +624,28 @@ static bool add_row_slowly(struct reader *r, uint64_t addr, uint32_t file,
 		    !store_row(r, r->held))
 			return false;
 	}
-	r->in_sequence = file != LINE_END;
 	if (file == LINE_END)
 		return store_row(r, (struct line_row){ addr, file, line });
 	hold(r, (struct line_row){ addr, file, line });
 	return true;
 }
 
-static inline bool add_row(struct reader *r, uint64_t addr, uint32_t file,
-			   uint32_t line)
+/* Ends the sequence at ADDR. */
+static bool end_sequence(struct reader *r, uint64_t addr)
 {
-	if (r->in_sequence && r->holding) {
-		/* libbfd keeps only the last row at one address of a sequence;
-		 * a row at the sequence's end covers nothing */
-		if (addr == r->held.addr) {
-			if (file != LINE_END) {
-				r->held.file = file;
-				r->held.line = line;
-				return true;
-			}
-			r->holding = false;
-			r->in_sequence = false;
-			return store_row(r, (struct line_row){ addr, file, line });
-		}
-		/* a row that answers as the held row does adds nothing: the
-		 * held row covers its addresses too (the answers change only
-		 * where another sequence overlaps this one, within the span
-		 * the row would have reclaimed: code the linker discarded) */
-		if (file == r->held.file && line == r->held.line &&
-		    addr > r->held.addr)
-			return true;
-		/* the held row covers no address to be looked up */
-		if (r->pcs && file != LINE_END && addr > r->held.addr &&
-		    addr <= r->next_pc) {
-			r->held = (struct line_row){ addr, file, line };
-			return true;
-		}
+	/* a row at the sequence's end covers nothing */
+	if (r->holding && addr == r->held.addr) {
+		r->holding = false;
+		return store_row(r, (struct line_row){ addr, LINE_END, 0 });
 	}
-	return add_row_slowly(r, addr, file, line);
+	return add_row(r, addr, LINE_END, 0);
 }
+
+/* What the line program loop does with an opcode: makes a row (special
+ * opcodes and DW_LNS_copy), skips that many operands (0 to 255, those
+ * opcodes that have only operands to skip, such as set_column and
+ * negate_stmt), or runs it (run_opcode). */
+enum { OPCODE_ROW = 256, OPCODE_RUN };
 
 /* The header fields the line program uses. */
 struct program_shape {
@@ -652,16 +653,34 @@ struct program_shape {
 	int line_base;
 	const unsigned char *lengths;	/* of standard opcodes 1 .. base-1 */
 	size_t nfiles;
-	/* what each special opcode adds to the address and line registers */
+	/* what each row-making opcode adds to the address and line
+	 * registers */
 	uint64_t special_addr[256];
 	uint32_t special_line[256];
+	uint16_t kind[256];	/* OPCODE_ROW, OPCODE_RUN or operands to skip */
 };
 
-static void compute_specials(struct program_shape *ps)
+/* Whether standard opcode OP only has operands to skip (set_column,
+ * negate_stmt, ... and those of later versions). */
+static bool only_skipped(unsigned op)
 {
+	return op == DW_LNS_set_column || op == DW_LNS_negate_stmt ||
+	       op == DW_LNS_set_basic_block || op > DW_LNS_fixed_advance_pc;
+}
+
+static void compute_opcodes(struct program_shape *ps)
+{
+	ps->kind[0] = OPCODE_RUN;
+	for (unsigned op = 1; op < ps->opcode_base; op++) {
+		ps->kind[op] = op == DW_LNS_copy ? OPCODE_ROW :
+			       only_skipped(op) ? ps->lengths[op - 1] : OPCODE_RUN;
+		ps->special_addr[op] = 0;
+		ps->special_line[op] = 0;
+	}
 	for (unsigned op = ps->opcode_base; op < 256; op++) {
 		unsigned adj = op - ps->opcode_base;
 
+		ps->kind[op] = OPCODE_ROW;
 		ps->special_addr[op] = (uint64_t)(adj / ps->line_range) * ps->min_insn;
 		ps->special_line[op] = (uint32_t)(ps->line_base + (int)(adj % ps->line_range));
 	}
@@ -678,94 +697,127 @@ static uint32_t row_file(const struct reader *r, const struct program_shape *ps,
 	return index < ps->nfiles ? (uint32_t)(r->unit.first_file + index) : LINE_END;
 }
 
-/* Appends the row of the registers. */
-static inline enum status emit(struct reader *r, uint64_t addr, uint32_t file,
-			       uint32_t line)
+/* The registers of a line program that rows are made of. */
+struct registers {
+	uint64_t addr;
+	uint32_t file, line;
+};
+
+/* Runs the standard or extended opcode OP (not a special one, nor
+ * DW_LNS_copy, nor one that only has operands to skip) with its operands
+ * at C. */
+static enum status run_opcode(struct reader *r, struct cursor *c,
+			      const struct program_shape *ps, unsigned op,
+			      struct registers *reg)
 {
-	if (file == LINE_END)
-		return REFUSE;
-	return add_row(r, addr, file, line) ? OK : NOMEM;
+	switch (op) {
+	case 0: {
+		uint64_t len = read_uleb(c);
+		struct cursor ext = *c;
+		unsigned sub;
+
+		if (c->failed || len == 0 || len > left(c))
+			return REFUSE;
+		ext.end = c->p + len;
+		c->p = ext.end;
+		sub = (unsigned)read_fixed(&ext, 1);
+		if (sub == DW_LNE_end_sequence) {
+			if (!end_sequence(r, reg->addr))
+				return NOMEM;
+			*reg = (struct registers){ 0, row_file(r, ps, 1), 1 };
+		} else if (sub == DW_LNE_set_address) {
+			/* libbfd reads an address of the unit's size */
+			if (len - 1 != ps->addr_size)
+				return REFUSE;
+			reg->addr = read_fixed(&ext, ps->addr_size);
+		} else if (sub == DW_LNE_define_file) {
+			return REFUSE;
+		}
+		break;
+	}
+	case DW_LNS_advance_pc:
+		reg->addr += read_uleb(c) * ps->min_insn;
+		break;
+	case DW_LNS_advance_line:
+		reg->line += (uint32_t)read_leb(c, true);
+		break;
+	case DW_LNS_set_file:
+		reg->file = row_file(r, ps, read_uleb(c));
+		break;
+	case DW_LNS_const_add_pc:
+		reg->addr += ps->special_addr[255];
+		break;
+	case DW_LNS_fixed_advance_pc:
+		reg->addr += read_fixed(c, 2);
+		break;
+	}
+	return c->failed ? REFUSE : OK;
 }
 
 /* Runs one unit's line program from C to its end.  Every step consumes
- * at least one byte, so the program ends; a read past the end leaves the
- * cursor there, so the loop ends with it and no row follows. */
+ * at least one byte, so the program ends; a read past the end refuses
+ * the table.  Most opcodes make a row or skip a column number: those
+ * are run here, with the registers in local variables, and so are the
+ * rows that only move the held row (see add_row). */
 static enum status run_program(struct reader *r, struct cursor *c,
 			       const struct program_shape *ps)
 {
-	uint64_t addr = 0;
-	uint32_t line = 1;	/* wraps as libbfd's unsigned register does */
-	uint32_t file = row_file(r, ps, 1);
-	enum status st = OK;
+	const unsigned char *p = c->p, *end = c->end;
+	struct registers reg = { 0, row_file(r, ps, 1), 1 };
+	enum status st;
 
-	r->in_sequence = false;
+	while (p < end) {
+		unsigned op = *p++, kind = ps->kind[op];
 
-	while (c->p < c->end) {
-		unsigned op = *c->p++;
-
-		if (op >= ps->opcode_base) {
-			addr += ps->special_addr[op];
-			line += ps->special_line[op];
-			if ((st = emit(r, addr, file, line)) != OK)
-				return st;
+		if (kind < OPCODE_ROW) {
+			for (; kind > 0; kind--)
+				do {
+					if (p == end)
+						return REFUSE;
+				} while (*p++ & 0x80);
 			continue;
 		}
-		switch (op) {
-		case 0: {
-			uint64_t len = read_uleb(c);
-			struct cursor ext = *c;
-			unsigned sub;
-
-			if (c->failed || len == 0 || len > left(c))
-				return REFUSE;
-			ext.end = c->p + len;
-			c->p = ext.end;
-			sub = (unsigned)read_fixed(&ext, 1);
-			if (sub == DW_LNE_end_sequence) {
-				if (!add_row(r, addr, LINE_END, 0))
-					return NOMEM;
-				addr = 0;
-				file = row_file(r, ps, 1);
-				line = 1;
-			} else if (sub == DW_LNE_set_address) {
-				/* libbfd reads an address of the unit's size */
-				if (len - 1 != ps->addr_size)
-					return REFUSE;
-				addr = read_fixed(&ext, ps->addr_size);
-			} else if (sub == DW_LNE_define_file) {
-				return REFUSE;
-			}
-			break;
-		}
-		case DW_LNS_copy:
-			if ((st = emit(r, addr, file, line)) != OK)
+		if (kind == OPCODE_RUN) {
+			c->p = p;
+			if ((st = run_opcode(r, c, ps, op, &reg)) != OK)
 				return st;
-			break;
-		case DW_LNS_advance_pc:
-			addr += read_uleb(c) * ps->min_insn;
-			break;
-		case DW_LNS_advance_line:
-			line += (uint32_t)read_leb(c, true);
-			break;
-		case DW_LNS_set_file:
-			file = row_file(r, ps, read_uleb(c));
-			break;
-		case DW_LNS_const_add_pc:
-			addr += ps->special_addr[255];
-			break;
-		case DW_LNS_fixed_advance_pc:
-			addr += read_fixed(c, 2);
-			break;
-		default:
-			/* other standard opcodes (set_column, negate_stmt, ...):
-			 * skip their operands */
-			for (unsigned i = ps->lengths[op - 1]; i > 0; i--)
-				skip_leb(c);
-			break;
+			p = c->p;
+			continue;
 		}
+		/* a row; the line register wraps as libbfd's unsigned one does */
+		reg.addr += ps->special_addr[op];
+		reg.line += ps->special_line[op];
+		if (reg.file == LINE_END)
+			return REFUSE;
+		if (r->holding) {
+			/* libbfd keeps only the last row at one address of a
+			 * sequence */
+			if (reg.addr == r->held.addr) {
+				r->held.file = reg.file;
+				r->held.line = reg.line;
+				continue;
+			}
+			if (reg.addr > r->held.addr) {
+				/* a row that answers as the held row does adds
+				 * nothing: the held row covers its addresses
+				 * too (the answers change only where another
+				 * sequence overlaps this one, within the span
+				 * the row would have reclaimed: code the linker
+				 * discarded) */
+				if (reg.file == r->held.file && reg.line == r->held.line)
+					continue;
+				/* the held row covers no address to be looked up */
+				if (r->pcs && reg.addr <= r->next_pc) {
+					r->held = (struct line_row){ reg.addr, reg.file,
+								     reg.line };
+					continue;
+				}
+			}
+		}
+		if (!add_row(r, reg.addr, reg.file, reg.line))
+			return NOMEM;
 	}
-	if (c->failed)
-		return REFUSE;
+	c->p = p;
 	/* a sequence without its end: the held row covers what follows */
 	if (r->holding) {
 		r->holding = false;
@@ -850,7 +902,7 @@ static enum status read_line_unit(struct reader *r, const struct unit_ref *ref)
 	if (st != OK || c.failed || c.p > program)
 		return st != OK ? st : REFUSE;
 	ps.nfiles = r->lt->nfiles - r->unit.first_file;
-	compute_specials(&ps);
+	compute_opcodes(&ps);
 	c.p = program;
 	return run_program(r, &c, &ps);
 }
@@ -1174,10 +1226,15 @@ static const char *join(struct dwarf_lines *lt, struct line_file *f)
 int dwarf_lines_lookup(struct dwarf_lines *lt, uint64_t pc, const char **file,
 		      unsigned *line, struct g2c_error *err)
 {
-	/* the rows at or below PC; positions are looked up in address order */
-	size_t lo = search_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lt->last);
+	size_t lo = lt->last < lt->nrows ? lt->last : lt->nrows;
 	struct line_file *f;
 
+	/* the rows at or below PC: positions are looked up mostly in
+	 * address order, but for a function's call sites, which come by
+	 * callee, a few rows back */
+	for (unsigned back = 0; back < 4 && lo > 0 && lt->rows[lo - 1].addr > pc; back++)
+		lo--;
+	lo = step_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lo);
 	lt->last = lo;
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
 		return 0;

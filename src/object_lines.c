@@ -103,17 +103,46 @@ static bool is_stub_section(const asection *sec)
 	return strncmp(name, ".plt", 4) == 0 || strcmp(name, ".iplt") == 0;
 }
 
-/* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
- * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
- * set. */
-static int find_line(struct object_lines *sl, uint64_t pc, bool outermost,
-		     const char **file, unsigned *line, struct g2c_error *err)
+/* libbfd's file and line of PC, as find_line answers them. */
+static void find_line_bfd(struct object_lines *sl, uint64_t pc, bool outermost,
+			  const char **file, unsigned *line)
 {
 	const char *f = NULL, *func = NULL, *outer_file, *outer_func;
 	unsigned l = 0, outer_line;
 	bfd *dbfd = sl->obj->dbfd;
 	asection *sec;
 
+	/* Without a line, libbfd's file is a guess from the symbol table
+	 * (an object file's name, such as "libc-start.o"): no source; and
+	 * without debug sections, that is all it could answer. */
+	if (sl->no_debug_sections)
+		return;
+	sec = object_find_code_section(dbfd, &sl->last_section, pc);
+	/* The linker's call stubs have no line: asking libbfd would parse
+	 * every unit's debug information (most of a C++ program's
+	 * conversion) to say so. */
+	if (!sec || is_stub_section(sec) ||
+	    !bfd_find_nearest_line(dbfd, sec, sl->obj->syms,
+				   pc - bfd_section_vma(sec), &f, &func, &l) ||
+	    !f || l == 0)
+		return;
+	/* Walk out of inlined frames to the function that owns PC. */
+	while (outermost && bfd_find_inliner_info(dbfd, &outer_file,
+						  &outer_func, &outer_line)) {
+		f = outer_file;
+		l = outer_line;
+	}
+	*file = undouble_comp_dir(f);
+	*line = l;
+}
+
+/* The file and line of PC, innermost or OUTERMOST; *FILE is NULL and
+ * *LINE 0 where there is no line information.  Returns 0, or -1 with ERR
+ * set.  (The look-up in the tables read here is apart from libbfd's, whose
+ * frame is much larger.) */
+static int find_line(struct object_lines *sl, uint64_t pc, bool outermost,
+		     const char **file, unsigned *line, struct g2c_error *err)
+{
 	*file = NULL;
 	*line = 0;
 	/* The innermost position is the line table's own answer: read the
@@ -128,28 +157,7 @@ static int find_line(struct object_lines *sl, uint64_t pc, bool outermost,
 		if (found != 0)
 			return found < 0 ? -1 : 0;
 	}
-	/* Without a line, libbfd's file is a guess from the symbol table
-	 * (an object file's name, such as "libc-start.o"): no source; and
-	 * without debug sections, that is all it could answer. */
-	if (sl->no_debug_sections)
-		return 0;
-	sec = object_find_code_section(dbfd, &sl->last_section, pc);
-	/* The linker's call stubs have no line: asking libbfd would parse
-	 * every unit's debug information (most of a C++ program's
-	 * conversion) to say so. */
-	if (!sec || is_stub_section(sec) ||
-	    !bfd_find_nearest_line(dbfd, sec, sl->obj->syms,
-				   pc - bfd_section_vma(sec), &f, &func, &l) ||
-	    !f || l == 0)
-		return 0;
-	/* Walk out of inlined frames to the function that owns PC. */
-	while (outermost && bfd_find_inliner_info(dbfd, &outer_file,
-						  &outer_func, &outer_line)) {
-		f = outer_file;
-		l = outer_line;
-	}
-	*file = undouble_comp_dir(f);
-	*line = l;
+	find_line_bfd(sl, pc, outermost, file, line);
 	return 0;
 }
 

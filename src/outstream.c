@@ -321,33 +321,10 @@ void outstream_puts_printable(struct outstream *os, const char *s)
 	}
 }
 
-char *outstream_format_u64(char *p, uint64_t v)
-{
-	/* two digits at a time, from the end */
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	unsigned ndigits = 1;
-	char *end;
-
-	for (uint64_t t = v; t >= 10; t /= 10)
-		ndigits++;
-	end = p + ndigits;
-	p = end;
-	while (v >= 100) {
-		p -= 2;
-		memcpy(p, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	return end;
-}
+const char outstream_digit_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
 void outstream_printf(struct outstream *os, const char *fmt, ...)
 {

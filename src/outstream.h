@@ -85,8 +85,43 @@ static inline void outstream_advance(struct outstream *os, char *end)
 	os->len = (size_t)(end - os->buf);
 }
 
-/* Puts V in decimal at P; returns the end.  At most 20 bytes. */
-char *outstream_format_u64(char *p, uint64_t v);
+/* "00" "01" ... "99", for outstream_format_u64. */
+extern const char outstream_digit_pairs[200];
+
+/* The number of decimal digits of V. */
+static inline unsigned outstream_digits(uint64_t v)
+{
+	for (unsigned n = 1;; n += 4, v /= 10000) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+	}
+}
+
+/* Puts V in decimal at P; returns the end.  At most 20 bytes.  Inline:
+ * the writer puts several numbers on every line. */
+static inline char *outstream_format_u64(char *p, uint64_t v)
+{
+	char *end = p + outstream_digits(v);
+
+	/* two digits at a time, from the end */
+	p = end;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, outstream_digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(p - 2, outstream_digit_pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return end;
+}
 
 /* Inline: the writer calls it for every token it writes. */
 static inline void outstream_write(struct outstream *os, const char *data,

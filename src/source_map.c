@@ -174,7 +174,13 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 				pcs[j - 1] = t;
 			}
 	}
-	sort_by_key(pcs, n, sizeof *pcs, address_key, compare_addresses);
+	/* (sorted already, equal addresses need no order among them) */
+	for (size_t i = 1; i < n; i++)
+		if (pcs[i - 1] > pcs[i]) {
+			sort_by_key(pcs, n, sizeof *pcs, address_key,
+				    compare_addresses);
+			break;
+		}
 	*n_distinct = 0;
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || pcs[i] != pcs[i - 1])
