@@ -50,6 +50,14 @@ struct build {
 	 * STARTS_FROM, as starts_in found it last. */
 	size_t starts_func, starts_first;
 	uint64_t starts_from;
+	/* The body the last bins lay within alone (FUNC SIZE_MAX: none),
+	 * from the start LO of the last of them to its END, and its
+	 * instructions, NEXT the first starting at or after LO. */
+	struct {
+		size_t func, n, next;
+		uint64_t lo, end;
+		const struct insn *insns;
+	} span;
 	const struct gmon_profile *prof;	/* the profile being read */
 	const struct gmon_profile *arcs_unread;	/* it, until its arcs are read */
 	struct g2c_error *err;
@@ -425,21 +433,47 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 {
 	const struct symtab *st = b->st;
 	uint64_t a, e;
-	size_t first, last, f0 = first_func_of_bin(b, lo);
+	size_t first, last, f0;
 	struct bin_share all = { 0 }, ran = { 0 }, *share;
 	const struct insn *insns;
 	bool never = false, tell;
 
 	/* The usual bin, within one body: it has nobody to share with (what
-	 * the rest below comes to then, with one pass over the code). */
-	if (f0 < st->nfuncs && st->funcs[f0].addr <= lo &&
-	    hi <= st->funcs[f0].body_end) {
-		if (starts_in(b, f0, lo, hi, &insns, &first, &last) < 0)
-			return -1;
+	 * the rest below comes to then, with one pass over the code).  The
+	 * next bins are mostly within the same body, further on. */
+	if (b->span.func != SIZE_MAX && lo >= b->span.lo && hi <= b->span.end) {
+		f0 = b->span.func;
+		insns = b->span.insns;
+		for (first = b->span.next;
+		     first < b->span.n && insns[first].pc < lo; first++)
+			;
+		b->span.lo = lo;
+		b->span.next = first;
+		for (last = first; last < b->span.n && insns[last].pc < hi; last++)
+			;
 		add_share(&all, hi - lo, insns, last - first);
 		credit_part(b, f0, lo, hi, count, &all, insns, first, last);
 		return 0;
 	}
+	f0 = first_func_of_bin(b, lo);
+	if (f0 < st->nfuncs && st->funcs[f0].addr <= lo &&
+	    hi <= st->funcs[f0].body_end) {
+		if (starts_in(b, f0, lo, hi, &insns, &first, &last) < 0 ||
+		    (b->obj->code &&
+		     code_instructions(b->obj->code, f0, &insns, &b->span.n,
+				       b->err) < 0))
+			return -1;
+		b->span.func = f0;
+		b->span.lo = lo;
+		b->span.end = st->funcs[f0].body_end;
+		b->span.insns = insns;
+		b->span.n = insns ? b->span.n : 0;
+		b->span.next = first;
+		add_share(&all, hi - lo, insns, last - first);
+		credit_part(b, f0, lo, hi, count, &all, insns, first, last);
+		return 0;
+	}
+	b->span.func = SIZE_MAX;
 	/* (whether a function ran matters only in a shared bin) */
 	tell = bodies_in(st, f0, lo, hi) > 1;
 
@@ -500,6 +534,7 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 		b->bin_func = 0;
 		b->bin_lo = 0;
 		b->starts_func = SIZE_MAX;
+		b->span.func = SIZE_MAX;
 		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
 			b->cg->stats.hists_outside++;
 
