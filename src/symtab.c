@@ -19,57 +19,46 @@
 #define DMGL_ANSI (1 << 1)
 #endif
 
-/* gprof leaves the profiling runtime's own functions out of every total.
- * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386.) */
-static const char *const mcount_family[] = {
-	"_gprof_mcount", "mcount", "_mcount", "__mcount",
-	"__mcount_internal", "__mcleanup", ".mcount",
+/* What a -pg prologue calls on one of our targets.  gprof leaves the
+ * profiling runtime's own functions, the mcount family, out of every total
+ * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386); ARM's
+ * __gnu_mcount_nc and x86-64 MinGW-w64's __fentry__ (called as the
+ * function's first instruction) keep their time. */
+struct profiler_entry {
+	const char *name;
+	size_t len;
+	bool excluded;
 };
 
-static bool is_mcount_family(const char *name)
-{
-	for (size_t i = 0; i < sizeof mcount_family / sizeof *mcount_family; i++)
-		if (strcmp(name, mcount_family[i]) == 0)
-			return true;
-	return false;
-}
+#define PROFILER_ENTRY(name, excluded) { name, sizeof name - 1, excluded }
 
-/* Copies RAW without a "@plt" suffix (a PLT entry's, or a call stub's,
- * name) into NAME[SIZE]; false when it does not fit. */
-static bool without_plt_suffix(const char *raw, char *name, size_t size)
+static const struct profiler_entry profiler_entries[] = {
+	PROFILER_ENTRY("_gprof_mcount", true),
+	PROFILER_ENTRY("mcount", true),
+	PROFILER_ENTRY("_mcount", true),
+	PROFILER_ENTRY("__mcount", true),
+	PROFILER_ENTRY("__mcount_internal", true),
+	PROFILER_ENTRY("__mcleanup", true),
+	PROFILER_ENTRY(".mcount", true),
+	PROFILER_ENTRY("__gnu_mcount_nc", false),
+	PROFILER_ENTRY("__fentry__", false),
+};
+
+/* The profiler entry RAW names, itself or as its PLT entry ("mcount@plt"),
+ * or NULL.  Every name is looked at: the lengths are compared first. */
+static const struct profiler_entry *profiler_entry_of(const char *raw)
 {
 	static const char plt[] = "@plt";
 	size_t len = strlen(raw);
 
-	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
+	if (len > sizeof plt - 1 &&
+	    memcmp(raw + len - (sizeof plt - 1), plt, sizeof plt - 1) == 0)
 		len -= sizeof plt - 1;
-	if (len >= size)
-		return false;
-	memcpy(name, raw, len);
-	name[len] = '\0';
-	return true;
-}
-
-/* Whether RAW is the mcount family or the PLT entry of one of them: the
- * time in both is the profiler's. */
-static bool is_excluded(const char *raw)
-{
-	char name[32];
-
-	return without_plt_suffix(raw, name, sizeof name) && is_mcount_family(name);
-}
-
-/* Whether RAW names what a -pg prologue calls on one of our targets
- * (ARM's is __gnu_mcount_nc; x86-64 MinGW-w64's gcc calls __fentry__ as
- * the function's first instruction), or the PLT entry for it. */
-static bool is_mcount_entry(const char *raw)
-{
-	char name[32];
-
-	if (!without_plt_suffix(raw, name, sizeof name))
-		return false;
-	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0 ||
-	       strcmp(name, "__fentry__") == 0;
+	for (size_t i = 0; i < sizeof profiler_entries / sizeof *profiler_entries; i++)
+		if (profiler_entries[i].len == len &&
+		    memcmp(raw, profiler_entries[i].name, len) == 0)
+			return &profiler_entries[i];
+	return NULL;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -173,7 +162,13 @@ static const char *ppc_stub_callee(const char *raw)
 	};
 	const char *kind;
 
-	if (strspn(raw, "0123456789abcdef") != 8 || raw[8] != '.')
+	/* (the 8 digits are looked at one by one: most names fail at the
+	 * first, and this runs for every static symbol) */
+	for (size_t i = 0; i < 8; i++)
+		if (!((raw[i] >= '0' && raw[i] <= '9') ||
+		      (raw[i] >= 'a' && raw[i] <= 'f')))
+			return NULL;
+	if (raw[8] != '.')
 		return NULL;
 	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
 		if ((kind = strstr(raw + 8, kinds[i])) &&
@@ -182,11 +177,46 @@ static const char *ppc_stub_callee(const char *raw)
 	return NULL;
 }
 
+/* bfd_decode_symclass's answers so far.  Its answer depends only on a
+ * symbol's section and flags, which thousands of symbols share, and costs
+ * hundreds of instructions (it compares the section's name with a list). */
+#define SYMCLASS_SEEN 8
+
+struct symclass_cache {
+	struct {
+		const asection *section;
+		flagword flags;
+		int cls;
+	} seen[SYMCLASS_SEEN];
+	size_t n, next;		/* entries filled; the one to replace next */
+};
+
+static int symbol_class(struct symclass_cache *cache, asymbol *sym)
+{
+	size_t slot;
+
+	for (size_t i = 0; i < cache->n; i++)
+		if (cache->seen[i].section == sym->section &&
+		    cache->seen[i].flags == sym->flags)
+			return cache->seen[i].cls;
+	if (cache->n < SYMCLASS_SEEN) {
+		slot = cache->n++;
+	} else {
+		slot = cache->next;
+		cache->next = (cache->next + 1) % SYMCLASS_SEEN;
+	}
+	cache->seen[slot].section = sym->section;
+	cache->seen[slot].flags = sym->flags;
+	cache->seen[slot].cls = bfd_decode_symclass(sym);
+	return cache->seen[slot].cls;
+}
+
 /* Decides, as gprof's core_sym_class does without -a, whether SYM names a
  * function; sets *IS_STATIC.  Unlike gprof, weak symbols outside code
  * sections (such as data_start) are not taken for functions, and
  * functions with a '$' in their name and PowerPC's call stubs are. */
-static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
+static bool symbol_is_function(bfd *abfd, asymbol *sym,
+			       struct symclass_cache *classes, bool *is_static)
 {
 	char leading = bfd_get_symbol_leading_char(abfd);
 	int cls;
@@ -194,7 +224,7 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
 	if (!sym->section || (sym->flags & BSF_DEBUGGING) ||
 	    !(sym->section->flags & SEC_CODE))
 		return false;
-	cls = bfd_decode_symclass(sym);
+	cls = symbol_class(classes, sym);
 	if (cls == 'T' || cls == 'W') {
 		*is_static = false;
 		return true;
@@ -520,6 +550,7 @@ static int assign_cold_parts(struct symtab *st)
  * is its section's end until the table is sorted. */
 static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 {
+	struct symclass_cache classes = { .n = 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < obj->nsyms + obj->nsynth; i++) {
@@ -528,7 +559,7 @@ static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 		bool is_static = false;
 
 		if (!(sym->flags & BSF_SYNTHETIC) &&
-		    !symbol_is_function(obj->dbfd, sym, &is_static))
+		    !symbol_is_function(obj->dbfd, sym, &classes, &is_static))
 			continue;
 		if ((sym->flags & BSF_SYNTHETIC) && !(sym->section->flags & SEC_CODE))
 			continue;
@@ -825,14 +856,16 @@ int symtab_build(struct symtab *st, struct object *obj,
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		struct symtab_func *f = &st->funcs[i];
 		const char *raw = f->raw_name;
+		const struct profiler_entry *entry;
 
 		if (i + PREFETCH_AHEAD < st->nfuncs)
 			prefetch(st->funcs[i + PREFETCH_AHEAD].raw_name);
 
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
-		f->excluded = is_excluded(raw);
-		f->is_mcount = is_mcount_entry(raw);
+		entry = profiler_entry_of(raw);
+		f->excluded = entry && entry->excluded;
+		f->is_mcount = entry != NULL;
 		f->name = f->raw_name;
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
