@@ -183,8 +183,11 @@ static int read_stream(struct instream *in, unsigned char *dst, size_t n,
 	return 0;
 }
 
-int instream_read(struct instream *in, unsigned char *dst, size_t n,
-		  size_t *got, struct g2c_error *err)
+/* instream_read past the bytes at hand, or with bytes given back.  (Kept
+ * out of line, so that the usual case saves no registers.) */
+__attribute__((noinline))
+static int read_across(struct instream *in, unsigned char *dst, size_t n,
+		       size_t *got, struct g2c_error *err)
 {
 	size_t from_back = n < in->back_len ? n : in->back_len, streamed;
 
@@ -196,6 +199,21 @@ int instream_read(struct instream *in, unsigned char *dst, size_t n,
 	*got = from_back + streamed;
 	in->pos += *got;
 	return 0;
+}
+
+int instream_read(struct instream *in, unsigned char *dst, size_t n,
+		  size_t *got, struct g2c_error *err)
+{
+	/* the usual case, a record within the bytes at hand */
+	if (in->back_len == 0 && n <= in->avail) {
+		memcpy(dst, in->next, n);
+		in->next += n;
+		in->avail -= n;
+		in->pos += n;
+		*got = n;
+		return 0;
+	}
+	return read_across(in, dst, n, got, err);
 }
 
 void instream_unread(struct instream *in, const unsigned char *src, size_t n)
