@@ -998,6 +998,9 @@ void symtab_prefetch(const struct symtab *st, uint64_t pc)
 		prefetch(&st->funcs[st->slice_first[s]]);
 }
 
+/* The most functions of a slice symtab_lookup looks at one by one. */
+#define SLICE_SCAN_MAX 8
+
 size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 {
 	size_t lo = 0, hi = st->nfuncs, s = slice_of(st, pc);
@@ -1010,8 +1013,15 @@ size_t symtab_lookup(const struct symtab *st, uint64_t pc)
 		if (s + 1 < st->nslices)
 			hi = st->slice_first[s + 1];
 	}
-	/* the last function starting at or below PC */
-	lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs, pc, 0);
+	/* the last function starting at or below PC: a slice holds a
+	 * function or two, which are looked at in turn (a look-up is made
+	 * several times per arc); a crowded one is searched */
+	if (hi - lo <= SLICE_SCAN_MAX)
+		while (lo < hi && st->funcs[lo].addr <= pc)
+			lo++;
+	else
+		lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs,
+				   pc, 0);
 	if (lo == 0 || pc >= st->funcs[lo - 1].end)
 		return SYMTAB_NONE;
 	return lo - 1;
