@@ -839,7 +839,8 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 		cg->funcs[f].used = cg->funcs[f].used || cg->funcs[f].ncosts > 0;
 	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX)
 		return g2c_error_set(err, "too many functions or calls for one call graph");
-	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
+	/* (set for each component by propagate_time) */
+	uncalled = malloc(cg->nfuncs * sizeof *uncalled);
 	if (!uncalled || find_components(cg, &comps) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");
 		goto out;

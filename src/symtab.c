@@ -827,7 +827,8 @@ int symtab_build(struct symtab *st, struct object *obj,
 	st->abfd = obj->abfd;
 	st->path = obj->path;
 	st->demangle = opts->demangle;
-	st->funcs = calloc(obj->nsyms + obj->nsynth + count_code_sections(obj->abfd),
+	/* (not zeroed: each entry is written whole before it is read) */
+	st->funcs = malloc((obj->nsyms + obj->nsynth + count_code_sections(obj->abfd)) *
 			   sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
