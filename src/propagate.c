@@ -500,6 +500,11 @@ static size_t split_over_sites(struct callgraph *cg, struct cg_arc *arc,
 	struct splitter split = { .total = ns, .sum = (double)arc->count };
 	size_t last = arc->first_site + arc->nsites, empty = 0;
 
+	if (arc->nsites == 1) {	/* most calls: the site takes it all */
+		cg->sites[arc->first_site].ns = ns ? ns : floor;
+		arc->ns = cg->sites[arc->first_site].ns;
+		return ns == 0;
+	}
 	arc->ns = 0;
 	for (size_t s = arc->first_site; s < last; s++) {
 		uint64_t share = split_next(&split, (double)cg->sites[s].count,
