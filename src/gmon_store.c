@@ -166,7 +166,10 @@ static int merge_records(const struct records *rs)
 		put_record(base + old * w, &at, base + r * w, rs->nkeys);
 		run = old + at;
 	}
-	if (old == 0) {
+	/* (records come mostly in address order: a run all above the
+	 * merged ones merges where it lies) */
+	if (old == 0 || compare_keys(base + (old - 1) * w, base + old * w,
+				     rs->nkeys) < 0) {
 		*rs->n = *rs->merged = run;
 		return 0;
 	}
