@@ -183,11 +183,8 @@ static int read_stream(struct instream *in, unsigned char *dst, size_t n,
 	return 0;
 }
 
-/* instream_read past the bytes at hand, or with bytes given back.  (Kept
- * out of line, so that the usual case saves no registers.) */
-__attribute__((noinline))
-static int read_across(struct instream *in, unsigned char *dst, size_t n,
-		       size_t *got, struct g2c_error *err)
+int instream_read_across(struct instream *in, unsigned char *dst, size_t n,
+			 size_t *got, struct g2c_error *err)
 {
 	size_t from_back = n < in->back_len ? n : in->back_len, streamed;
 
@@ -199,21 +196,6 @@ static int read_across(struct instream *in, unsigned char *dst, size_t n,
 	*got = from_back + streamed;
 	in->pos += *got;
 	return 0;
-}
-
-int instream_read(struct instream *in, unsigned char *dst, size_t n,
-		  size_t *got, struct g2c_error *err)
-{
-	/* the usual case, a record within the bytes at hand */
-	if (in->back_len == 0 && n <= in->avail) {
-		memcpy(dst, in->next, n);
-		in->next += n;
-		in->avail -= n;
-		in->pos += n;
-		*got = n;
-		return 0;
-	}
-	return read_across(in, dst, n, got, err);
 }
 
 void instream_unread(struct instream *in, const unsigned char *src, size_t n)
@@ -232,22 +214,4 @@ int instream_truncated(struct instream *in, const char *what, uint64_t start,
 			     in->name, what, (unsigned long long)start,
 			     (unsigned long long)(end - start),
 			     (unsigned long long)(in->pos - start));
-}
-
-int instream_take(struct instream *in, unsigned char *dst, size_t n,
-		  const char *what, uint64_t start, uint64_t end,
-		  struct g2c_error *err)
-{
-	size_t got;
-
-	if (instream_read(in, dst, n, &got, err) < 0)
-		return -1;
-	return got == n ? 0 : instream_truncated(in, what, start, end, err);
-}
-
-int instream_take_record(struct instream *in, unsigned char *dst, size_t n,
-			 const char *what, uint64_t start,
-			 struct g2c_error *err)
-{
-	return instream_take(in, dst, n, what, start, in->pos + n, err);
 }
