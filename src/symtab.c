@@ -979,55 +979,13 @@ size_t symtab_name_keys(const struct symtab *st, size_t f,
 	return n;
 }
 
-/* The slice holding PC's function (the last slice past its end), or
- * ST->nslices when PC is before the first function or there are none. */
-static size_t slice_of(const struct symtab *st, uint64_t pc)
-{
-	uint64_t s;
-
-	if (!st->slice_first || pc < st->funcs[0].addr)
-		return st->nslices;
-	s = (pc - st->funcs[0].addr) >> st->slice_shift;
-	return s < st->nslices ? (size_t)s : st->nslices - 1;
-}
-
 void symtab_prefetch(const struct symtab *st, uint64_t pc)
 {
-	size_t s = slice_of(st, pc);
+	size_t s = symtab_slice_of(st, pc);
 
 	if (s < st->nslices)
 		prefetch(&st->funcs[st->slice_first[s]]);
 }
-
-/* The most functions of a slice symtab_lookup looks at one by one. */
-#define SLICE_SCAN_MAX 8
-
-size_t symtab_lookup(const struct symtab *st, uint64_t pc)
-{
-	size_t lo = 0, hi = st->nfuncs, s = slice_of(st, pc);
-
-	/* Functions before PC's slice start below PC, those after it above:
-	 * the answer is the last function of the slice starting at or below
-	 * PC, or the one before the slice. */
-	if (s < st->nslices) {
-		lo = st->slice_first[s];
-		if (s + 1 < st->nslices)
-			hi = st->slice_first[s + 1];
-	}
-	/* the last function starting at or below PC: a slice holds a
-	 * function or two, which are looked at in turn (a look-up is made
-	 * several times per arc); a crowded one is searched */
-	if (hi - lo <= SLICE_SCAN_MAX)
-		while (lo < hi && st->funcs[lo].addr <= pc)
-			lo++;
-	else
-		lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs,
-				   pc, 0);
-	if (lo == 0 || pc >= st->funcs[lo - 1].end)
-		return SYMTAB_NONE;
-	return lo - 1;
-}
-
 
 bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f)
 {
