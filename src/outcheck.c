@@ -61,17 +61,21 @@ static struct placed_func place(const struct callgraph *cg, size_t f)
 				     callgraph_symbol(cg, f) };
 }
 
-/* Whether PC lies in function P: in its symbol's range, or in a part of
- * it elsewhere (a cold part, credited to its owner). */
-static bool inside(const struct placed_func *p, uint64_t pc)
+/* Whether PC lies in a part of function P away from its symbol (a cold
+ * part, credited to its owner). */
+static bool in_other_part(const struct placed_func *p, uint64_t pc)
 {
-	size_t at;
+	size_t at = symtab_lookup(p->obj->st, pc);
 
-	if (pc >= p->sym->addr && pc < p->sym->end)
-		return true;
-	at = symtab_lookup(p->obj->st, pc);
 	return at != SYMTAB_NONE &&
 	       p->obj->st->funcs[at].owner == p->f - p->obj->first_func;
+}
+
+/* Whether PC lies in function P: in its symbol's range (the usual case,
+ * inline), or in a part of it elsewhere. */
+static inline bool inside(const struct placed_func *p, uint64_t pc)
+{
+	return (pc >= p->sym->addr && pc < p->sym->end) || in_other_part(p, pc);
 }
 
 /* Adds what the calls written into each function carry (direct recursion
