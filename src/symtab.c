@@ -30,22 +30,24 @@ struct profiler_entry {
 	bool excluded;
 };
 
-#define PROFILER_ENTRY(name, excluded) { name, sizeof name - 1, excluded }
+#define PROFILER_ENTRIES(X)						\
+	X("_gprof_mcount", true) X("mcount", true) X("_mcount", true)	\
+	X("__mcount", true) X("__mcount_internal", true)		\
+	X("__mcleanup", true) X(".mcount", true)			\
+	X("__gnu_mcount_nc", false) X("__fentry__", false)
+#define PROFILER_ENTRY(name, excluded) { name, sizeof name - 1, excluded },
+#define PROFILER_LENGTH_BIT(name, excluded) | (UINT64_C(1) << (sizeof name - 1))
 
 static const struct profiler_entry profiler_entries[] = {
-	PROFILER_ENTRY("_gprof_mcount", true),
-	PROFILER_ENTRY("mcount", true),
-	PROFILER_ENTRY("_mcount", true),
-	PROFILER_ENTRY("__mcount", true),
-	PROFILER_ENTRY("__mcount_internal", true),
-	PROFILER_ENTRY("__mcleanup", true),
-	PROFILER_ENTRY(".mcount", true),
-	PROFILER_ENTRY("__gnu_mcount_nc", false),
-	PROFILER_ENTRY("__fentry__", false),
+	PROFILER_ENTRIES(PROFILER_ENTRY)
 };
 
+/* Bit N set: an entry's name is N bytes long (all are below 64).  Every
+ * symbol's name is looked at, and most names differ in length from all. */
+static const uint64_t profiler_lengths = 0 PROFILER_ENTRIES(PROFILER_LENGTH_BIT);
+
 /* The profiler entry RAW names, itself or as its PLT entry ("mcount@plt"),
- * or NULL.  Every name is looked at: the lengths are compared first. */
+ * or NULL. */
 static const struct profiler_entry *profiler_entry_of(const char *raw)
 {
 	static const char plt[] = "@plt";
@@ -54,6 +56,8 @@ static const struct profiler_entry *profiler_entry_of(const char *raw)
 	if (len > sizeof plt - 1 &&
 	    memcmp(raw + len - (sizeof plt - 1), plt, sizeof plt - 1) == 0)
 		len -= sizeof plt - 1;
+	if (len >= 64 || !((profiler_lengths >> len) & 1))
+		return NULL;
 	for (size_t i = 0; i < sizeof profiler_entries / sizeof *profiler_entries; i++)
 		if (profiler_entries[i].len == len &&
 		    memcmp(raw, profiler_entries[i].name, len) == 0)
