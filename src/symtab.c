@@ -106,7 +106,12 @@ static bool static_name_is_function(const asymbol *sym)
  * function split by GCC ("f.cold", "f.cold.3"), else 0. */
 static size_t cold_parent_length(const char *raw)
 {
-	const char *cold = strstr(raw, ".cold");
+	const char *cold = raw;
+
+	/* (strstr's first ".cold", looked for at each '.': most names,
+	 * which this sees all of, have none) */
+	while ((cold = strchr(cold, '.')) && strncmp(cold, ".cold", 5) != 0)
+		cold++;
 
 	if (!cold || cold == raw || (cold[5] != '\0' && cold[5] != '.'))
 		return 0;
@@ -150,6 +155,22 @@ static bool is_sized_function(bfd *abfd, asymbol *sym)
 	return (sym->flags & BSF_FUNCTION) && elf_symbol_size(abfd, sym) > 0;
 }
 
+/* The callee in REST, a PowerPC call stub's name past its addend, or
+ * NULL (see ppc_stub_callee). */
+static const char *ppc_stub_kind_callee(const char *rest)
+{
+	static const char *const kinds[] = {
+		".plt_pic32.", ".plt_call32.", ".plt_call."
+	};
+	const char *kind;
+
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if ((kind = strstr(rest, kinds[i])) &&
+		    kind[strlen(kinds[i])] != '\0')
+			return kind + strlen(kinds[i]);
+	return NULL;
+}
+
 /* The name of the function a PowerPC call stub calls, or NULL when RAW
  * names no such stub.  Code calls a shared function through a stub in
  * .text (the PLT holds only addresses), which GNU ld names, ADDEND in 8
@@ -159,26 +180,15 @@ static bool is_sized_function(bfd *abfd, asymbol *sym)
  * "ADDEND.plt_call.NAME" ("0000004b.plt_call.printf@@GLIBC_2.17").  (Its
  * other stubs, "long_branch" and "plt_branch", reach functions of the
  * object itself.) */
-static const char *ppc_stub_callee(const char *raw)
+static inline const char *ppc_stub_callee(const char *raw)
 {
-	static const char *const kinds[] = {
-		".plt_pic32.", ".plt_call32.", ".plt_call."
-	};
-	const char *kind;
-
-	/* (the 8 digits are looked at one by one: most names fail at the
-	 * first, and this runs for every static symbol) */
+	/* (inline, the 8 digits looked at one by one: this runs for every
+	 * function, and most names fail at the first) */
 	for (size_t i = 0; i < 8; i++)
 		if (!((raw[i] >= '0' && raw[i] <= '9') ||
 		      (raw[i] >= 'a' && raw[i] <= 'f')))
 			return NULL;
-	if (raw[8] != '.')
-		return NULL;
-	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-		if ((kind = strstr(raw + 8, kinds[i])) &&
-		    kind[strlen(kinds[i])] != '\0')
-			return kind + strlen(kinds[i]);
-	return NULL;
+	return raw[8] == '.' ? ppc_stub_kind_callee(raw + 8) : NULL;
 }
 
 /* bfd_decode_symclass's answers so far.  Its answer depends only on a
