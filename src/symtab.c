@@ -319,9 +319,15 @@ static bool room_for_owned(struct symtab *st)
 	return true;
 }
 
+/* The name people read of RAW, a name that is not mangled: without the
+ * target's LEADING character (i386 Windows' "_main" is main), as
+ * bfd_demangle and so gprof drop it. */
+static const char *unmangled_name(char leading, const char *raw)
+{
+	return leading && raw[0] == leading ? raw + 1 : raw;
+}
+
 /* The name people read: demangled, unless turned off or not mangled.
- * A name that is not mangled loses the target's leading character (i386
- * Windows' "_main" is main), as bfd_demangle and so gprof drop it.
  * Returns NULL only when memory runs out. */
 static const char *display_name(struct symtab *st, const char *raw)
 {
@@ -330,8 +336,7 @@ static const char *display_name(struct symtab *st, const char *raw)
 	if (!st->demangle)
 		return raw;
 	if (!may_be_mangled(st->abfd, raw))
-		return st->leading_char && raw[0] == st->leading_char ? raw + 1
-								     : raw;
+		return unmangled_name(st->leading_char, raw);
 	if (!room_for_owned(st))
 		return NULL;
 	bfd_set_error(bfd_error_no_error);
@@ -357,8 +362,10 @@ struct name_job {
 	pthread_t thread;
 	bfd *abfd;
 	const char **raw;	/* the raw names, copied: funcs[] is not shared */
-	const char **demangled;	/* NULL: not mangled, or no memory (retried) */
+	const char **demangled;	/* the names to show; NULL where demangling
+				   failed (retried) */
 	size_t n;
+	char leading_char;
 	char **blocks;		/* what demangled[] points into */
 	size_t nblocks, blocks_cap;
 	char *free_space;	/* in the last block */
@@ -399,8 +406,13 @@ static void *demangle_names(void *arg)
 	for (size_t i = 0; i < job->n; i++) {
 		char *name;
 
-		if (!may_be_mangled(job->abfd, job->raw[i]))
+		/* (the names not mangled too: symtab_names then looks at
+		 * no name again) */
+		if (!may_be_mangled(job->abfd, job->raw[i])) {
+			job->demangled[i] = unmangled_name(job->leading_char,
+							   job->raw[i]);
 			continue;
+		}
 		name = bfd_demangle(job->abfd, job->raw[i], DMGL_PARAMS | DMGL_ANSI);
 		if (name) {
 			job->demangled[i] = keep_name(job, name);
@@ -419,6 +431,7 @@ static bool start_names(struct symtab *st)
 	if (!job)
 		return false;
 	job->abfd = st->abfd;
+	job->leading_char = st->leading_char;
 	job->n = st->nfuncs;
 	job->raw = malloc(job->n * sizeof *job->raw);
 	job->demangled = calloc(job->n, sizeof *job->demangled);
