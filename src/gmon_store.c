@@ -64,8 +64,8 @@ static int compare_bb_records(const void *x, const void *y)
 
 /* Appends record FROM to OUT[*K], or adds its count to OUT[*K - 1] when
  * that has the same keys. */
-static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
-		       unsigned nkeys)
+static inline void put_record(uint64_t *out, size_t *k,
+			      const uint64_t *from, unsigned nkeys)
 {
 	uint64_t *last = *k ? out + (*k - 1) * (nkeys + 1) : NULL;
 
