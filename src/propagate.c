@@ -173,7 +173,7 @@ struct tarjan {
 	size_t nmembers;
 };
 
-static void visit(struct tarjan *t, uint32_t v)
+static inline void visit(struct tarjan *t, uint32_t v)
 {
 	t->index[v] = t->low[v] = t->counter++;
 	t->stack[t->nstack++] = v;
@@ -360,8 +360,8 @@ static bool in_set(const bool *set, size_t f)
 /* The share of component C's time that is propagated: its members' share
  * where it is not forced to 0 (forcing to 1 happens only where the
  * inherited share is 0, so the members' other shares are equal). */
-static double component_fract(const struct callgraph *cg,
-			      const struct components *comps, size_t c)
+static inline double component_fract(const struct callgraph *cg,
+				     const struct components *comps, size_t c)
 {
 	double most = 0;
 
@@ -417,8 +417,8 @@ static void inherit_selection(struct callgraph *cg, const struct components *com
 }
 
 /* Whether some but not all members of component C are shown. */
-static bool partly_shown(const struct callgraph *cg,
-			 const struct components *comps, size_t c)
+static inline bool partly_shown(const struct callgraph *cg,
+				const struct components *comps, size_t c)
 {
 	size_t shown = 0, k = comps->first[c + 1] - comps->first[c];
 
@@ -494,8 +494,9 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 /* Splits NS over ARC's sites in proportion to their counts, a site
  * left with nothing getting FLOOR; the arc's cost is then the sum of its
  * sites'.  Returns how many sites got the floor (or nothing). */
-static size_t split_over_sites(struct callgraph *cg, struct cg_arc *arc,
-			       uint64_t floor, uint64_t ns)
+static inline size_t split_over_sites(struct callgraph *cg,
+				      struct cg_arc *arc, uint64_t floor,
+				      uint64_t ns)
 {
 	struct splitter split = { .total = ns, .sum = (double)arc->count };
 	size_t last = arc->first_site + arc->nsites, empty = 0;
