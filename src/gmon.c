@@ -65,7 +65,8 @@ static void file_limits(struct reader *r)
 }
 
 /* The SIZE-byte field at P. */
-static uint64_t decode(const unsigned char *p, unsigned size, bool big_endian)
+static uint64_t decode_bytes(const unsigned char *p, unsigned size,
+			     bool big_endian)
 {
 	uint64_t v = 0;
 
@@ -74,6 +75,33 @@ static uint64_t decode(const unsigned char *p, unsigned size, bool big_endian)
 		v |= (uint64_t)p[i] << shift;
 	}
 	return v;
+}
+
+static uint32_t decode_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint32_t decode_be32(const unsigned char *p)
+{
+	return (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[0] << 24;
+}
+
+/* The SIZE-byte field at P.  Addresses and counts of 4 and 8 bytes, which
+ * every arc's fields are, are put together from 32-bit halves, which the
+ * compiler makes single loads. */
+static inline uint64_t decode(const unsigned char *p, unsigned size,
+			      bool big_endian)
+{
+	if (size == 4)
+		return big_endian ? decode_be32(p) : decode_le32(p);
+	if (size == 8)
+		return big_endian ?
+		       (uint64_t)decode_be32(p) << 32 | decode_be32(p + 4) :
+		       (uint64_t)decode_le32(p + 4) << 32 | decode_le32(p);
+	return decode_bytes(p, size, big_endian);
 }
 
 /* The version word of a file that starts with the tagged cookie. */
@@ -85,7 +113,7 @@ static uint32_t tagged_version(const unsigned char *head, bool big_endian)
 
 /* Decodes a SIZE-byte field at *P in the target's byte order, and moves
  * *P past it. */
-static uint64_t get(const struct reader *r, const unsigned char **p,
+static inline uint64_t get(const struct reader *r, const unsigned char **p,
 		    unsigned size)
 {
 	uint64_t v = decode(*p, size, r->target->big_endian);

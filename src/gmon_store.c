@@ -41,11 +41,14 @@ static uint64_t record_key(const void *x)
 	return *(const uint64_t *)x;
 }
 
+/* (NKEYS is 1 or 2: spelt out, as every record of a file passes here
+ * several times) */
 static int compare_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
 {
-	for (unsigned k = 0; k < nkeys; k++)
-		if (a[k] != b[k])
-			return a[k] < b[k] ? -1 : 1;
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	if (nkeys == 2 && a[1] != b[1])
+		return a[1] < b[1] ? -1 : 1;
 	return 0;
 }
 
@@ -61,8 +64,8 @@ static int compare_bb_records(const void *x, const void *y)
 
 /* Appends record FROM to OUT[*K], or adds its count to OUT[*K - 1] when
  * that has the same keys. */
-static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
-		       unsigned nkeys)
+static inline void put_record(uint64_t *out, size_t *k,
+			      const uint64_t *from, unsigned nkeys)
 {
 	uint64_t *last = *k ? out + (*k - 1) * (nkeys + 1) : NULL;
 
@@ -70,9 +73,13 @@ static void put_record(uint64_t *out, size_t *k, const uint64_t *from,
 		last[nkeys] = add_saturating(last[nkeys], from[nkeys]);
 		return;
 	}
-	/* (word by word: FROM may be where it goes) */
-	for (unsigned i = 0; i <= nkeys; i++)
-		out[*k * (nkeys + 1) + i] = from[i];
+	/* (word by word from the first: FROM may be where it goes, or
+	 * after it) */
+	out += *k * (nkeys + 1);
+	out[0] = from[0];
+	out[1] = from[1];
+	if (nkeys == 2)
+		out[2] = from[2];
 	(*k)++;
 }
 
@@ -159,7 +166,10 @@ static int merge_records(const struct records *rs)
 		put_record(base + old * w, &at, base + r * w, rs->nkeys);
 		run = old + at;
 	}
-	if (old == 0) {
+	/* (records come mostly in address order: a run all above the
+	 * merged ones merges where it lies) */
+	if (old == 0 || compare_keys(base + (old - 1) * w, base + old * w,
+				     rs->nkeys) < 0) {
 		*rs->n = *rs->merged = run;
 		return 0;
 	}
@@ -174,9 +184,11 @@ static int merge_records(const struct records *rs)
 	return 0;
 }
 
-/* Appends a record of KEYS and COUNT.  Returns -1 when out of memory. */
-static int add_record(const struct records *rs, const uint64_t *keys,
-		      uint64_t count)
+/* Appends a record of KEYS and COUNT.  Returns -1 when out of memory.
+ * (Inline, as every record of a file is appended: RS and KEYS are the
+ * caller's constants.) */
+static inline int add_record(const struct records *rs, const uint64_t *keys,
+			     uint64_t count)
 {
 	unsigned w = rs->nkeys + 1;
 	uint64_t *p;
@@ -184,11 +196,13 @@ static int add_record(const struct records *rs, const uint64_t *keys,
 	if (*rs->n - *rs->merged >= MERGE_MIN &&
 	    *rs->n - *rs->merged > *rs->merged && merge_records(rs) < 0)
 		return -1;
-	p = array_grow(*rs->base, rs->cap, *rs->n + 1, w * sizeof *p);
-	if (!p)
-		return -1;
-	*rs->base = p;
-	p += (*rs->n)++ * w;
+	if (*rs->n == *rs->cap) {
+		p = array_grow(*rs->base, rs->cap, *rs->n + 1, w * sizeof *p);
+		if (!p)
+			return -1;
+		*rs->base = p;
+	}
+	p = (uint64_t *)*rs->base + (*rs->n)++ * w;
 	memcpy(p, keys, rs->nkeys * sizeof *p);
 	p[rs->nkeys] = count;
 	return 0;

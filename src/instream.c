@@ -183,8 +183,8 @@ static int read_stream(struct instream *in, unsigned char *dst, size_t n,
 	return 0;
 }
 
-int instream_read(struct instream *in, unsigned char *dst, size_t n,
-		  size_t *got, struct g2c_error *err)
+int instream_read_across(struct instream *in, unsigned char *dst, size_t n,
+			 size_t *got, struct g2c_error *err)
 {
 	size_t from_back = n < in->back_len ? n : in->back_len, streamed;
 
@@ -214,22 +214,4 @@ int instream_truncated(struct instream *in, const char *what, uint64_t start,
 			     in->name, what, (unsigned long long)start,
 			     (unsigned long long)(end - start),
 			     (unsigned long long)(in->pos - start));
-}
-
-int instream_take(struct instream *in, unsigned char *dst, size_t n,
-		  const char *what, uint64_t start, uint64_t end,
-		  struct g2c_error *err)
-{
-	size_t got;
-
-	if (instream_read(in, dst, n, &got, err) < 0)
-		return -1;
-	return got == n ? 0 : instream_truncated(in, what, start, end, err);
-}
-
-int instream_take_record(struct instream *in, unsigned char *dst, size_t n,
-			 const char *what, uint64_t start,
-			 struct g2c_error *err)
-{
-	return instream_take(in, dst, n, what, start, in->pos + n, err);
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <zlib.h>
 
 struct g2c_error;
@@ -46,10 +47,27 @@ int instream_open(struct instream *in, const char *path,
 void instream_from_buffer(struct instream *in, const unsigned char *data,
 			  size_t len, const char *name);
 
+/* instream_read where the bytes are not all at hand, or some were given
+ * back. */
+int instream_read_across(struct instream *in, unsigned char *dst, size_t n,
+			 size_t *got, struct g2c_error *err);
+
 /* Copies up to N bytes to DST; *GOT says how many (fewer only at the end
- * of the file).  Returns 0, or -1 with ERR set. */
-int instream_read(struct instream *in, unsigned char *dst, size_t n,
-		  size_t *got, struct g2c_error *err);
+ * of the file).  Returns 0, or -1 with ERR set.  (Inline: the readers
+ * call it for every record, most of which lie in the bytes at hand.) */
+static inline int instream_read(struct instream *in, unsigned char *dst,
+				size_t n, size_t *got, struct g2c_error *err)
+{
+	if (in->back_len == 0 && n <= in->avail) {
+		memcpy(dst, in->next, n);
+		in->next += n;
+		in->avail -= n;
+		in->pos += n;
+		*got = n;
+		return 0;
+	}
+	return instream_read_across(in, dst, n, got, err);
+}
 
 /* Gives back the N bytes (at most sizeof IN->back) just read into SRC, to
  * be read again: a format is recognised by its first bytes, then read from
@@ -64,14 +82,24 @@ int instream_truncated(struct instream *in, const char *what, uint64_t start,
 
 /* Reads exactly N bytes of the record WHAT, which spans START..END, into
  * DST.  Returns 0, or -1 with ERR set. */
-int instream_take(struct instream *in, unsigned char *dst, size_t n,
-		  const char *what, uint64_t start, uint64_t end,
-		  struct g2c_error *err);
+static inline int instream_take(struct instream *in, unsigned char *dst,
+				size_t n, const char *what, uint64_t start,
+				uint64_t end, struct g2c_error *err)
+{
+	size_t got;
+
+	if (instream_read(in, dst, n, &got, err) < 0)
+		return -1;
+	return got == n ? 0 : instream_truncated(in, what, start, end, err);
+}
 
 /* Reads a whole fixed-size record WHAT of N bytes into DST. */
-int instream_take_record(struct instream *in, unsigned char *dst, size_t n,
-			 const char *what, uint64_t start,
-			 struct g2c_error *err);
+static inline int instream_take_record(struct instream *in, unsigned char *dst,
+				       size_t n, const char *what,
+				       uint64_t start, struct g2c_error *err)
+{
+	return instream_take(in, dst, n, what, start, in->pos + n, err);
+}
 
 void instream_close(struct instream *in);
 

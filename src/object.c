@@ -393,8 +393,12 @@ asection *object_find_code_section(bfd *abfd, asection **cache, uint64_t pc)
 	return NULL;
 }
 
-int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
-		   struct g2c_error *err)
+/* Makes the code section holding PC obj->last_code and its bytes
+ * obj->loaded[obj->last_loaded], reading them if need be.  Returns 1, 0
+ * when no code section holds PC, or -1 with ERR set.  (Out of line, so
+ * that object_code_at's usual case saves no registers.) */
+__attribute__((noinline))
+static int find_loaded(struct object *obj, uint64_t pc, struct g2c_error *err)
 {
 	asection *sec = object_find_code_section(obj->abfd, &obj->last_code, pc);
 	struct loaded_section *loaded;
@@ -414,10 +418,31 @@ int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
 			return -1;
 		obj->loaded[obj->nloaded++] = (struct loaded_section){ sec, bytes };
 	}
-	if (!obj->loaded[i].bytes.data)
+	obj->last_loaded = i;
+	return 1;
+}
+
+int object_code_at(struct object *obj, uint64_t pc, struct code_bytes *out,
+		   struct g2c_error *err)
+{
+	asection *sec = obj->last_code;
+	const struct loaded_section *loaded;
+	int rc;
+
+	/* (this runs for every arc and function, and most look-ups are in
+	 * the section of the one before, read already) */
+	if (!sec || pc < bfd_section_vma(sec) || pc >= section_end(sec) ||
+	    obj->last_loaded >= obj->nloaded ||
+	    obj->loaded[obj->last_loaded].sec != sec) {
+		if ((rc = find_loaded(obj, pc, err)) <= 0)
+			return rc;
+		sec = obj->last_code;
+	}
+	loaded = &obj->loaded[obj->last_loaded];
+	if (!loaded->bytes.data)
 		return 0;
-	*out = (struct code_bytes){ obj->loaded[i].bytes.data, bfd_section_vma(sec),
-				    obj->loaded[i].bytes.size };
+	*out = (struct code_bytes){ loaded->bytes.data, bfd_section_vma(sec),
+				    loaded->bytes.size };
 	return 1;
 }
 

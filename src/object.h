@@ -59,6 +59,8 @@ struct object {
 	struct loaded_section *loaded;	/* code section contents read */
 	size_t nloaded;
 	struct bfd_section *last_code;	/* cache for object_code_at */
+	size_t last_loaded;		/* loaded[] index of last_code, where
+					   it is below nloaded */
 };
 
 /* Opens PATH and reads its symbols (from its separate debug file when it

@@ -48,19 +48,34 @@ static bool cost_fits(const struct callgraph *cg, uint64_t ns)
 	return ns < COST_LIMIT && ns <= cg->total_ns;
 }
 
-/* Whether PC lies in function F: in its symbol's range, or in a part of
- * it elsewhere (a cold part, credited to its owner). */
-static bool inside(const struct callgraph *cg, size_t f, uint64_t pc)
-{
-	const struct cg_object *obj = &cg->objs[callgraph_object_of(cg, f)];
-	const struct symtab_func *sym = callgraph_symbol(cg, f);
-	size_t at;
+/* Function F with a symbol, and where it lies. */
+struct placed_func {
+	size_t f;
+	const struct cg_object *obj;
+	const struct symtab_func *sym;
+};
 
-	if (pc >= sym->addr && pc < sym->end)
-		return true;
-	at = symtab_lookup(obj->st, pc);
+static struct placed_func place(const struct callgraph *cg, size_t f)
+{
+	return (struct placed_func){ f, &cg->objs[callgraph_object_of(cg, f)],
+				     callgraph_symbol(cg, f) };
+}
+
+/* Whether PC lies in a part of function P away from its symbol (a cold
+ * part, credited to its owner). */
+static bool in_other_part(const struct placed_func *p, uint64_t pc)
+{
+	size_t at = symtab_lookup(p->obj->st, pc);
+
 	return at != SYMTAB_NONE &&
-	       obj->st->funcs[at].owner == f - obj->first_func;
+	       p->obj->st->funcs[at].owner == p->f - p->obj->first_func;
+}
+
+/* Whether PC lies in function P: in its symbol's range (the usual case,
+ * inline), or in a part of it elsewhere. */
+static inline bool inside(const struct placed_func *p, uint64_t pc)
+{
+	return (pc >= p->sym->addr && pc < p->sym->end) || in_other_part(p, pc);
 }
 
 /* Adds what the calls written into each function carry (direct recursion
@@ -106,15 +121,18 @@ static int check_function(const struct callgraph *cg, size_t f,
 	/* the writer writes a marker at the entry of a function with a
 	 * symbol; a pseudo function's would be lost */
 	uint64_t self = fn->marker_ns, out = 0, hidden_out = 0, leaving = 0;
+	struct placed_func placed;
 
 	if (pseudo && fn->marker_ns)
 		return violated(cg, f, "a marker cost on a function without an entry", err);
+	if (!pseudo)
+		placed = place(cg, f);
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &cg->costs[i];
 
 		if (!cost_fits(cg, c->ns))
 			return violated(cg, f, "a self cost is not below 2^63 and at most the total", err);
-		if (!pseudo && !inside(cg, f, c->pc))
+		if (!pseudo && !inside(&placed, c->pc))
 			return violated(cg, f, "a cost position outside the function", err);
 		self = add_saturating(self, c->ns);
 		*executions = add_saturating(*executions, c->executions);
@@ -129,7 +147,7 @@ static int check_function(const struct callgraph *cg, size_t f,
 			continue;
 		}
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
-			if (!pseudo && !inside(cg, f, cg->sites[s].pc))
+			if (!pseudo && !inside(&placed, cg->sites[s].pc))
 				return violated(cg, f, "a call site outside the function", err);
 			out = add_saturating(out, cg->sites[s].ns);
 			if (cg->funcs[arc->callee].cycle != fn->cycle)

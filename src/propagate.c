@@ -173,7 +173,7 @@ struct tarjan {
 	size_t nmembers;
 };
 
-static void visit(struct tarjan *t, uint32_t v)
+static inline void visit(struct tarjan *t, uint32_t v)
 {
 	t->index[v] = t->low[v] = t->counter++;
 	t->stack[t->nstack++] = v;
@@ -360,8 +360,8 @@ static bool in_set(const bool *set, size_t f)
 /* The share of component C's time that is propagated: its members' share
  * where it is not forced to 0 (forcing to 1 happens only where the
  * inherited share is 0, so the members' other shares are equal). */
-static double component_fract(const struct callgraph *cg,
-			      const struct components *comps, size_t c)
+static inline double component_fract(const struct callgraph *cg,
+				     const struct components *comps, size_t c)
 {
 	double most = 0;
 
@@ -417,8 +417,8 @@ static void inherit_selection(struct callgraph *cg, const struct components *com
 }
 
 /* Whether some but not all members of component C are shown. */
-static bool partly_shown(const struct callgraph *cg,
-			 const struct components *comps, size_t c)
+static inline bool partly_shown(const struct callgraph *cg,
+				const struct components *comps, size_t c)
 {
 	size_t shown = 0, k = comps->first[c + 1] - comps->first[c];
 
@@ -494,12 +494,18 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 /* Splits NS over ARC's sites in proportion to their counts, a site
  * left with nothing getting FLOOR; the arc's cost is then the sum of its
  * sites'.  Returns how many sites got the floor (or nothing). */
-static size_t split_over_sites(struct callgraph *cg, struct cg_arc *arc,
-			       uint64_t floor, uint64_t ns)
+static inline size_t split_over_sites(struct callgraph *cg,
+				      struct cg_arc *arc, uint64_t floor,
+				      uint64_t ns)
 {
 	struct splitter split = { .total = ns, .sum = (double)arc->count };
 	size_t last = arc->first_site + arc->nsites, empty = 0;
 
+	if (arc->nsites == 1) {	/* most calls: the site takes it all */
+		cg->sites[arc->first_site].ns = ns ? ns : floor;
+		arc->ns = cg->sites[arc->first_site].ns;
+		return ns == 0;
+	}
 	arc->ns = 0;
 	for (size_t s = arc->first_site; s < last; s++) {
 		uint64_t share = split_next(&split, (double)cg->sites[s].count,
@@ -839,7 +845,8 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 		cg->funcs[f].used = cg->funcs[f].used || cg->funcs[f].ncosts > 0;
 	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX)
 		return g2c_error_set(err, "too many functions or calls for one call graph");
-	uncalled = calloc(cg->nfuncs, sizeof *uncalled);
+	/* (set for each component by propagate_time) */
+	uncalled = malloc(cg->nfuncs * sizeof *uncalled);
 	if (!uncalled || find_components(cg, &comps) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");
 		goto out;

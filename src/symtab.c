@@ -19,57 +19,50 @@
 #define DMGL_ANSI (1 << 1)
 #endif
 
-/* gprof leaves the profiling runtime's own functions out of every total.
- * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386.) */
-static const char *const mcount_family[] = {
-	"_gprof_mcount", "mcount", "_mcount", "__mcount",
-	"__mcount_internal", "__mcleanup", ".mcount",
+/* What a -pg prologue calls on one of our targets.  gprof leaves the
+ * profiling runtime's own functions, the mcount family, out of every total
+ * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386); ARM's
+ * __gnu_mcount_nc and x86-64 MinGW-w64's __fentry__ (called as the
+ * function's first instruction) keep their time. */
+struct profiler_entry {
+	const char *name;
+	size_t len;
+	bool excluded;
 };
 
-static bool is_mcount_family(const char *name)
-{
-	for (size_t i = 0; i < sizeof mcount_family / sizeof *mcount_family; i++)
-		if (strcmp(name, mcount_family[i]) == 0)
-			return true;
-	return false;
-}
+#define PROFILER_ENTRIES(X)						\
+	X("_gprof_mcount", true) X("mcount", true) X("_mcount", true)	\
+	X("__mcount", true) X("__mcount_internal", true)		\
+	X("__mcleanup", true) X(".mcount", true)			\
+	X("__gnu_mcount_nc", false) X("__fentry__", false)
+#define PROFILER_ENTRY(name, excluded) { name, sizeof name - 1, excluded },
+#define PROFILER_LENGTH_BIT(name, excluded) | (UINT64_C(1) << (sizeof name - 1))
 
-/* Copies RAW without a "@plt" suffix (a PLT entry's, or a call stub's,
- * name) into NAME[SIZE]; false when it does not fit. */
-static bool without_plt_suffix(const char *raw, char *name, size_t size)
+static const struct profiler_entry profiler_entries[] = {
+	PROFILER_ENTRIES(PROFILER_ENTRY)
+};
+
+/* Bit N set: an entry's name is N bytes long (all are below 64).  Every
+ * symbol's name is looked at, and most names differ in length from all. */
+static const uint64_t profiler_lengths = 0 PROFILER_ENTRIES(PROFILER_LENGTH_BIT);
+
+/* The profiler entry RAW names, itself or as its PLT entry ("mcount@plt"),
+ * or NULL. */
+static const struct profiler_entry *profiler_entry_of(const char *raw)
 {
 	static const char plt[] = "@plt";
 	size_t len = strlen(raw);
 
-	if (len > sizeof plt - 1 && strcmp(raw + len - (sizeof plt - 1), plt) == 0)
+	if (len > sizeof plt - 1 &&
+	    memcmp(raw + len - (sizeof plt - 1), plt, sizeof plt - 1) == 0)
 		len -= sizeof plt - 1;
-	if (len >= size)
-		return false;
-	memcpy(name, raw, len);
-	name[len] = '\0';
-	return true;
-}
-
-/* Whether RAW is the mcount family or the PLT entry of one of them: the
- * time in both is the profiler's. */
-static bool is_excluded(const char *raw)
-{
-	char name[32];
-
-	return without_plt_suffix(raw, name, sizeof name) && is_mcount_family(name);
-}
-
-/* Whether RAW names what a -pg prologue calls on one of our targets
- * (ARM's is __gnu_mcount_nc; x86-64 MinGW-w64's gcc calls __fentry__ as
- * the function's first instruction), or the PLT entry for it. */
-static bool is_mcount_entry(const char *raw)
-{
-	char name[32];
-
-	if (!without_plt_suffix(raw, name, sizeof name))
-		return false;
-	return is_mcount_family(name) || strcmp(name, "__gnu_mcount_nc") == 0 ||
-	       strcmp(name, "__fentry__") == 0;
+	if (len >= 64 || !((profiler_lengths >> len) & 1))
+		return NULL;
+	for (size_t i = 0; i < sizeof profiler_entries / sizeof *profiler_entries; i++)
+		if (profiler_entries[i].len == len &&
+		    memcmp(raw, profiler_entries[i].name, len) == 0)
+			return &profiler_entries[i];
+	return NULL;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -113,7 +106,12 @@ static bool static_name_is_function(const asymbol *sym)
  * function split by GCC ("f.cold", "f.cold.3"), else 0. */
 static size_t cold_parent_length(const char *raw)
 {
-	const char *cold = strstr(raw, ".cold");
+	const char *cold = raw;
+
+	/* (strstr's first ".cold", looked for at each '.': most names,
+	 * which this sees all of, have none) */
+	while ((cold = strchr(cold, '.')) && strncmp(cold, ".cold", 5) != 0)
+		cold++;
 
 	if (!cold || cold == raw || (cold[5] != '\0' && cold[5] != '.'))
 		return 0;
@@ -157,6 +155,22 @@ static bool is_sized_function(bfd *abfd, asymbol *sym)
 	return (sym->flags & BSF_FUNCTION) && elf_symbol_size(abfd, sym) > 0;
 }
 
+/* The callee in REST, a PowerPC call stub's name past its addend, or
+ * NULL (see ppc_stub_callee). */
+static const char *ppc_stub_kind_callee(const char *rest)
+{
+	static const char *const kinds[] = {
+		".plt_pic32.", ".plt_call32.", ".plt_call."
+	};
+	const char *kind;
+
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if ((kind = strstr(rest, kinds[i])) &&
+		    kind[strlen(kinds[i])] != '\0')
+			return kind + strlen(kinds[i]);
+	return NULL;
+}
+
 /* The name of the function a PowerPC call stub calls, or NULL when RAW
  * names no such stub.  Code calls a shared function through a stub in
  * .text (the PLT holds only addresses), which GNU ld names, ADDEND in 8
@@ -166,27 +180,57 @@ static bool is_sized_function(bfd *abfd, asymbol *sym)
  * "ADDEND.plt_call.NAME" ("0000004b.plt_call.printf@@GLIBC_2.17").  (Its
  * other stubs, "long_branch" and "plt_branch", reach functions of the
  * object itself.) */
-static const char *ppc_stub_callee(const char *raw)
+static inline const char *ppc_stub_callee(const char *raw)
 {
-	static const char *const kinds[] = {
-		".plt_pic32.", ".plt_call32.", ".plt_call."
-	};
-	const char *kind;
+	/* (inline, the 8 digits looked at one by one: this runs for every
+	 * function, and most names fail at the first) */
+	for (size_t i = 0; i < 8; i++)
+		if (!((raw[i] >= '0' && raw[i] <= '9') ||
+		      (raw[i] >= 'a' && raw[i] <= 'f')))
+			return NULL;
+	return raw[8] == '.' ? ppc_stub_kind_callee(raw + 8) : NULL;
+}
 
-	if (strspn(raw, "0123456789abcdef") != 8 || raw[8] != '.')
-		return NULL;
-	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-		if ((kind = strstr(raw + 8, kinds[i])) &&
-		    kind[strlen(kinds[i])] != '\0')
-			return kind + strlen(kinds[i]);
-	return NULL;
+/* bfd_decode_symclass's answers so far.  Its answer depends only on a
+ * symbol's section and flags, which thousands of symbols share, and costs
+ * hundreds of instructions (it compares the section's name with a list). */
+#define SYMCLASS_SEEN 8
+
+struct symclass_cache {
+	struct {
+		const asection *section;
+		flagword flags;
+		int cls;
+	} seen[SYMCLASS_SEEN];
+	size_t n, next;		/* entries filled; the one to replace next */
+};
+
+static int symbol_class(struct symclass_cache *cache, asymbol *sym)
+{
+	size_t slot;
+
+	for (size_t i = 0; i < cache->n; i++)
+		if (cache->seen[i].section == sym->section &&
+		    cache->seen[i].flags == sym->flags)
+			return cache->seen[i].cls;
+	if (cache->n < SYMCLASS_SEEN) {
+		slot = cache->n++;
+	} else {
+		slot = cache->next;
+		cache->next = (cache->next + 1) % SYMCLASS_SEEN;
+	}
+	cache->seen[slot].section = sym->section;
+	cache->seen[slot].flags = sym->flags;
+	cache->seen[slot].cls = bfd_decode_symclass(sym);
+	return cache->seen[slot].cls;
 }
 
 /* Decides, as gprof's core_sym_class does without -a, whether SYM names a
  * function; sets *IS_STATIC.  Unlike gprof, weak symbols outside code
  * sections (such as data_start) are not taken for functions, and
  * functions with a '$' in their name and PowerPC's call stubs are. */
-static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
+static bool symbol_is_function(bfd *abfd, asymbol *sym,
+			       struct symclass_cache *classes, bool *is_static)
 {
 	char leading = bfd_get_symbol_leading_char(abfd);
 	int cls;
@@ -194,7 +238,7 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym, bool *is_static)
 	if (!sym->section || (sym->flags & BSF_DEBUGGING) ||
 	    !(sym->section->flags & SEC_CODE))
 		return false;
-	cls = bfd_decode_symclass(sym);
+	cls = symbol_class(classes, sym);
 	if (cls == 'T' || cls == 'W') {
 		*is_static = false;
 		return true;
@@ -275,9 +319,15 @@ static bool room_for_owned(struct symtab *st)
 	return true;
 }
 
+/* The name people read of RAW, a name that is not mangled: without the
+ * target's LEADING character (i386 Windows' "_main" is main), as
+ * bfd_demangle and so gprof drop it. */
+static const char *unmangled_name(char leading, const char *raw)
+{
+	return leading && raw[0] == leading ? raw + 1 : raw;
+}
+
 /* The name people read: demangled, unless turned off or not mangled.
- * A name that is not mangled loses the target's leading character (i386
- * Windows' "_main" is main), as bfd_demangle and so gprof drop it.
  * Returns NULL only when memory runs out. */
 static const char *display_name(struct symtab *st, const char *raw)
 {
@@ -286,8 +336,7 @@ static const char *display_name(struct symtab *st, const char *raw)
 	if (!st->demangle)
 		return raw;
 	if (!may_be_mangled(st->abfd, raw))
-		return st->leading_char && raw[0] == st->leading_char ? raw + 1
-								     : raw;
+		return unmangled_name(st->leading_char, raw);
 	if (!room_for_owned(st))
 		return NULL;
 	bfd_set_error(bfd_error_no_error);
@@ -313,8 +362,10 @@ struct name_job {
 	pthread_t thread;
 	bfd *abfd;
 	const char **raw;	/* the raw names, copied: funcs[] is not shared */
-	const char **demangled;	/* NULL: not mangled, or no memory (retried) */
+	const char **demangled;	/* the names to show; NULL where demangling
+				   failed (retried) */
 	size_t n;
+	char leading_char;
 	char **blocks;		/* what demangled[] points into */
 	size_t nblocks, blocks_cap;
 	char *free_space;	/* in the last block */
@@ -355,8 +406,13 @@ static void *demangle_names(void *arg)
 	for (size_t i = 0; i < job->n; i++) {
 		char *name;
 
-		if (!may_be_mangled(job->abfd, job->raw[i]))
+		/* (the names not mangled too: symtab_names then looks at
+		 * no name again) */
+		if (!may_be_mangled(job->abfd, job->raw[i])) {
+			job->demangled[i] = unmangled_name(job->leading_char,
+							   job->raw[i]);
 			continue;
+		}
 		name = bfd_demangle(job->abfd, job->raw[i], DMGL_PARAMS | DMGL_ANSI);
 		if (name) {
 			job->demangled[i] = keep_name(job, name);
@@ -375,6 +431,7 @@ static bool start_names(struct symtab *st)
 	if (!job)
 		return false;
 	job->abfd = st->abfd;
+	job->leading_char = st->leading_char;
 	job->n = st->nfuncs;
 	job->raw = malloc(job->n * sizeof *job->raw);
 	job->demangled = calloc(job->n, sizeof *job->demangled);
@@ -520,6 +577,7 @@ static int assign_cold_parts(struct symtab *st)
  * is its section's end until the table is sorted. */
 static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 {
+	struct symclass_cache classes = { .n = 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < obj->nsyms + obj->nsynth; i++) {
@@ -528,7 +586,7 @@ static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 		bool is_static = false;
 
 		if (!(sym->flags & BSF_SYNTHETIC) &&
-		    !symbol_is_function(obj->dbfd, sym, &is_static))
+		    !symbol_is_function(obj->dbfd, sym, &classes, &is_static))
 			continue;
 		if ((sym->flags & BSF_SYNTHETIC) && !(sym->section->flags & SEC_CODE))
 			continue;
@@ -796,7 +854,8 @@ int symtab_build(struct symtab *st, struct object *obj,
 	st->abfd = obj->abfd;
 	st->path = obj->path;
 	st->demangle = opts->demangle;
-	st->funcs = calloc(obj->nsyms + obj->nsynth + count_code_sections(obj->abfd),
+	/* (not zeroed: each entry is written whole before it is read) */
+	st->funcs = malloc((obj->nsyms + obj->nsynth + count_code_sections(obj->abfd)) *
 			   sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
@@ -825,14 +884,16 @@ int symtab_build(struct symtab *st, struct object *obj,
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		struct symtab_func *f = &st->funcs[i];
 		const char *raw = f->raw_name;
+		const struct profiler_entry *entry;
 
 		if (i + PREFETCH_AHEAD < st->nfuncs)
 			prefetch(st->funcs[i + PREFETCH_AHEAD].raw_name);
 
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
-		f->excluded = is_excluded(raw);
-		f->is_mcount = is_mcount_entry(raw);
+		entry = profiler_entry_of(raw);
+		f->excluded = entry && entry->excluded;
+		f->is_mcount = entry != NULL;
 		f->name = f->raw_name;
 	}
 	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
@@ -945,45 +1006,13 @@ size_t symtab_name_keys(const struct symtab *st, size_t f,
 	return n;
 }
 
-/* The slice holding PC's function (the last slice past its end), or
- * ST->nslices when PC is before the first function or there are none. */
-static size_t slice_of(const struct symtab *st, uint64_t pc)
-{
-	uint64_t s;
-
-	if (!st->slice_first || pc < st->funcs[0].addr)
-		return st->nslices;
-	s = (pc - st->funcs[0].addr) >> st->slice_shift;
-	return s < st->nslices ? (size_t)s : st->nslices - 1;
-}
-
 void symtab_prefetch(const struct symtab *st, uint64_t pc)
 {
-	size_t s = slice_of(st, pc);
+	size_t s = symtab_slice_of(st, pc);
 
 	if (s < st->nslices)
 		prefetch(&st->funcs[st->slice_first[s]]);
 }
-
-size_t symtab_lookup(const struct symtab *st, uint64_t pc)
-{
-	size_t lo = 0, hi = st->nfuncs, s = slice_of(st, pc);
-
-	/* Functions before PC's slice start below PC, those after it above:
-	 * the answer is the last function of the slice starting at or below
-	 * PC, or the one before the slice. */
-	if (s < st->nslices) {
-		lo = st->slice_first[s];
-		if (s + 1 < st->nslices)
-			hi = st->slice_first[s + 1];
-	}
-	/* the last function starting at or below PC */
-	lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs, pc, 0);
-	if (lo == 0 || pc >= st->funcs[lo - 1].end)
-		return SYMTAB_NONE;
-	return lo - 1;
-}
-
 
 bool symtab_is_plt_stub_of(const struct symtab *st, uint64_t stub, size_t f)
 {

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 struct g2c_error;
 struct object;
 
@@ -114,9 +116,49 @@ size_t symtab_name_keys(const struct symtab *st, size_t f,
  * without a C++ parameter list, return type or template arguments. */
 void symtab_short_name(const char *name, size_t *start, size_t *len);
 
+/* The slice holding PC's function (the last slice past its end), or
+ * ST->nslices when PC is before the first function or there are none. */
+static inline size_t symtab_slice_of(const struct symtab *st, uint64_t pc)
+{
+	uint64_t s;
+
+	if (!st->slice_first || pc < st->funcs[0].addr)
+		return st->nslices;
+	s = (pc - st->funcs[0].addr) >> st->slice_shift;
+	return s < st->nslices ? (size_t)s : st->nslices - 1;
+}
+
+/* The most functions of a slice symtab_lookup looks at one by one. */
+#define SYMTAB_SLICE_SCAN_MAX 8
+
 /* The index of the symbol range containing PC, or SYMTAB_NONE; the
- * function it belongs to is funcs[index].owner. */
-size_t symtab_lookup(const struct symtab *st, uint64_t pc);
+ * function it belongs to is funcs[index].owner.  (Inline: it runs
+ * several times per arc.) */
+static inline size_t symtab_lookup(const struct symtab *st, uint64_t pc)
+{
+	size_t lo = 0, hi = st->nfuncs, s = symtab_slice_of(st, pc);
+
+	/* Functions before PC's slice start below PC, those after it above:
+	 * the answer is the last function of the slice starting at or below
+	 * PC, or the one before the slice. */
+	if (s < st->nslices) {
+		lo = st->slice_first[s];
+		if (s + 1 < st->nslices)
+			hi = st->slice_first[s + 1];
+	}
+	/* the last function starting at or below PC: a slice holds a
+	 * function or two, which are looked at in turn; a crowded one is
+	 * searched */
+	if (hi - lo <= SYMTAB_SLICE_SCAN_MAX)
+		while (lo < hi && st->funcs[lo].addr <= pc)
+			lo++;
+	else
+		lo += search_above(st->funcs + lo, hi - lo, sizeof *st->funcs,
+				   pc, 0);
+	if (lo == 0 || pc >= st->funcs[lo - 1].end)
+		return SYMTAB_NONE;
+	return lo - 1;
+}
 
 /* Whether STUB is the address of the PLT entry through which function F
  * is called ("F@plt"; a symbol version on F's name aside). */

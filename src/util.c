@@ -81,34 +81,51 @@ struct keyed {
 	size_t index;
 };
 
-/* Runs of equal keys in BASE[0..N), sorted by key, are ordered by CMP:
- * by insertion where they are short (the usual case), by qsort where a
- * hostile input makes them long.  SWAP has room for one element. */
+/* Orders RUN[0..n), elements of SIZE bytes, by CMP: by insertion where
+ * it is short (the usual case), by qsort where a hostile input makes it
+ * long.  SWAP has room for one element. */
+static void sort_run(char *run, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *), char *swap)
+{
+	if (n > 16) {
+		qsort(run, n, size, cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		memcpy(swap, run + i * size, size);
+		while (j > 0 && cmp(run + (j - 1) * size, swap) > 0) {
+			memcpy(run + j * size, run + (j - 1) * size, size);
+			j--;
+		}
+		if (j != i)
+			memcpy(run + j * size, swap, size);
+	}
+}
+
+/* Runs of equal keys in BASE[0..N), sorted by key, are ordered by CMP.
+ * Most runs are of one element: each key is read once, and a run is
+ * sorted only when it has two or more. */
 static void sort_equal_runs(char *base, size_t n, size_t size,
 			    uint64_t (*key)(const void *),
 			    int (*cmp)(const void *, const void *), char *swap)
 {
-	for (size_t start = 0, end; start < n; start = end) {
-		uint64_t k = key(base + start * size);
+	uint64_t k = n > 0 ? key(base) : 0;
+	size_t start = 0;
 
-		for (end = start + 1; end < n && key(base + end * size) == k; end++)
-			;
-		if (end - start > 16) {
-			qsort(base + start * size, end - start, size, cmp);
+	for (size_t i = 1; i < n; i++) {
+		uint64_t next = key(base + i * size);
+
+		if (next == k)
 			continue;
-		}
-		for (size_t i = start + 1; i < end; i++) {
-			size_t j = i;
-
-			memcpy(swap, base + i * size, size);
-			while (j > start && cmp(base + (j - 1) * size, swap) > 0) {
-				memcpy(base + j * size, base + (j - 1) * size, size);
-				j--;
-			}
-			if (j != i)
-				memcpy(base + j * size, swap, size);
-		}
+		if (i - start > 1)
+			sort_run(base + start * size, i - start, size, cmp, swap);
+		start = i;
+		k = next;
 	}
+	if (n - start > 1)
+		sort_run(base + start * size, n - start, size, cmp, swap);
 }
 
 /* Moves BASE's elements so that element I is the one that was at
