@@ -601,33 +601,39 @@ static bool decode_x86_64_insn(const struct disasm *d, uint64_t pc,
 	return true;
 }
 
-/* The one instruction at PC, of the code decode_from pointed D at. */
-static struct insn decode_at(struct disasm *d, uint64_t pc)
+/* Sets up libopcodes' decoder where it was left for the first
+ * instruction that needs it (x86-64), keeping the code decode_from
+ * pointed D at; on failure D->failed, with D->failure saying why. */
+static void opcodes_start_late(struct disasm *d)
+{
+	const bfd_byte *buffer = d->info.buffer;
+	bfd_vma vma = d->info.buffer_vma;
+	size_t length = d->info.buffer_length;
+
+	d->failed = opcodes_start(d, &d->failure) < 0 || !d->decode;
+	if (d->decode) {
+		d->info.buffer = (bfd_byte *)buffer;
+		d->info.buffer_vma = vma;
+		d->info.buffer_length = length;
+	} else if (d->opcodes) {
+		g2c_error_set(&d->failure, "libopcodes does not decode %s",
+			      disasm_arch_name(&d->target));
+	}
+}
+
+/* The instruction at PC through libopcodes (apart from decode_at, whose
+ * frame stays small for the instructions decoded without it). */
+__attribute__((noinline))
+static struct insn decode_with_opcodes(struct disasm *d, uint64_t pc)
 {
 	struct disassemble_info *info = &d->info;
-	struct insn out = { .pc = pc };
+	struct insn out = { .pc = pc, .len = 1 };
 	int len;
 
-	if (decode_x86_64_insn(d, pc, &out))
+	if (!d->decode && !d->failed)
+		opcodes_start_late(d);
+	if (d->failed)
 		return out;
-	if (!d->decode && !d->failed) {
-		/* (keeping where decode_from pointed the code) */
-		struct disassemble_info at = d->info;
-
-		d->failed = opcodes_start(d, &d->failure) < 0 || !d->decode;
-		if (d->decode) {
-			d->info.buffer = at.buffer;
-			d->info.buffer_vma = at.buffer_vma;
-			d->info.buffer_length = at.buffer_length;
-		} else if (d->opcodes) {
-			g2c_error_set(&d->failure, "libopcodes does not decode %s",
-				      disasm_arch_name(&d->target));
-		}
-	}
-	if (d->failed) {
-		out.len = 1;
-		return out;
-	}
 	d->text.len = 0;
 	d->text.words = 0;
 	d->text.text[0] = '\0';
@@ -639,6 +645,16 @@ static struct insn decode_at(struct disasm *d, uint64_t pc)
 		      text_is_call(info->arch, d->text.text);
 	out.target = d->text.has_target ? d->text.target : 0;
 	return out;
+}
+
+/* The one instruction at PC, of the code decode_from pointed D at. */
+static struct insn decode_at(struct disasm *d, uint64_t pc)
+{
+	struct insn out = { .pc = pc };
+
+	if (decode_x86_64_insn(d, pc, &out))
+		return out;
+	return decode_with_opcodes(d, pc);
 }
 
 /* The end of the instructions to decode from LO below HI in CODE. */
