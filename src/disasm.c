@@ -692,13 +692,48 @@ int disasm_range(struct disasm *d, const struct code_bytes *code,
 	return 0;
 }
 
+/* PC past the instructions gcc's x86-64 prologues put before the mcount
+ * call, below END (endbr64, push, mov %rsp,%rbp, sub from %rsp): what
+ * decode_x86_64_insn makes of them, none a call, told in a few
+ * comparisons each.  The rest is left to it. */
+static uint64_t skip_x86_64_prologue(const struct code_bytes *code,
+				     uint64_t pc, uint64_t end)
+{
+	while (pc < end) {
+		const unsigned char *p = code->data + (pc - code->vma);
+		uint64_t left = end - pc, n;
+
+		if (left >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
+		    p[3] == 0xfa)
+			n = 4;				/* endbr64 */
+		else if (p[0] >= 0x50 && p[0] <= 0x57)
+			n = 1;				/* push %rax..%rdi */
+		else if (left >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
+			n = 2;				/* push %r8..%r15 */
+		else if (left >= 3 && p[0] == 0x48 && p[1] == 0x89 && p[2] == 0xe5)
+			n = 3;				/* mov %rsp,%rbp */
+		else if (left >= 4 && p[0] == 0x48 && p[1] == 0x83 && p[2] == 0xec)
+			n = 4;				/* sub $imm8,%rsp */
+		else if (left >= 7 && p[0] == 0x48 && p[1] == 0x81 && p[2] == 0xec)
+			n = 7;				/* sub $imm32,%rsp */
+		else
+			break;
+		pc += n;
+	}
+	return pc;
+}
+
 bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 		       uint64_t lo, uint64_t hi, struct insn *call)
 {
 	uint64_t end = decode_end(code, hi);
 
 	decode_from(d, code, lo);
-	for (uint64_t pc = lo < code->vma ? code->vma : lo; pc < end;
+	if (lo < code->vma)
+		lo = code->vma;
+	if (d->x86_64)
+		lo = skip_x86_64_prologue(code, lo, end);
+	for (uint64_t pc = lo; pc < end;
 	     pc += call->len) {
 		*call = decode_at(d, pc);
 		if (call->is_call)

@@ -103,6 +103,14 @@ static void test_x86_prologue(void)
 	CHECK(disasm_first_call(d, &code, 0x2000, 0x3000, &call));
 	CHECK_U64(call.pc, 0x2016);
 	CHECK_U64(call.target, 0x200c);
+	/* (the prologue's instructions are skipped by their bytes: as they
+	 * decode, also where the range ends inside one, or inside the call) */
+	CHECK(disasm_first_call(d, &code, 0x2004, 0x2017, &call));
+	CHECK_U64(call.pc, 0x2016);
+	CHECK_U64(call.len, 6);
+	CHECK(!disasm_first_call(d, &code, 0x2000, 0x2012, &call));
+	CHECK(disasm_first_call(d, &code, 0x2009, 0x3000, &call));
+	CHECK_U64(call.pc, 0x2016);
 	disasm_close(d);
 }
 
