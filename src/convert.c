@@ -172,6 +172,8 @@ static int convert_part(const struct options *o, struct program *prog,
 	struct object_lines **lines = calloc(prog->nobjs, sizeof *lines);
 	struct callgrind_write_info info = { .part = part,
 					     .no_instr = o->no_instr };
+	struct source_map_lines ahead;
+	bool reading = false;
 	int rc = -1;
 
 	if (!lines)
@@ -198,11 +200,22 @@ static int convert_part(const struct options *o, struct program *prog,
 		code_close(&prog->objs[i]->code);
 		gmon_profile_drop_records(&c.profs[i]);
 	}
+	/* The line tables are read on a thread while the graph is
+	 * propagated (a part of --parts reads them whole, for the next). */
+	if (rc == 0 && !o->parts) {
+		rc = source_map_read_lines(&ahead, &cg, lines, o->no_inline, err);
+		reading = rc == 0;
+	}
 	if (rc < 0 || propagate_graph(&cg, sel, err) < 0) {
 		rc = -1;
 		goto out;
 	}
 	rc = -1;
+	if (reading) {
+		reading = false;
+		if (source_map_lines_wait(&ahead, err) < 0)
+			goto out;
+	}
 	/* how the test suite sees the self-check fail (tests/cli.sh): a
 	 * total one more than the costs */
 	if (getenv("GMON2CG_TEST_BREAK_TOTAL"))
@@ -228,6 +241,11 @@ static int convert_part(const struct options *o, struct program *prog,
 			report_summary(report_stream(w), &cg, o->summary);
 	}
 out:
+	if (reading) {
+		struct g2c_error ignored;	/* (ERR says what failed first) */
+
+		source_map_lines_wait(&ahead, &ignored);
+	}
 	source_map_release(&map);
 	callgraph_release(&cg);
 	for (size_t i = 0; i < prog->nobjs; i++)

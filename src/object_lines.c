@@ -187,8 +187,19 @@ bool object_lines_read_whole(const struct object_lines *sl)
 	return sl->tried && !sl->restricted;
 }
 
+int object_lines_read(struct object_lines *sl, struct g2c_error *err)
+{
+	return read_tables(sl, err);
+}
+
 void object_lines_expect(struct object_lines *sl, uint64_t *pcs, size_t n)
 {
+	/* (the same addresses again: the tables read for them serve) */
+	if (sl->restricted && pcs && sl->expected && n == sl->nexpected &&
+	    memcmp(pcs, sl->expected, n * sizeof *pcs) == 0) {
+		free(pcs);
+		return;
+	}
 	if (sl->restricted)
 		drop_tables(sl);
 	if (sl->tried) {
@@ -206,4 +217,8 @@ void object_lines_forget_rows(struct object_lines *sl)
 		dwarf_lines_forget_rows(sl->table);
 		sl->restricted = true;
 	}
+	/* (no table answers them any more) */
+	free(sl->expected);
+	sl->expected = NULL;
+	sl->nexpected = 0;
 }

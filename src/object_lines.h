@@ -55,8 +55,14 @@ bool object_lines_read_whole(const struct object_lines *sl);
 
 /* The look-ups that follow are of PCS[0..N) alone (sorted and distinct;
  * SL takes the array), or with PCS NULL of any address.  Tables read for
- * other addresses are read again; tables read whole are kept. */
+ * other addresses are read again; tables read whole, or for these very
+ * addresses, are kept. */
 void object_lines_expect(struct object_lines *sl, uint64_t *pcs, size_t n);
+
+/* Reads the tables now (for the addresses expected), not at the first
+ * look-up: on a thread of the caller's while nothing else uses SL or its
+ * object.  Returns 0, or -1 with ERR set. */
+int object_lines_read(struct object_lines *sl, struct g2c_error *err);
 
 /* The look-ups expected are done: frees the tables' rows (most of their
  * memory) until the next object_lines_expect reads them again. */

@@ -1,6 +1,7 @@
 /* source_map.c -- the source file and line of every position written. */
 #include <config.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,33 +136,64 @@ static int compare_addresses(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The addresses of object O whose lines source_map_build looks up in its
- * tables (entries, and with inlined positions costs and call sites),
- * sorted and distinct, *N of them.  NULL when out of memory. */
+/* Which functions of object O have positions to look up before
+ * propagation says which are shown: those with costs, those the arcs
+ * join, and those -z shows (a flag per function of O).  NULL when out of
+ * memory. */
+static bool *functions_placed(const struct callgraph *cg, size_t o)
+{
+	size_t first = cg->objs[o].first_func, n = cg->objs[o].st->nfuncs;
+	bool *placed = calloc(n ? n : 1, sizeof *placed);
+
+	if (!placed)
+		return NULL;
+	for (size_t f = 0; f < n; f++)
+		placed[f] = cg->funcs[first + f].used || cg->funcs[first + f].ncosts > 0;
+	for (size_t i = 0; i < cg->narcs; i++) {
+		if (cg->arcs[i].caller - first < n)
+			placed[cg->arcs[i].caller - first] = true;
+		if (cg->arcs[i].callee - first < n)
+			placed[cg->arcs[i].callee - first] = true;
+	}
+	return placed;
+}
+
+/* The addresses of object O whose lines source_map_build may look up in
+ * its tables (entries, and with inlined positions costs and call sites),
+ * sorted and distinct, *N of them: of every function that may be shown,
+ * as they are the same before propagation as after.  NULL when out of
+ * memory. */
 static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 				    bool outermost, size_t *n_distinct)
 {
-	size_t n = 0;
+	size_t n = 0, first_func = cg->objs[o].first_func, a = 0;
 	uint64_t *pcs = malloc((cg->nfuncs + cg->ncosts + cg->nsites + 1) *
 			       sizeof *pcs);
+	bool *placed = functions_placed(cg, o);
 
-	if (!pcs)
+	if (!pcs || !placed) {
+		free(pcs);
+		free(placed);
 		return NULL;
-	for (size_t f = cg->objs[o].first_func;
-	     f < cg->objs[o].first_func + cg->objs[o].st->nfuncs; f++) {
+	}
+	for (size_t f = first_func; f < first_func + cg->objs[o].st->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
-		size_t first = n, sites, end;
+		size_t first = n;
 
-		if (!fn->shown)
+		if (!placed[f - first_func])
 			continue;
 		pcs[n++] = callgraph_symbol(cg, f)->addr;
 		if (outermost)
 			continue;
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
 			pcs[n++] = cg->costs[i].pc;
-		callgraph_sites_of(cg, f, &sites, &end);
-		for (size_t s = sites; s < end; s++)
-			pcs[n++] = cg->sites[s].pc;
+		/* (the arcs are sorted by caller) */
+		for (; a < cg->narcs && cg->arcs[a].caller < f; a++)
+			;
+		for (; a < cg->narcs && cg->arcs[a].caller == f; a++)
+			for (size_t s = cg->arcs[a].first_site;
+			     s < cg->arcs[a].first_site + cg->arcs[a].nsites; s++)
+				pcs[n++] = cg->sites[s].pc;
 		/* A function's positions are mostly in its own code, and the
 		 * functions in address order: sorted function by function
 		 * (where there are a few), they are mostly sorted as a
@@ -174,6 +206,7 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 				pcs[j - 1] = t;
 			}
 	}
+	free(placed);
 	/* (sorted already, equal addresses need no order among them) */
 	for (size_t i = 1; i < n; i++)
 		if (pcs[i - 1] > pcs[i]) {
@@ -203,6 +236,43 @@ static int prepare_tables(const struct callgraph *cg,
 		    !(pcs = expected_positions(cg, o, outermost, &n)))
 			return -1;
 		object_lines_expect(lines[o], pcs, n);
+	}
+	return 0;
+}
+
+/* The reading thread: every object's tables, in turn. */
+static void *read_lines(void *arg)
+{
+	struct source_map_lines *rl = arg;
+
+	for (size_t o = 0; rl->rc == 0 && o < rl->nobjs; o++)
+		rl->rc = object_lines_read(rl->lines[o], &rl->err);
+	return NULL;
+}
+
+int source_map_read_lines(struct source_map_lines *rl,
+			  const struct callgraph *cg,
+			  struct object_lines *const *lines, bool outermost,
+			  struct g2c_error *err)
+{
+	*rl = (struct source_map_lines){ .lines = lines, .nobjs = cg->nobjs };
+	if (prepare_tables(cg, lines, outermost, true) < 0)
+		return g2c_error_set(err, "out of memory for source lines");
+	rl->threaded = pthread_create(&rl->thread, NULL, read_lines, rl) == 0;
+	if (!rl->threaded)
+		read_lines(rl);	/* (then here and now) */
+	return 0;
+}
+
+int source_map_lines_wait(struct source_map_lines *rl, struct g2c_error *err)
+{
+	if (rl->threaded)
+		pthread_join(rl->thread, NULL);
+	rl->threaded = false;
+	if (rl->rc < 0) {
+		*err = rl->err;
+		rl->rc = 0;
+		return -1;
 	}
 	return 0;
 }

@@ -10,10 +10,12 @@
 #ifndef GMON2CG_SOURCE_MAP_H
 #define GMON2CG_SOURCE_MAP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "callgraph.h"
+#include "diag.h"
 #include "hashindex.h"
 
 struct g2c_error;
@@ -48,6 +50,33 @@ struct prefix_map {
  * OLD that FILE starts with), or NULL where none does. */
 const struct prefix_map *prefix_map_find(const struct prefix_map *maps,
 					 size_t nmaps, const char *file);
+
+/* The line tables of every object being read for CG's positions, on a
+ * thread of their own: source_map_read_lines starts it, and
+ * source_map_lines_wait waits for it.  Every field is private. */
+struct source_map_lines {
+	struct object_lines *const *lines;
+	size_t nobjs;
+	pthread_t thread;
+	bool threaded;
+	int rc;
+	struct g2c_error err;
+};
+
+/* Starts reading the line tables of CG's objects (*LINES[K] object K's)
+ * for the positions source_map_build will look up with ONLY_THESE (and
+ * OUTERMOST as it is given), while the caller propagates CG: the
+ * positions of every function that may be shown, known before
+ * propagation.  Nothing else may use LINES until source_map_lines_wait.
+ * Returns 0, or -1 with ERR set. */
+int source_map_read_lines(struct source_map_lines *rl,
+			  const struct callgraph *cg,
+			  struct object_lines *const *lines, bool outermost,
+			  struct g2c_error *err);
+
+/* Waits until RL's tables are read.  Returns 0, or -1 with ERR set (out
+ * of memory reading them). */
+int source_map_lines_wait(struct source_map_lines *rl, struct g2c_error *err);
 
 /* Resolves every position of the shown functions of CG, whose object K
  * has its line information in *LINES[K].  Code inlined from elsewhere is
