@@ -155,7 +155,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
-	size_t ncalls = 0, nothers = 0, callee_f = symtab_lookup(c->st, callee);
+	size_t ncalls = 0, nothers = 0, callee_f;
 	uint64_t direct = 0, indirect = 0, first_call = 0, covering = 0;
 	struct insn others[16];	/* calls to other targets; a bucket holds few */
 	bool decoded = false;
@@ -177,6 +177,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	}
 	/* The call may be in the function the bucket starts in or, when a
 	 * function starts inside the bucket, in the next ones. */
+	callee_f = symtab_lookup(c->st, callee);
 	for (; f < c->st->nfuncs && c->st->funcs[f].addr < bucket + size; f++) {
 		const struct insn *insns;
 		size_t n, i;

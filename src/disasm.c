@@ -776,17 +776,26 @@ uint64_t disasm_direct_call(const struct disasm_target *target,
 	/* (AArch64 instructions are little-endian in either data order.) */
 	if (!x86 && target->arch != bfd_arch_aarch64)
 		return 0;
+	if (x86) {
+		/* (the returns a call rel32 in CODE can make, at once) */
+		uint64_t lo = ret_lo > code->vma + 5 ? ret_lo : code->vma + 5;
+		uint64_t hi = ret_hi < code->vma + code->size + 1 ?
+			      ret_hi : code->vma + code->size + 1;
+
+		for (uint64_t ret = lo; ret < hi; ret++)
+			if (code->data[ret - code->vma - 5] == 0xe8 &&
+			    ret + (uint64_t)(int64_t)(int32_t)word_before(code, ret - code->vma) ==
+			    callee)
+				return ret - 5;
+		return 0;
+	}
 	for (uint64_t ret = ret_lo; ret < ret_hi; ret++) {
 		uint64_t at = ret - code->vma;
 		int64_t disp;
 
 		if (ret < code->vma + 5 || at > code->size)
 			continue;
-		if (x86 && code->data[at - 5] == 0xe8) {	/* call rel32 */
-			disp = (int32_t)word_before(code, at);
-			if (ret + (uint64_t)disp == callee)
-				return ret - 5;
-		} else if (!x86 && ret % 4 == 0) {
+		if (ret % 4 == 0) {
 			uint32_t insn = word_before(code, at);
 
 			if ((insn >> 26) != 0x25)	/* bl */
