@@ -130,9 +130,14 @@ static void add_executions(struct build *b, const struct gmon_profile *prof)
 	}
 }
 
-/* The first function whose range ends after PC (ends ascend with addresses). */
+/* The first function whose range ends after PC (ends ascend with
+ * addresses): the one PC is in, where it is in one. */
 static size_t first_func_ending_after(const struct symtab *st, uint64_t pc)
 {
+	size_t f = symtab_lookup(st, pc);
+
+	if (f != SYMTAB_NONE)
+		return f;
 	if (st->nfuncs == 0)
 		return 0;
 	return search_above(&st->funcs[0].end, st->nfuncs, sizeof *st->funcs,
