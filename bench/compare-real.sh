@@ -81,6 +81,9 @@ SPIN_INTERN=${SPIN_INTERN:-220}
 SPIN_LOOP=${SPIN_LOOP:-24}
 
 work=$bench/work/compare-real
+# gmon2cg's --machine-noise default (src/compare.h): the summary lines at
+# the defaults read the loop comparisons made with it
+default_noise=10
 stamp=$(date +%Y-%m-%d_%H%M%S)
 mkdir -p "$work" "$bench/results"
 out=$bench/results/$stamp-compare-real
@@ -295,17 +298,17 @@ ratio() {	# ratio BUILD WORKLOAD: mean samples a run, and against base
 	echo "luaV_execute on loop: base $(ratio base loop | sed 's/ (base.*//'), dominant $(ratio dominant loop)"
 	echo "summed sides: K = $k runs a side (internshrstr $mean_hot samples a base run), $trials draws"
 	echo
-	echo "At the defaults (--machine-noise 20 %); marked: for a self time (calls apart):"
+	echo "At the defaults (--machine-noise $default_noise %); marked: for a self time (calls apart):"
 	set -- $(tally same-strings -)
 	echo "  same build (strings), every pair, 1 a side: a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
 	set -- $(tally same-loop -)
 	echo "  same build (loop), every pair, 1 a side:    a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
 	set -- $(tally summed-same -)
 	echo "  same build (strings), $k a side:             a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
-	set -- $(tally summed-same-loop@20 -)
+	set -- $(tally summed-same-loop@$default_noise -)
 	echo "  same build (loop), $k a side:                a time marked in $(pct $3 $1); calls in $(($8 + $9)); inconclusive in $5"
 	echo "  calls marked changed between runs of one build, 1 a side: $(calls_varying 5 same-strings same-loop)"
-	echo "  ... $k a side: $(calls_varying 5 summed-same summed-same-loop@20); said to vary: $(calls_varying 8 summed-same summed-same-loop@20)"
+	echo "  ... $k a side: $(calls_varying 5 summed-same summed-same-loop@$default_noise); said to vary: $(calls_varying 8 summed-same summed-same-loop@$default_noise)"
 	set -- $(tally slower internshrstr)
 	echo "  internshrstr slower, every pair, 1 a side: found in $(pct $2 $1), inconclusive in $4, another time marked in $3"
 	set -- $(tally summed-slower internshrstr)
