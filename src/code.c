@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_calls.h"
 #include "code.h"
 #include "diag.h"
 #include "object.h"
@@ -27,6 +28,7 @@ int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	c->obj = obj;
 	c->st = st;
 	c->target = disasm_target_of(obj);
+	c->calls = arch_calls_of(c->target.arch);
 	c->funcs = calloc(st->nfuncs ? st->nfuncs : 1, sizeof *c->funcs);
 	if (!c->funcs)
 		return g2c_error_set(err, "%s: out of memory for code", obj->path);
@@ -150,6 +152,20 @@ static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
 	return 0;
 }
 
+/* Whether CALL names CALLEE (symbol range CALLEE_F): its entry, its PLT
+ * entry, or a place in its prologue (Alpha's calls within a program skip
+ * the two instructions that set up the global pointer). */
+static bool calls_callee(const struct code *c, const struct insn *call,
+			 uint64_t callee, size_t callee_f)
+{
+	if (call->target == callee)
+		return true;
+	if (callee_f == SYMTAB_NONE || !call->target)
+		return false;
+	return symtab_is_plt_stub_of(c->st, call->target, callee_f) ||
+	       (call->target > callee && symtab_lookup(c->st, call->target) == callee_f);
+}
+
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err)
@@ -169,8 +185,8 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	found = object_code_at(c->obj, bucket, &bytes, err);
 	if (found < 0)
 		return -1;
-	if (found && (direct = disasm_direct_call(&c->target, &bytes, bucket,
-						  bucket + size, callee))) {
+	if (found && (direct = arch_direct_call(&c->target, &bytes, bucket,
+						bucket + size, callee))) {
 		*site = direct;
 		*check = CODE_AFTER_CALL;
 		return 0;
@@ -184,21 +200,25 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 
 		if (code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
-		/* (a call ending at the bucket's start returns into it) */
-		i = bucket ? insn_first_ending_after(insns, n, bucket - 1) : 0;
-		if (insns && !decoded && i < n)
-			covering = insns[i].pc;
+		/* (a call ending at the bucket's start returns into it; one
+		 * ending a delay slot earlier too) */
+		i = bucket > c->calls->delay ?
+		    insn_first_ending_after(insns, n, bucket - 1 - c->calls->delay) : 0;
+		if (insns && !decoded) {
+			size_t at = bucket ? insn_first_ending_after(insns, n, bucket - 1) : 0;
+
+			covering = at < n ? insns[at].pc : 0;
+		}
 		decoded = decoded || insns;
 		for (; i < n && insns[i].pc < bucket + size; i++) {
-			uint64_t ret = insns[i].pc + insns[i].len;
+			uint64_t recorded = arch_call_recorded(c->calls, &insns[i]);
 
-			if (!insns[i].is_call || ret >= bucket + size)
+			if (!insns[i].is_call || recorded < bucket ||
+			    recorded >= bucket + size)
 				continue;
 			if (ncalls++ == 0)
 				first_call = insns[i].pc;
-			if (insns[i].target == callee ||
-			    (callee_f != SYMTAB_NONE && insns[i].target &&
-			     symtab_is_plt_stub_of(c->st, insns[i].target, callee_f))) {
+			if (calls_callee(c, &insns[i], callee, callee_f)) {
 				if (ndirect++ == 0)
 					direct = insns[i].pc;
 			} else if (insns[i].target == 0 && nindirect++ == 0) {
@@ -265,15 +285,23 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 		fc->mcount_searched = true;
 		fc->mcount_decoded = d != NULL;
 		/* The prologue, however long (clang saves argument registers
-		 * before the call), up to the first call that can be mcount's. */
-		for (uint64_t pc = fn->addr;
+		 * before the call), up to the first call that can be mcount's;
+		 * HP-PA's captures its own address first. */
+		for (uint64_t pc = fn->addr, captured = 0;
 		     d && disasm_first_call(d, &bytes, pc, fn->end, &call);
 		     pc = call.pc + call.len) {
+			uint64_t returns = arch_call_return(c->calls, call.pc, call.len);
+
 			if (can_call_mcount(c, call.target)) {
-				fc->mcount_return = call.pc + call.len;
+				fc->mcount_return =
+					c->calls->self_pc == SELF_PC_MCOUNT_RETURN ? returns :
+					c->calls->self_pc == SELF_PC_MCOUNT_CALL ? call.pc :
+					captured;
 				fc->mcount_target = call.target;
 				break;
 			}
+			if (call.target == returns)
+				captured = returns;
 		}
 	}
 	*ret = fc->mcount_return;
@@ -286,7 +314,7 @@ int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 {
 	struct code_bytes bytes;
 	int found = object_code_at(c->obj, c->st->funcs[f].addr, &bytes, err);
-	int quick = found > 0 ? disasm_call_ends_at(&c->target, &bytes, ret) : -1;
+	int quick = found > 0 ? arch_call_ends_at(&c->target, &bytes, ret) : -1;
 
 	*check = quick < 0 ? CODE_UNKNOWN :
 		 quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;

@@ -14,6 +14,7 @@
 
 #include "disasm.h"
 
+struct arch_calls;
 struct g2c_error;
 struct object;
 struct symtab;
@@ -22,6 +23,7 @@ struct code {
 	struct object *obj;
 	const struct symtab *st;
 	struct disasm_target target;
+	const struct arch_calls *calls;	/* what its calls look like */
 	bool no_decoder;	/* decoding was needed, but this libopcodes
 				   cannot decode the target */
 
@@ -59,8 +61,8 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 /* What is known of an address that should follow a call instruction. */
 enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
 
-/* glibc's mcount records a call by the hash bucket of its return address,
- * [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
+/* glibc's mcount records a call by the hash bucket of its return address
+ * (on SPARC, of the call itself), [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
  * it: a call to CALLEE (or to its PLT entry) returning there, else the
  * only indirect call returning there, else (SIZE 1: an exact return
  * address) the call returning there, else BUCKET itself; *CHECK says whether any call
@@ -69,9 +71,10 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		   uint64_t callee, uint64_t *site, enum code_check *check,
 		   struct g2c_error *err);
 
-/* Sets *RET to the return address of function F's call of mcount (0 if
- * F has none), found once by decoding F from its entry to its first call
- * that can be mcount's, and *TARGET to the address that call names (the
+/* Sets *RET to the self_pc mcount records for function F (0 if F has no
+ * call of mcount): where that call returns, or what the architecture
+ * records instead (arch_calls.h), found once by decoding F from its entry
+ * to its first call that can be mcount's, and *TARGET to the address that call names (the
  * callee, or the GOT slot it reads: 0 through a register).  Returns 1, or
  * 0 where F cannot be decoded here, or -1 with ERR set. */
 int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
@@ -79,7 +82,7 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 
 /* Without decoding: sets *CHECK to whether the instruction that ends at
  * RET, in function F, is a call, as far as its bytes tell
- * (disasm_call_ends_at).  Returns 0, or -1 with ERR set. */
+ * (arch_call_ends_at).  Returns 0, or -1 with ERR set. */
 int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
 		      enum code_check *check, struct g2c_error *err);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_calls.h"
 #include "diag.h"
 #include "disasm.h"
 #include "util.h"
@@ -92,49 +93,6 @@ static void capture_address(bfd_vma addr, struct disassemble_info *info)
 
 	t->target = addr;
 	t->has_target = true;
-}
-
-/* Call mnemonics of the architectures whose disassemblers do not say. */
-static bool is_call_mnemonic(enum bfd_architecture arch, const char *word,
-			     size_t len)
-{
-	static const struct { enum bfd_architecture arch; const char *word; } calls[] = {
-		{ bfd_arch_i386, "call" }, { bfd_arch_i386, "callq" },
-		{ bfd_arch_i386, "calll" }, { bfd_arch_i386, "callw" },
-		{ bfd_arch_arm, "bl" }, { bfd_arch_arm, "blx" },
-		{ bfd_arch_aarch64, "bl" }, { bfd_arch_aarch64, "blr" },
-		{ bfd_arch_powerpc, "bl" }, { bfd_arch_powerpc, "bla" },
-		{ bfd_arch_powerpc, "bctrl" }, { bfd_arch_powerpc, "blrl" },
-		{ bfd_arch_s390, "brasl" }, { bfd_arch_s390, "bras" },
-		{ bfd_arch_s390, "basr" }, { bfd_arch_s390, "bas" },
-		{ bfd_arch_mips, "jal" }, { bfd_arch_mips, "jalr" },
-		{ bfd_arch_mips, "bal" }, { bfd_arch_mips, "jalx" },
-		{ bfd_arch_riscv, "jal" }, { bfd_arch_riscv, "jalr" },
-		{ bfd_arch_riscv, "call" },
-	};
-
-	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-		if (calls[i].arch == arch && strlen(calls[i].word) == len &&
-		    memcmp(calls[i].word, word, len) == 0)
-			return true;
-	return false;
-}
-
-/* Whether the instruction text names a call: its first word, or the
- * second after a prefix. */
-static bool text_is_call(enum bfd_architecture arch, const char *text)
-{
-	const char *space = strchr(text, ' ');
-	size_t first = space ? (size_t)(space - text) : strlen(text);
-
-	if (is_call_mnemonic(arch, text, first))
-		return true;
-	if (!space)
-		return false;
-	text = space + 1;
-	space = strchr(text, ' ');
-	return is_call_mnemonic(arch, text, space ? (size_t)(space - text)
-						  : strlen(text));
 }
 
 /* Where ARM code switches between ARM and Thumb, from mapping symbols. */
@@ -284,6 +242,7 @@ struct disasm {
 	disassembler_ftype decode;
 	bfd *abfd;
 	struct disasm_target target;
+	const struct arch_calls *calls;	/* the target's row */
 	struct g2c_error failure;	/* of loading it late, if it failed */
 	bool failed;
 	struct disassemble_info info;
@@ -363,6 +322,7 @@ int disasm_open(struct disasm **out, const struct disasm_target *target,
 		return g2c_error_set(err, "out of memory for the instruction decoder");
 	d->abfd = abfd;
 	d->target = *target;
+	d->calls = arch_calls_of(target->arch);
 	d->info.arch = (enum bfd_architecture)target->arch;
 	d->x86_64 = target->arch == bfd_arch_i386 &&
 		    (target->mach & bfd_mach_x86_64);
@@ -621,6 +581,19 @@ static void opcodes_start_late(struct disasm *d)
 	}
 }
 
+/* The 32-bit instruction word at PC of the code INFO points at, in the
+ * target's byte order. */
+static uint32_t read_word(const struct disassemble_info *info, uint64_t pc)
+{
+	const bfd_byte *p = info->buffer + (pc - info->buffer_vma);
+
+	if (info->endian == BFD_ENDIAN_BIG)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | (uint32_t)p[0];
+}
+
 /* The instruction at PC through libopcodes (apart from decode_at, whose
  * frame stays small for the instructions decoded without it). */
 __attribute__((noinline))
@@ -628,6 +601,7 @@ static struct insn decode_with_opcodes(struct disasm *d, uint64_t pc)
 {
 	struct disassemble_info *info = &d->info;
 	struct insn out = { .pc = pc, .len = 1 };
+	bool hint = false;
 	int len;
 
 	if (!d->decode && !d->failed)
@@ -641,9 +615,16 @@ static struct insn decode_with_opcodes(struct disasm *d, uint64_t pc)
 	info->insn_info_valid = 0;
 	len = d->decode(pc, info);
 	out.len = len > 0 ? (uint32_t)len : 1;	/* undecodable: one byte at a time */
-	out.is_call = (info->insn_info_valid && info->insn_type == dis_jsr) ||
-		      text_is_call(info->arch, d->text.text);
-	out.target = d->text.has_target ? d->text.target : 0;
+	if (d->calls->call_word) {
+		out.is_call = len == 4 && pc - info->buffer_vma + 4 <= info->buffer_length &&
+			      d->calls->call_word(read_word(info, pc));
+	} else {
+		out.is_call = arch_text_is_call(d->calls, d->text.text, &hint) ||
+			      (info->insn_info_valid && info->insn_type == dis_jsr);
+	}
+	/* (a call through a register names no target, whatever address
+	 * its text shows) */
+	out.target = d->text.has_target && !hint ? d->text.target : 0;
 	return out;
 }
 
@@ -756,79 +737,4 @@ size_t insn_first_ending_after(const struct insn *insns, size_t n,
 			hi = mid;
 	}
 	return lo;
-}
-
-/* A 32-bit little-endian word of CODE ending at offset AT. */
-static uint32_t word_before(const struct code_bytes *code, uint64_t at)
-{
-	const unsigned char *p = code->data + at - 4;
-
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-uint64_t disasm_direct_call(const struct disasm_target *target,
-			    const struct code_bytes *code, uint64_t ret_lo,
-			    uint64_t ret_hi, uint64_t callee)
-{
-	bool x86 = target->arch == bfd_arch_i386;
-
-	/* (AArch64 instructions are little-endian in either data order.) */
-	if (!x86 && target->arch != bfd_arch_aarch64)
-		return 0;
-	if (x86) {
-		/* (the returns a call rel32 in CODE can make, at once) */
-		uint64_t lo = ret_lo > code->vma + 5 ? ret_lo : code->vma + 5;
-		uint64_t hi = ret_hi < code->vma + code->size + 1 ?
-			      ret_hi : code->vma + code->size + 1;
-
-		for (uint64_t ret = lo; ret < hi; ret++)
-			if (code->data[ret - code->vma - 5] == 0xe8 &&
-			    ret + (uint64_t)(int64_t)(int32_t)word_before(code, ret - code->vma) ==
-			    callee)
-				return ret - 5;
-		return 0;
-	}
-	for (uint64_t ret = ret_lo; ret < ret_hi; ret++) {
-		uint64_t at = ret - code->vma;
-		int64_t disp;
-
-		if (ret < code->vma + 5 || at > code->size)
-			continue;
-		if (ret % 4 == 0) {
-			uint32_t insn = word_before(code, at);
-
-			if ((insn >> 26) != 0x25)	/* bl */
-				continue;
-			disp = (int64_t)((int32_t)(insn << 6) >> 6) * 4;
-			if (ret - 4 + (uint64_t)disp == callee)
-				return ret - 4;
-		}
-	}
-	return 0;
-}
-
-int disasm_call_ends_at(const struct disasm_target *target,
-			const struct code_bytes *code, uint64_t end)
-{
-	uint64_t at = end - code->vma;
-
-	if (end < code->vma || at > code->size)
-		return 0;
-	if (target->arch == bfd_arch_i386) {
-		if (at >= 5 && code->data[at - 5] == 0xe8)
-			return 1;
-		if (at >= 6 && code->data[at - 6] == 0xff && code->data[at - 5] == 0x15)
-			return 1;
-		return -1;
-	}
-	if (target->arch == bfd_arch_aarch64) {
-		uint32_t insn;
-
-		if (at < 4 || end % 4)
-			return 0;
-		insn = word_before(code, at);
-		return (insn >> 26) == 0x25 || (insn & 0xfffffc1f) == 0xd63f0000;
-	}
-	return -1;
 }

@@ -81,19 +81,4 @@ size_t insn_first_ending_after(const struct insn *insns, size_t n,
 bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 		       uint64_t lo, uint64_t hi, struct insn *call);
 
-/* Without libopcodes: the direct call to CALLEE that returns into
- * [RET_LO, RET_HI) of CODE, on targets whose call instruction is simple
- * to recognise from its bytes (x86 "call rel32", AArch64 "bl").  Returns
- * its address, or 0. */
-uint64_t disasm_direct_call(const struct disasm_target *target,
-			    const struct code_bytes *code, uint64_t ret_lo,
-			    uint64_t ret_hi, uint64_t callee);
-
-/* Without libopcodes: whether the instruction that ends at END of CODE
- * is a call, for the calls mcount is reached by (x86 "call rel32" and
- * "call *disp32(%rip)", AArch64 "bl" and "blr").  Returns 1 or 0, or -1
- * where the bytes alone do not tell (other instructions and targets). */
-int disasm_call_ends_at(const struct disasm_target *target,
-			const struct code_bytes *code, uint64_t end);
-
 #endif

@@ -271,7 +271,9 @@ static int read_symbols(struct object *obj, const char *path,
 		obj->dynamic_symbols_only = true;
 	}
 	obj->nsyms = (size_t)count;
-	if (ndyn > 0 && plt_fits_file(obj->abfd))
+	/* (a static program has synthetic symbols too: 64-bit PowerPC's
+	 * ELFv1 code entries, from its function descriptors) */
+	if ((ndyn > 0 || count > 0) && plt_fits_file(obj->abfd))
 		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
 						  ndyn, obj->dynsyms, &obj->synth);
 	obj->nsynth = nsynth > 0 ? (size_t)nsynth : 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_calls.h"
 #include "diag.h"
 #include "object.h"
 #include "symtab.h"
@@ -18,52 +19,6 @@
 #define DMGL_PARAMS (1 << 0)
 #define DMGL_ANSI (1 << 1)
 #endif
-
-/* What a -pg prologue calls on one of our targets.  gprof leaves the
- * profiling runtime's own functions, the mcount family, out of every total
- * (.mcount is what FreeBSD's -pg prologues call on amd64 and i386); ARM's
- * __gnu_mcount_nc and x86-64 MinGW-w64's __fentry__ (called as the
- * function's first instruction) keep their time. */
-struct profiler_entry {
-	const char *name;
-	size_t len;
-	bool excluded;
-};
-
-#define PROFILER_ENTRIES(X)						\
-	X("_gprof_mcount", true) X("mcount", true) X("_mcount", true)	\
-	X("__mcount", true) X("__mcount_internal", true)		\
-	X("__mcleanup", true) X(".mcount", true)			\
-	X("__gnu_mcount_nc", false) X("__fentry__", false)
-#define PROFILER_ENTRY(name, excluded) { name, sizeof name - 1, excluded },
-#define PROFILER_LENGTH_BIT(name, excluded) | (UINT64_C(1) << (sizeof name - 1))
-
-static const struct profiler_entry profiler_entries[] = {
-	PROFILER_ENTRIES(PROFILER_ENTRY)
-};
-
-/* Bit N set: an entry's name is N bytes long (all are below 64).  Every
- * symbol's name is looked at, and most names differ in length from all. */
-static const uint64_t profiler_lengths = 0 PROFILER_ENTRIES(PROFILER_LENGTH_BIT);
-
-/* The profiler entry RAW names, itself or as its PLT entry ("mcount@plt"),
- * or NULL. */
-static const struct profiler_entry *profiler_entry_of(const char *raw)
-{
-	static const char plt[] = "@plt";
-	size_t len = strlen(raw);
-
-	if (len > sizeof plt - 1 &&
-	    memcmp(raw + len - (sizeof plt - 1), plt, sizeof plt - 1) == 0)
-		len -= sizeof plt - 1;
-	if (len >= 64 || !((profiler_lengths >> len) & 1))
-		return NULL;
-	for (size_t i = 0; i < sizeof profiler_entries / sizeof *profiler_entries; i++)
-		if (profiler_entries[i].len == len &&
-		    memcmp(raw, profiler_entries[i].name, len) == 0)
-			return &profiler_entries[i];
-	return NULL;
-}
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -126,6 +81,8 @@ struct elf_symbol_head {
 	struct {
 		bfd_vma st_value;
 		bfd_vma st_size;
+		unsigned long st_name;
+		unsigned char st_info;
 	} internal;
 };
 
@@ -141,6 +98,17 @@ static uint64_t elf_symbol_size(bfd *abfd, asymbol *sym)
 	    e->internal.st_value != bfd_asymbol_value(sym))
 		return 0;
 	return e->internal.st_size;
+}
+
+/* Whether SYM is of the ELF symbol type that ABFD's architecture gives
+ * its millicode (arch_calls.h): code, if not typed as a function. */
+static bool is_millicode(bfd *abfd, asymbol *sym)
+{
+	const struct elf_symbol_head *e = (const struct elf_symbol_head *)sym;
+	unsigned type = arch_calls_of(bfd_get_arch(abfd))->millicode_type;
+
+	return type && elf_symbol_size(abfd, sym) > 0 &&
+	       (e->internal.st_info & 0xf) == type;
 }
 
 /* gprof drops every local symbol with a '$' in its name, which marks
@@ -249,7 +217,8 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym,
 	if (ppc_stub_callee(sym->name))
 		return true;
 	return sym->name[0] != '\0' &&
-	       (!strchr(sym->name, '$') || is_sized_function(abfd, sym)) &&
+	       (!strchr(sym->name, '$') || is_sized_function(abfd, sym) ||
+		is_millicode(abfd, sym)) &&
 	       !(leading && sym->name[0] != leading) &&
 	       !starts_with(sym->name, "__gnu_compiled") &&
 	       !starts_with(sym->name, "___gnu_compiled") &&
@@ -891,7 +860,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 
 		if (st->leading_char && raw[0] == st->leading_char)
 			raw++;
-		entry = profiler_entry_of(raw);
+		entry = arch_profiler_entry(raw);
 		f->excluded = entry && entry->excluded;
 		f->is_mcount = entry != NULL;
 		f->name = f->raw_name;

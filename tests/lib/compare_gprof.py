@@ -73,7 +73,7 @@ def gprof_names(exe, gp, no_statics=False):
     listed = {k.rsplit(" [", 1)[0] for k in gp["functions"]} | set(gp["functions"])
     statics = set()
     if no_statics:
-        for line in exact_hist._run(["nm", "--defined-only", exe]).splitlines():
+        for line in exact_hist.nm(exe).splitlines():
             f = line.split(" ", 2)
             if len(f) == 3 and f[1] == "t":
                 statics.add(f[2])
@@ -85,7 +85,7 @@ def gprof_names(exe, gp, no_statics=False):
     starts = [a for a, _n, _size in kept]
     at = set(starts)
     raw = []
-    for line in exact_hist._run(["nm", "-n", "--defined-only", exe]).splitlines():
+    for line in exact_hist.nm(exe, "-n").splitlines():
         f = line.split(" ", 2)
         if len(f) == 3 and f[1] in "TtWi" and int(f[0], 16) in at:
             raw.append((int(f[0], 16), f[2]))

@@ -122,6 +122,14 @@ def _run(cmd):
     return p.stdout.decode("utf-8", "surrogateescape")
 
 
+def nm(exe, *opts):
+    """nm's defined symbols of EXE, with OPTS.  64-bit PowerPC's ELFv1
+    code entries (".main", from the function descriptors in .opd) are
+    synthetic symbols: gprof reads them, and so does gmon2cg."""
+    synthetic = ["--synthetic"] if ".opd " in _run(["objdump", "-h", exe]) else []
+    return _run(["nm", *opts, "--defined-only", *synthetic, exe])
+
+
 def _path():
     return os.environ.get("PATH", "/usr/bin:/bin")
 
@@ -260,8 +268,7 @@ def symbols(exe):
     syms = []
     sizes = {}
     dropped = []
-    for order, line in enumerate(_run(["nm", "-n", "-S", "--defined-only",
-                                       exe]).splitlines()):
+    for order, line in enumerate(nm(exe, "-n", "-S").splitlines()):
         f = line.split(" ", 3)
         if len(f) == 4 and len(f[2]) == 1:
             size, f = int(f[1], 16), [f[0], f[2], f[3]]
@@ -325,7 +332,7 @@ def text_end(exe):
 def function_symbols(exe):
     """Sorted distinct addresses and the names of every T, t and W symbol."""
     addrs, names = set(), set()
-    for line in _run(["nm", "-n", "--defined-only", exe]).splitlines():
+    for line in nm(exe, "-n").splitlines():
         f = line.split(" ", 2)
         if len(f) == 3 and f[1] in ("T", "t", "W"):
             try:
@@ -458,7 +465,7 @@ def own_samples(recs, starts, bodies):
 def static_symbols(exe):
     """{(address, raw name)} of the static (t) symbols."""
     out = set()
-    for line in _run(["nm", "--defined-only", exe]).splitlines():
+    for line in nm(exe).splitlines():
         f = line.split(" ", 2)
         if len(f) == 3 and f[1] == "t":
             out.add((int(f[0], 16), f[2]))

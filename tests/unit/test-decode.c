@@ -165,13 +165,13 @@ static void test_calls_from_bytes(void)
 	struct disasm_target ppc = { bfd_arch_powerpc, bfd_mach_ppc, true };
 
 	/* The call returns to 0x1009, in the bucket [0x1008, 0x1018). */
-	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x100a), 0x1004);
-	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x2000), 0);
-	CHECK_U64(disasm_direct_call(&x86_64, &code, 0x1000, 0x1008, 0x100a), 0);
-	CHECK_U64(disasm_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x400c), 0x4004);
-	CHECK_U64(disasm_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x4010), 0);
+	CHECK_U64(arch_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x100a), 0x1004);
+	CHECK_U64(arch_direct_call(&x86_64, &code, 0x1008, 0x1018, 0x2000), 0);
+	CHECK_U64(arch_direct_call(&x86_64, &code, 0x1000, 0x1008, 0x100a), 0);
+	CHECK_U64(arch_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x400c), 0x4004);
+	CHECK_U64(arch_direct_call(&aarch64, &a64, 0x4008, 0x4018, 0x4010), 0);
 	/* Other targets need libopcodes. */
-	CHECK_U64(disasm_direct_call(&ppc, &a64, 0x4008, 0x4018, 0x400c), 0);
+	CHECK_U64(arch_direct_call(&ppc, &a64, 0x4008, 0x4018, 0x400c), 0);
 }
 
 static void test_aarch64_instructions(void)
