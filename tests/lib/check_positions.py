@@ -14,7 +14,11 @@ import re
 import subprocess
 import sys
 
-CALLS = re.compile(r"^(?:notrack |bnd )?(call[qlw]?|bl|blx|blr|bla|bctrl|blrl|brasl|bras|basr|bas|jal|jalr|bal)\b")
+# The call instructions as objdump prints them: x86, ARM, PowerPC, s390x,
+# MIPS, RISC-V, SPARC (call), m68k (bsr.l, jsr), Alpha (bsr, jsr), SuperH
+# (jsr, bsr, bsrf), HP-PA (b,l and be,l; a call site is never "b,l X,r0").
+CALLS = re.compile(r"^(?:notrack |bnd )?(call[qlw]?|bl|blx|blr|bla|bctrl|blrl|brasl|bras|basr|bas|"
+                   r"jal|jalr|bal|bsr[swl]?|jsr|jbsr|bsrf|b,l(?:,n)?|be,l(?:,n)?|bve,l)(?=\s|$)")
 
 
 def relative(tok, last):
