@@ -57,9 +57,9 @@ static volatile uint32_t recording;
 static uint64_t next_tick;	/* mtimecmp's value: the next sample's time */
 
 /* Called from _mcount's assembly below, so not static.  The arc recorder
- * has glibc's name, which gprof (and gmon2cg) leave out of the profile:
- * its samples are profiling overhead, not the program.  _mcount's own
- * samples remain, as _mcount. */
+ * has glibc's name, which gprof (and gmon2cg) leave out of the profile,
+ * as they leave out _mcount: their samples are profiling overhead, not
+ * the program. */
 void __mcount_internal(uint32_t from_pc, uint32_t self_pc);
 
 static uint64_t read_mtime(void)
