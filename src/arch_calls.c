@@ -22,6 +22,52 @@ static bool hppa_call_word(uint32_t w)
 	return ((ext == 0 || ext == 2) && link != 0) || ext == 5 || ext == 7;
 }
 
+/* A 32-bit word at P in the given byte order. */
+static uint32_t word_at(const unsigned char *p, bool big_endian)
+{
+	if (big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | (uint32_t)p[0];
+}
+
+/* HP-PA's import stub, as ld writes it for a program (not PIC):
+ *	addil L%slot-$global$,%dp,%r1
+ *	ldo R%slot-$global$(%r1),%r22
+ *	ldw 0(%r22),%r21	; the function
+ *	bv %r0(%r21)
+ *	ldw 4(%r22),%r19	; its global pointer, in the delay slot
+ * The two offsets are addil's 21-bit immediate (bits scattered, the left
+ * part of the offset) and ldo's 14-bit one (sign in its lowest bit). */
+static bool hppa_import_stub(const unsigned char *p, size_t left,
+			     bool big_endian, uint32_t *len,
+			     int64_t *slot_offset)
+{
+	uint32_t w0, w1, x;
+	int64_t left_part, right_part;
+
+	if (left < 20)
+		return false;
+	w0 = word_at(p, big_endian);
+	w1 = word_at(p + 4, big_endian);
+	if (w0 >> 26 != 0x0a || ((w0 >> 21) & 31) != 27 ||
+	    w1 >> 26 != 0x0d || ((w1 >> 21) & 31) != 1 ||
+	    ((w1 >> 16) & 31) != 22 ||
+	    word_at(p + 8, big_endian) != 0x0ec01095 ||
+	    word_at(p + 12, big_endian) != 0xeaa0c000 ||
+	    word_at(p + 16, big_endian) != 0x0ec81093)
+		return false;
+	x = w0 & 0x1fffff;
+	x = (x & 1) << 20 | (x & 0xffe) << 8 | (x & 0xc000) >> 7 |
+	    (x & 0x1f0000) >> 14 | (x & 0x3000) >> 12;
+	left_part = (int64_t)(x ^ 0x100000) - 0x100000;	/* 21 bits, signed */
+	right_part = (int64_t)((w1 & 0x3fff) >> 1) - ((w1 & 1) ? 0x2000 : 0);
+	*len = 20;
+	*slot_offset = left_part * 2048 + right_part;
+	return true;
+}
+
 /* The rows, as glibc's machine-gmon.h and _mcount.S of each architecture
  * and gcc's -pg prologues make them (doc/guide/09-cross-bsd-mingw.md has
  * the table of what was verified on each). */
@@ -44,7 +90,8 @@ static const struct arch_calls rows[] = {
 	/* the prologue puts its own address in %r25 ("b,l .+8,%r25") for
 	 * _mcount before calling it */
 	{ .arch = bfd_arch_hppa, .delay = 4, .self_pc = SELF_PC_CAPTURED,
-	  .call_word = hppa_call_word, .millicode_type = 13 },
+	  .call_word = hppa_call_word, .millicode_type = 13,
+	  .import_stub = hppa_import_stub, .global_pointer = "$global$" },
 	{ .arch = bfd_arch_sh, .calls = " jsr bsr bsrf ", .delay = 2 },
 };
 

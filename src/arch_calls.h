@@ -49,6 +49,14 @@ struct arch_calls {
 	 * runtime calls without a -pg prologue (HP-PA's millicode, such as
 	 * $$remoI: STT_PARISC_MILLI, 13); 0 for none. */
 	uint8_t millicode_type;
+	/* Whether the code at P (LEFT bytes) is one of the linker's import
+	 * stubs, which have no symbols: sets *LEN to its length and
+	 * *SLOT_OFFSET to where its PLT slot is, from the value of the
+	 * symbol GLOBAL_POINTER (HP-PA: "$global$", %dp); NULL where libbfd
+	 * names the stubs itself. */
+	bool (*import_stub)(const unsigned char *p, size_t left, bool big_endian,
+			    uint32_t *len, int64_t *slot_offset);
+	const char *global_pointer;
 };
 
 /* The row of ARCH (an enum bfd_architecture); an empty row (no call

@@ -13,8 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch_calls.h"
 #include "diag.h"
 #include "object.h"
+#include "util.h"
 
 struct loaded_section {
 	asection *sec;
@@ -234,6 +236,127 @@ static bool plt_fits_file(bfd *abfd)
 	return true;
 }
 
+/* One import stub found: where, in which section, and the relocation of
+ * its PLT slot. */
+struct import_stub {
+	uint64_t addr;
+	asection *sec;
+	const arelent *slot;
+};
+
+/* The dynamic relocation of RELS[0..N) at ADDR, or NULL. */
+static const arelent *reloc_at(arelent **rels, long n, uint64_t addr)
+{
+	for (long i = 0; i < n; i++)
+		if (rels[i]->address == addr && rels[i]->sym_ptr_ptr &&
+		    *rels[i]->sym_ptr_ptr)
+			return rels[i];
+	return NULL;
+}
+
+/* Appends to *STUBS (*N of *CAP) the import stubs in OBJ's code sections
+ * whose PLT slot, found from the global pointer GP, RELS[0..NREL) names.
+ * Returns 0, or -1 with ERR set. */
+static int find_import_stubs(struct object *obj, const struct arch_calls *row,
+			     uint64_t gp, arelent **rels, long nrel,
+			     struct import_stub **stubs, size_t *n, size_t *cap,
+			     struct g2c_error *err)
+{
+	bool big = bfd_big_endian(obj->abfd);
+
+	for (asection *sec = obj->abfd->sections; sec; sec = sec->next) {
+		struct code_bytes code;
+		int found;
+
+		if (!(sec->flags & SEC_CODE) ||
+		    (found = object_code_at(obj, bfd_section_vma(sec), &code, err)) == 0)
+			continue;
+		if (found < 0)
+			return -1;
+		for (uint64_t off = 0; off + 4 <= code.size;) {
+			const arelent *slot;
+			uint32_t len;
+			int64_t offset;
+
+			if (!row->import_stub(code.data + off, code.size - off, big,
+					      &len, &offset)) {
+				off += 4;
+				continue;
+			}
+			slot = reloc_at(rels, nrel, gp + (uint64_t)offset);
+			if (slot) {
+				struct import_stub *grown = array_grow(*stubs, cap, *n + 1,
+								       sizeof **stubs);
+
+				if (!grown)
+					return g2c_error_set(err, "out of memory for symbols");
+				*stubs = grown;
+				(*stubs)[(*n)++] = (struct import_stub){ code.vma + off, sec, slot };
+			}
+			off += len;
+		}
+	}
+	return 0;
+}
+
+/* The import stubs the linker of OBJ's architecture writes without
+ * symbols, where libbfd makes no synthetic ones (HP-PA, arch_calls.h):
+ * "NAME@plt" symbols in obj->synth, one block of the symbols and their
+ * names, as libbfd makes its own.  Returns 0, or -1 with ERR set. */
+static int read_import_stubs(struct object *obj, const char *path,
+			     struct g2c_error *err)
+{
+	const struct arch_calls *row = arch_calls_of(bfd_get_arch(obj->abfd));
+	struct import_stub *stubs = NULL;
+	size_t n = 0, cap = 0, names = 0;
+	arelent **rels;
+	long size, nrel;
+	uint64_t gp = 0;
+	bool have_gp = false;
+	char *name;
+	int rc;
+
+	if (!row->import_stub)
+		return 0;
+	for (size_t i = 0; i < obj->nsyms && !have_gp; i++)
+		if (strcmp(obj->syms[i]->name, row->global_pointer) == 0) {
+			gp = bfd_asymbol_value(obj->syms[i]);
+			have_gp = true;
+		}
+	size = bfd_get_dynamic_reloc_upper_bound(obj->abfd);
+	if (!have_gp || size <= 0)
+		return 0;
+	if (!(rels = malloc((size_t)size)))
+		return g2c_error_set(err, "%s: out of memory for symbols", path);
+	nrel = bfd_canonicalize_dynamic_reloc(obj->abfd, rels, obj->dynsyms);
+	rc = nrel > 0 ? find_import_stubs(obj, row, gp, rels, nrel, &stubs, &n,
+					  &cap, err) : 0;
+	for (size_t i = 0; i < n; i++)
+		names += strcspn((*stubs[i].slot->sym_ptr_ptr)->name, "@") + sizeof "@plt";
+	if (rc == 0 && n > 0) {
+		free(obj->synth);	/* (libbfd's, of none) */
+		obj->synth = malloc(n * sizeof *obj->synth + names);
+	}
+	if (rc == 0 && n > 0 && !obj->synth)
+		rc = g2c_error_set(err, "%s: out of memory for symbols", path);
+	name = rc == 0 && n > 0 ? (char *)(obj->synth + n) : NULL;
+	for (size_t i = 0; name && i < n; i++) {
+		const char *callee = (*stubs[i].slot->sym_ptr_ptr)->name;
+		int len = (int)strcspn(callee, "@");
+
+		obj->synth[i] = (asymbol){ .the_bfd = obj->abfd, .name = name,
+					   .value = stubs[i].addr - bfd_section_vma(stubs[i].sec),
+					   .flags = BSF_LOCAL | BSF_SYNTHETIC,
+					   .section = stubs[i].sec };
+		name += sprintf(name, "%.*s@plt", len, callee) + 1;
+	}
+	if (name)
+		obj->nsynth = n;
+	free(stubs);
+	free(rels);
+	return rc;
+}
+
 /* The static symbols (of the debug file, if one is used) or, in a
  * stripped object without a debug file, its dynamic symbols; plus the
  * synthetic "name@plt" symbols of the object's PLT. */
@@ -277,6 +400,8 @@ static int read_symbols(struct object *obj, const char *path,
 		nsynth = bfd_get_synthetic_symtab(obj->abfd, count, obj->syms,
 						  ndyn, obj->dynsyms, &obj->synth);
 	obj->nsynth = nsynth > 0 ? (size_t)nsynth : 0;
+	if (nsynth <= 0 && ndyn > 0)
+		return read_import_stubs(obj, path, err);
 	return 0;
 }
 

@@ -7,7 +7,8 @@
 # crediting their samples to the function before them.  They are PLT
 # entries ("labs@plt"), and the stub of the mcount family's function
 # that -pg code calls is left out of every total with the family, as
-# x86's mcount@plt is.
+# x86's mcount@plt is.  HP-PA's import stubs, which have no symbols, are
+# PLT entries too.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$PYTHON3" ] || skip "python3 not found"
@@ -85,4 +86,31 @@ done <<'ARCHES'
 powerpc __stack_chk_fail_local
 ppc64el _init
 ARCHES
+
+# HP-PA's import stubs have no symbols at all (ld writes them at the start
+# of .text).  Each is named after the function whose PLT slot it loads,
+# found here from objdump's and readelf's text: "addil L%0,dp,r1" then
+# "ldo X(r1),r22" loads the slot at $global$ + X, which .rela.plt names.
+H=$FIXTURES/cross/hppa-dynamic
+global=$(nm "$H/prog" | sed -n 's/^\([0-9a-f]*\) D [$]global[$]$/\1/p')
+slot=$(readelf -rW "$H/prog" | awk '$3 == "R_PARISC_IPLT" && $5 ~ /^printf@/ { print $1 }')
+stub=
+while read -r at x; do
+	[ $((16#$x)) -eq $((16#${slot:-0} - 16#${global:-0})) ] && stub=$at && break
+done < <(objdump -d "$H/prog" | awk '
+	/addil L%0,dp,r1$/ { at = $1; sub(":", "", at); next }
+	at != "" && /ldo [0-9a-f]+\(r1\),r22$/ { x = $NF; sub(/\(r1\),r22$/, "", x); print at, x }
+	{ at = "" }')
+if [ -z "$global" ] || [ -z "$slot" ] || [ -z "$stub" ]; then
+	not_ok "hppa: no import stub of printf found (fixture changed?)"
+else
+	$add_samples "add-samples=$stub:50" "$H/prog" "$H/gmon.out" "$tmp/hppa.out"
+	"$GMON2CG" -o "$tmp/hppa.cg" "$H/prog" "$tmp/hppa.out" 2>/dev/null
+	"$PYTHON3" "$srcdir/tests/lib/callgrind_model.py" --json "$tmp/hppa.cg" >"$tmp/hppa.json"
+	"$PYTHON3" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["functions"]
+sys.exit(not (f.get("printf@plt", {}).get("self") == 50 * 10000000 and "<no symbol>" not in f))' "$tmp/hppa.json"
+	check "hppa: the 50 samples in printf's import stub (0x$stub) are printf@plt's"
+fi
 finish

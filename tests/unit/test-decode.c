@@ -2,13 +2,16 @@
  * instruction boundaries and calls through libopcodes, an x86-64 -pg
  * prologue's instructions (decoded without it), the instruction
  * at an address, the first call of a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
- * section, and AArch64 through libopcodes where this build has it. */
+ * section, and AArch64 through libopcodes where this build has it; the
+ * architecture table's calls (SPARC, HP-PA, Alpha, m68k: delay slots,
+ * what mcount records, links, hints) and the profiler's entry names. */
 #include <config.h>
 
 #include <bfd.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "arch_calls.h"
 #include "diag.h"
 #include "disasm.h"
 
@@ -201,8 +204,103 @@ static void test_aarch64_instructions(void)
 	disasm_close(d);
 }
 
+/* Decodes CODE (N bytes at 0x1000) for TARGET into INSNS[0..MAX);
+ * returns how many, 0 where this libopcodes does not decode TARGET. */
+static size_t decode_for(const struct disasm_target *target,
+			 const unsigned char *code, size_t n, struct insn *out,
+			 size_t max)
+{
+	struct code_bytes bytes = { code, 0x1000, n };
+	struct disasm *d = NULL;
+	struct insn *insns = NULL;
+	struct g2c_error err;
+	size_t count = 0;
+
+	if (disasm_open(&d, target, NULL, &err) < 0 || !d)
+		return 0;
+	CHECK(disasm_range(d, &bytes, 0x1000, 0x1000 + n, &insns, &count, &err) == 0);
+	for (size_t i = 0; i < count && i < max; i++)
+		out[i] = insns[i];
+	free(insns);
+	disasm_close(d);
+	return count < max ? count : max;
+}
+
+static void test_arch_calls(void)
+{
+	/* SPARC: call .+8; nop -- returns past its delay slot; mcount
+	 * records the call itself */
+	static const unsigned char sparc[] = { 0x40, 0, 0, 2, 0x01, 0, 0, 0 };
+	/* HP-PA: b,l .+8,%r25 (a call: it links); b,l .+8,%r0 (a branch);
+	 * b,l .+0x6c4,%rp */
+	static const unsigned char hppa[] = { 0xeb, 0x20, 0, 0, 0xe8, 0, 0, 0,
+					      0xe8, 0x51, 0x0d, 0xbc };
+	/* Alpha: jsr at,(at),hint; bsr ra,.-0x14c */
+	static const unsigned char alpha[] = { 0x00, 0x40, 0x9c, 0x6b,
+					       0xac, 0xff, 0x5f, 0xd3 };
+	/* m68k: bsr.l .+0x1dc14; rts */
+	static const unsigned char m68k[] = { 0x61, 0xff, 0x00, 0x01, 0xdc, 0x12,
+					      0x4e, 0x75 };
+	static const struct disasm_target sparc64 = { bfd_arch_sparc, bfd_mach_sparc_v9, true },
+		hppa20 = { bfd_arch_hppa, 20, true }, alpha_t = { bfd_arch_alpha, 0, false },
+		m68k_t = { bfd_arch_m68k, 0, true };
+	const struct arch_calls *row;
+	struct insn insns[4];
+	size_t n;
+
+	row = arch_calls_of(bfd_arch_sparc);
+	if ((n = decode_for(&sparc64, sparc, sizeof sparc, insns, 4)) > 0) {
+		CHECK_U64(n, 2);
+		CHECK(insns[0].is_call);
+		CHECK_U64(insns[0].target, 0x1008);
+		CHECK_U64(arch_call_return(row, insns[0].pc, insns[0].len), 0x1008);
+		CHECK_U64(arch_call_recorded(row, &insns[0]), 0x1000);
+		CHECK(!insns[1].is_call);
+	}
+	row = arch_calls_of(bfd_arch_hppa);
+	CHECK(row->self_pc == SELF_PC_CAPTURED);
+	if ((n = decode_for(&hppa20, hppa, sizeof hppa, insns, 4)) > 0) {
+		CHECK_U64(n, 3);
+		CHECK(insns[0].is_call);
+		CHECK_U64(insns[0].target, 0x1008);
+		CHECK_U64(arch_call_recorded(row, &insns[0]), 0x1008);
+		CHECK(!insns[1].is_call);
+		CHECK(insns[2].is_call);
+	}
+	if ((n = decode_for(&alpha_t, alpha, sizeof alpha, insns, 4)) > 0) {
+		CHECK_U64(n, 2);
+		CHECK(insns[0].is_call);
+		CHECK_U64(insns[0].target, 0);	/* the hint is no target */
+		CHECK(insns[1].is_call);
+		CHECK_U64(insns[1].target, 0x1004 + 4 - 0x150);
+	}
+	row = arch_calls_of(bfd_arch_m68k);
+	if ((n = decode_for(&m68k_t, m68k, sizeof m68k, insns, 4)) > 0) {
+		CHECK_U64(n, 2);
+		CHECK(insns[0].is_call);
+		CHECK_U64(arch_call_return(row, insns[0].pc, insns[0].len), 0x1006);
+		CHECK(!insns[1].is_call);
+	}
+	CHECK_U64(arch_calls_of(bfd_arch_mips)->delay, 4);
+	CHECK_U64(arch_calls_of(bfd_arch_i386)->delay, 0);
+	CHECK(arch_calls_of(bfd_arch_unknown)->calls == NULL);
+
+	/* the profiler's entries, their stubs and 64-bit PowerPC's code
+	 * symbols */
+	CHECK(arch_profiler_entry("_mcount")->excluded);
+	CHECK(arch_profiler_entry("._mcount")->excluded);
+	CHECK(arch_profiler_entry(".mcount")->excluded);
+	CHECK(!arch_profiler_entry("__gnu_mcount_nc")->excluded);
+	CHECK(arch_profiler_entry("__gnu_mcount_nc@plt")->excluded);
+	CHECK(arch_profiler_entry("mcount@plt")->excluded);
+	CHECK(arch_profiler_entry("main") == NULL);
+	CHECK(arch_profiler_entry(".main") == NULL);
+	CHECK(arch_profiler_entry("@plt") == NULL);
+}
+
 int main(void)
 {
+	test_arch_calls();
 	test_x86_instructions();
 	test_x86_prologue();
 	test_x86_targets();
