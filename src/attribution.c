@@ -286,7 +286,8 @@ static bool known_mcount_target(const struct build *b, uint64_t target)
 }
 
 /* Whether TARGET is what the mcount calls of the ranges the arcs entered
- * name, where mcount returned from them: the prologues of the next
+ * name, where mcount returned from them (or, summed by gprof -s, at their
+ * entries): the prologues of the next
  * arcs' callees are decoded only until one names it.  Sets *IS; returns
  * 0, or -1 with b->err set. */
 static int is_mcount_target(struct build *b, uint64_t target, bool *is)
@@ -306,8 +307,11 @@ static int is_mcount_target(struct build *b, uint64_t target, bool *is)
 		decoded = code_mcount_call(b->obj->code, f, &ret, &named, b->err);
 		if (decoded < 0)
 			return -1;
-		if (!decoded || ret != arc->self_pc || named == 0 ||
-		    known_mcount_target(b, named))
+		/* (a gmon.sum's arcs, which gprof -s writes at the callee's
+		 * entry, say as much as mcount's own) */
+		if (!decoded || (ret != arc->self_pc &&
+				 arc->self_pc != b->st->funcs[f].addr) ||
+		    named == 0 || known_mcount_target(b, named))
 			continue;
 		b->mcount_targets[b->nmcount_targets++] = named;
 		*is = named == target;

@@ -676,7 +676,15 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 			struct cg_func *fn = &cg->funcs[head];
 			uint64_t marker = (nsites ? nsites : 1) * MIN_CALL_NS - incl;
 
-			fn->marker_ns += marker;
+			/* (a pseudo function has no entry to write it at: its
+			 * first position takes it, as a cost of its own; -n
+			 * and -N can leave <no symbol>'s samples at 0) */
+			if (callgraph_is_pseudo(cg, head) && fn->ncosts) {
+				cg->costs[fn->first_cost].ns += marker;
+				fn->self_ns += marker;
+			} else {
+				fn->marker_ns += marker;
+			}
 			fn->incl_ns += marker;
 			cg->total_ns += marker;
 			incl += marker;

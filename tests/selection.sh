@@ -117,4 +117,11 @@ plt0=$(objdump -h "$P/prog" | awk '$2 == ".plt" { print $4 }')
 f = json.load(sys.stdin)["functions"]
 print(f["<.plt>"]["self"] if "<.plt>" in f else "none")')" = 200000000 ]
 check "-a: a static that starts its section keeps its samples"
+# -n (and -N) can leave <no symbol>'s samples at 0 ns: that pseudo
+# function, which has no entry, takes the 1 ns its root call carries at
+# its first position (calltree without warm_leaf's symbol, whose samples
+# fall in no function: it was refused as an internal error).
+objcopy --strip-symbol=warm_leaf "$FIXTURES/calltree/prog" "$tmp/no-warm"
+expect -n "-n main with samples in no function converts" 0 "" \
+	"$GMON2CG" -n main -o "$tmp/no-warm.cg" "$tmp/no-warm" "$FIXTURES/calltree/gmon.out"
 finish

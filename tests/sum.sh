@@ -4,7 +4,7 @@
 # named with raw profiles convert with gprof's numbers, saying once in
 # --stats that the summed arcs' call sites are unknown and placing each at
 # the line gprof recorded; a sum of a profile of another build is still
-# refused.
+# refused; a sum's arcs tell which functions ran, as mcount's do.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$PYTHON3" ] || skip "python3 not found"
@@ -81,4 +81,18 @@ check "the calls are at the lines gprof recorded" || diag <"$tmp/log"
 [ $? -eq 1 ] && [ ! -e "$tmp/stale.cg" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	grep -q "does not belong to .*--force converts anyway" "$tmp/err"
 check "a sum for a rebuilt program is refused" || diag <"$tmp/err"
+
+# A sum's arcs point at the callees' entries, where mcount never returns:
+# they still tell which functions ran, so that a function that never did
+# takes none of a bin it shares (fixtures/positions/neverran: spin has
+# all 214 samples, unused none, in the raw file, in its sum and in gprof).
+N=$FIXTURES/positions/neverran
+(cd "$tmp" && "$GPROF" -s "$N/prog" "$N/gmon.out" >/dev/null 2>&1) &&
+	"$GMON2CG" -o "$tmp/neverran.cg" "$N/prog" "$tmp/gmon.sum" 2>/dev/null &&
+	"$PYTHON3" "$srcdir/tests/lib/callgrind_model.py" --json "$tmp/neverran.cg" >"$tmp/neverran.json" &&
+	"$PYTHON3" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["functions"]
+sys.exit(not (f["spin"]["self"] == 214 * 10000000 and "unused" not in f))' "$tmp/neverran.json"
+check "a sum: the function that never ran takes no samples"
 finish
