@@ -500,6 +500,14 @@ static int assign_cold_parts(struct symtab *st)
 
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		st->funcs[i].owner = i;
+		/* (the rest of a function after a symbol inside it: its
+		 * start is the one of that name before) */
+		for (size_t k = i; st->funcs[i].continues && k-- > 0;)
+			if (st->funcs[k].raw_name == st->funcs[i].raw_name &&
+			    !st->funcs[k].continues) {
+				st->funcs[i].owner = k;
+				break;
+			}
 		any_cold = any_cold || cold_parent_length(st->funcs[i].raw_name);
 	}
 	if (!any_cold)
@@ -563,6 +571,7 @@ static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 		f[n].raw_name = sym->name;
 		f[n].is_static = is_static;
 		f[n].is_func = (sym->flags & BSF_FUNCTION) != 0;
+		f[n].continues = false;
 		f[n].end = section_end(sym->section);
 		/* (body_end holds the size until the table is bounded) */
 		f[n].body_end = elf_symbol_size(obj->dbfd, sym);
@@ -598,7 +607,7 @@ static int name_call_stubs(struct symtab *st)
  * among them) and ends each function where the next one starts, or at its
  * section's end, and its body where its size says; returns how many are
  * kept. */
-static size_t merge_and_bound(struct symtab_func *f, size_t n)
+static size_t merge_aliases(struct symtab_func *f, size_t n)
 {
 	size_t kept = 0;
 
@@ -615,17 +624,59 @@ static size_t merge_and_bound(struct symtab_func *f, size_t n)
 		}
 		f[kept++] = f[i];
 	}
-	for (size_t i = 0; i < kept; i++) {
+	return kept;
+}
+
+/* A sized symbol inside another's sized range (a local label typed as a
+ * function in hand-written assembly, 16 bytes in the middle of f) takes
+ * its own bytes; the outer function goes on after them, in a range of its
+ * own that counts as part of it (SYMTAB_FUNCS' continues).  Sizes are in
+ * body_end still.  Returns -1 when memory runs out. */
+static int resume_outer_functions(struct symtab *st)
+{
+	size_t n = st->nfuncs, extra = 0, cap = n;
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct symtab_func *outer = &st->funcs[i], *inner = &st->funcs[i + 1];
+		uint64_t outer_end = outer->addr + outer->body_end;
+		uint64_t inner_end = inner->addr + inner->body_end;
+		struct symtab_func *grown;
+
+		if (!outer->body_end || !inner->body_end || inner_end >= outer_end ||
+		    (i + 2 < n && st->funcs[i + 2].addr <= inner_end))
+			continue;
+		if (!(grown = array_grow(st->funcs, &cap, n + extra + 1, sizeof *grown)))
+			return -1;
+		st->funcs = grown;
+		outer = &st->funcs[i];
+		st->funcs[n + extra] = *outer;
+		st->funcs[n + extra].addr = inner_end;
+		st->funcs[n + extra].body_end = outer_end - inner_end;
+		st->funcs[n + extra].continues = true;
+		extra++;
+	}
+	if (extra) {
+		st->nfuncs = n + extra;
+		sort_by_key(st->funcs, st->nfuncs, sizeof *st->funcs, func_key,
+			    compare_funcs);
+	}
+	return 0;
+}
+
+/* Ends each of F[0..N) at the next one or its section's end, and its body
+ * where its size says. */
+static void bound_functions(struct symtab_func *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		uint64_t limit = f[i].end;
 
-		if (i + 1 < kept && f[i + 1].addr < limit)
+		if (i + 1 < n && f[i + 1].addr < limit)
 			limit = f[i + 1].addr;
 		/* A symbol past its section's end gets an empty range. */
 		f[i].end = limit < f[i].addr ? f[i].addr : limit;
 		f[i].body_end = f[i].body_end && f[i].body_end < f[i].end - f[i].addr ?
 				f[i].addr + f[i].body_end : f[i].end;
 	}
-	return kept;
 }
 
 static bool starts_code_section(bfd *abfd, uint64_t addr)
@@ -829,7 +880,10 @@ int symtab_build(struct symtab *st, struct object *obj,
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, st->funcs);
-	st->nfuncs = merge_and_bound(st->funcs, n);
+	st->nfuncs = merge_aliases(st->funcs, n);
+	if (resume_outer_functions(st) < 0)
+		goto oom;
+	bound_functions(st->funcs, st->nfuncs);
 	if (name_call_stubs(st) < 0)
 		goto oom;
 	if (add_section_heads(st, obj->abfd, obj->dynamic_symbols_only) < 0)

@@ -52,8 +52,11 @@ struct symtab_func {
 	bool is_mcount;		/* what a -pg prologue calls: the mcount
 				   family, ARM's __gnu_mcount_nc, or a PLT
 				   entry for one */
+	bool continues;		/* the rest of the function before it, after
+				   a symbol inside it (its owner) */
 	size_t owner;		/* the function this code is part of: itself,
-				   or for a cold part ("f.cold") its parent */
+				   for a cold part ("f.cold") its parent, for
+				   a continuation the function it continues */
 };
 
 struct symtab_options {

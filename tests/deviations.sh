@@ -168,4 +168,21 @@ $compare --cg "$tmp/callbacks.cg" "$C/prog" "$C/gmon.out" >"$tmp/log" &&
 # Stripped, with prog.debug beside it: gprof reads only the debug file.
 convert stripped && $compare --cg "$tmp/stripped.cg" "$P/stripped/prog.debug" "$P/stripped/gmon.out" >"$tmp/log" &&
 	ok "stripped agrees with gprof on its debug file" || { not_ok "stripped"; diag <"$tmp/log"; }
+# A sized local symbol inside another function's sized range: mid2's 16
+# bytes lie inside hot_leaf (fixtures/positions/nested).  mid2 takes its
+# own bytes and hot_leaf the rest, after them too; gprof, which reads no
+# sizes, credits all of hot_leaf past mid2's start to mid2.  The samples
+# in no function were refused as "most samples fall outside every
+# function" where they were the most.
+N=$P/nested
+total=$(sed -n 's/^histogram: \([0-9]*\) samples.*/\1/p' "$N/BUILD-INFO")
+"$GMON2CG" --stats -o "$tmp/nested.cg" "$N/prog" "$N/gmon.out" 2>"$tmp/stats" || not_ok "nested: conversion"
+grep -q "in functions $total.000, in no function 0.000," "$tmp/stats" &&
+	[ "$(json "$tmp/nested.cg" "int(d['functions']['hot_leaf']['self'] + d['functions'].get('mid2', {'self': 0})['self'])")" = "$((total * 10000000))" ] &&
+	[ "$(json "$tmp/nested.cg" "int(d['functions'].get('mid2', {'self': 0})['self'] <= 2 * 10000000)")" = 1 ] &&
+	ok "nested: hot_leaf keeps its code after mid2 ($total samples in functions, mid2 at most its 16 bytes' 2)" ||
+	{ not_ok "nested: $(json "$tmp/nested.cg" "[(n, f['self']) for n, f in d['functions'].items()]")"; diag <"$tmp/stats"; }
+"$GPROF" -b -p "$N/prog" "$N/gmon.out" | awk '$NF == "mid2" && $3 > 0.1 { found = 1 } END { exit !found }' &&
+	ok "nested: gprof credits hot_leaf's code after mid2 to mid2 (its deviation)" ||
+	not_ok "nested: gprof no longer credits hot_leaf's code after mid2 to mid2: update the guide"
 finish
