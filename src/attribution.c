@@ -627,6 +627,23 @@ static int check_callee(struct build *b, const struct gmon_arc *arc,
 				 b->err);
 }
 
+/* Whether b->prof records a call from BUCKET into the function at
+ * TARGET (struct code_recorded). */
+static bool recorded_call_into(const void *ctx, uint64_t bucket,
+			       uint64_t target)
+{
+	const struct build *b = ctx;
+	const struct gmon_arc *arcs = b->prof->arcs;
+	size_t n = b->prof->narcs, f = symtab_lookup(b->st, target);
+	/* (the arcs are sorted by from_pc, then self_pc) */
+	size_t i = bucket ? search_above(arcs, n, sizeof *arcs, bucket - 1, 0) : 0;
+
+	for (; f != SYMTAB_NONE && i < n && arcs[i].from_pc == bucket; i++)
+		if (arcs[i].count && symtab_lookup(b->st, arcs[i].self_pc) == f)
+			return true;
+	return false;
+}
+
 /* Finds the call site of ARC, whose callee is symbol range CALLEE, into
  * *SITE, and checks that the profile fits the code: self_pc must be the
  * return address of the mcount call in the callee's prologue (*FAR when
@@ -640,13 +657,15 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 {
 	struct cg_stats *stats = &b->cg->stats;
 	enum code_check at_site = CODE_UNKNOWN, at_self;
+	const struct code_recorded recorded = { recorded_call_into, b };
 
 	*site = arc->from_pc;
 	if (check_callee(b, arc, callee, ld_profile, far, &at_self) < 0)
 		return -1;
 	if (b->obj->code &&
 	    code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[callee].addr, site, &at_site, b->err) < 0)
+			   b->st->funcs[callee].addr, &recorded, site, &at_site,
+			   b->err) < 0)
 		return -1;
 	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
 		return 0;
@@ -710,6 +729,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 	uint64_t bucket = call_bucket(b);
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
 
+	b->prof = prof;		/* (recorded_call_into reads its arcs) */
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
 		size_t caller, callee;

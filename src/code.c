@@ -130,23 +130,40 @@ static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
 	return 0;
 }
 
-/* The call mcount recorded for CALLEE among CALLS[0..N), calls to other
- * targets that return into the bucket: the first whose target reaches
- * CALLEE by a jump (a tail call), else the first.  Returns its address. */
-static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
-			  uint64_t callee, uint64_t *site, struct g2c_error *err)
+/* Whether symbol range F is the program's own code: not a PLT entry,
+ * which leaves it. */
+static bool in_program(const struct code *c, size_t f)
 {
+	const char *name = f == SYMTAB_NONE ? NULL : c->st->funcs[f].raw_name;
+	size_t len = name ? strlen(name) : 0;
+
+	return name && !(len > 4 && strcmp(name + len - 4, "@plt") == 0);
+}
+
+/* The call mcount recorded from BUCKET for CALLEE among CALLS[0..N),
+ * calls to other targets that return into the bucket (code_call_site
+ * says which is preferred).  Sets *SITE to its address. */
+static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
+			  uint64_t bucket, uint64_t callee,
+			  const struct code_recorded *recorded, uint64_t *site,
+			  struct g2c_error *err)
+{
+	int best = -1;
+
 	*site = calls[0].pc;
-	for (size_t i = 0; i < n; i++) {
-		size_t f = calls[i].target ? symtab_lookup(c->st, calls[i].target)
-					   : SYMTAB_NONE;
+	for (size_t i = 0; i < n && best < 3; i++) {
+		size_t f = symtab_lookup(c->st, calls[i].target);
 		bool found = false;
+		int rank;
 
 		if (f != SYMTAB_NONE && jumps_to(c, f, callee, &found, err) < 0)
 			return -1;
-		if (found) {
+		rank = found ? 3 : !in_program(c, f) ? 0 :
+		       recorded && recorded->call_into(recorded->ctx, bucket,
+						      calls[i].target) ? 2 : 1;
+		if (rank > best) {
+			best = rank;
 			*site = calls[i].pc;
-			break;
 		}
 	}
 	return 0;
@@ -167,7 +184,8 @@ static bool calls_callee(const struct code *c, const struct insn *call,
 }
 
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, uint64_t *site, enum code_check *check,
+		   uint64_t callee, const struct code_recorded *recorded,
+		   uint64_t *site, enum code_check *check,
 		   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
@@ -244,7 +262,8 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		*site = first_call;	/* the exact return address of a tail
 					   call through a PLT (LD_PROFILE) */
 	else if (nothers > 0 &&
-		 tail_call_site(c, others, nothers, callee, site, err) < 0)
+		 tail_call_site(c, others, nothers, bucket, callee, recorded,
+				site, err) < 0)
 		return -1;
 	else if (ncalls == 0 && decoded && covering)
 		*site = covering;

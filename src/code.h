@@ -61,14 +61,27 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 /* What is known of an address that should follow a call instruction. */
 enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
 
+/* What the profile recorded: whether it has a call from BUCKET into the
+ * function at TARGET (so that a call there to TARGET ran). */
+struct code_recorded {
+	bool (*call_into)(const void *ctx, uint64_t bucket, uint64_t target);
+	const void *ctx;
+};
+
 /* glibc's mcount records a call by the hash bucket of its return address
- * (on SPARC, of the call itself), [BUCKET, BUCKET + SIZE).  Sets *SITE to the call instruction that made
- * it: a call to CALLEE (or to its PLT entry) returning there, else the
- * only indirect call returning there, else (SIZE 1: an exact return
- * address) the call returning there, else BUCKET itself; *CHECK says whether any call
- * returns there.  Returns 0, or -1 with ERR set. */
+ * (on SPARC, of the call itself), [BUCKET, BUCKET + SIZE).  Sets *SITE to
+ * the call instruction that made it: a call to CALLEE (or to its PLT
+ * entry) returning there, else the only indirect call returning there,
+ * else (SIZE 1: an exact return address) the call returning there, else
+ * of the calls to other targets (CALLEE reached from them by a tail
+ * call), the first whose target jumps to CALLEE, else the first RECORDED
+ * shows ran that stays in the program, else the first that stays in it
+ * (a call into a PLT entry leaves it, such as one of _Unwind_Resume,
+ * which does not return), else BUCKET itself; *CHECK says whether any
+ * call returns there.  Returns 0, or -1 with ERR set. */
 int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, uint64_t *site, enum code_check *check,
+		   uint64_t callee, const struct code_recorded *recorded,
+		   uint64_t *site, enum code_check *check,
 		   struct g2c_error *err);
 
 /* Sets *RET to the self_pc mcount records for function F (0 if F has no

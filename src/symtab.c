@@ -475,6 +475,12 @@ static int compare_prefix(const char *name, size_t len, const char *raw)
 }
 
 /* A function's raw name and index, to sort by name. */
+/* A name merged away into the function at ADDR. */
+struct symtab_alias {
+	const char *raw_name;
+	uint64_t addr;
+};
+
 struct named_func {
 	const char *raw_name;
 	size_t index;
@@ -497,6 +503,7 @@ static int assign_cold_parts(struct symtab *st)
 {
 	struct named_func *by_name;
 	bool any_cold = false;
+	size_t nnames;
 
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		st->funcs[i].owner = i;
@@ -512,15 +519,21 @@ static int assign_cold_parts(struct symtab *st)
 	}
 	if (!any_cold)
 		return 0;
-	by_name = malloc(st->nfuncs * sizeof *by_name);
+	/* (a parent's name may be one merged away: a constructor's C2 at the
+	 * address of its C1, whose cold part is named after C2) */
+	nnames = st->nfuncs + st->naliases;
+	by_name = malloc(nnames * sizeof *by_name);
 	if (!by_name)
 		return -1;
 	for (size_t i = 0; i < st->nfuncs; i++)
 		by_name[i] = (struct named_func){ st->funcs[i].raw_name, i };
-	qsort(by_name, st->nfuncs, sizeof *by_name, compare_named_funcs);
+	for (size_t i = 0; i < st->naliases; i++)
+		by_name[st->nfuncs + i] = (struct named_func){
+			st->aliases[i].raw_name, symtab_lookup(st, st->aliases[i].addr) };
+	qsort(by_name, nnames, sizeof *by_name, compare_named_funcs);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		const char *name = st->funcs[i].raw_name;
-		size_t len = cold_parent_length(name), lo = 0, hi = st->nfuncs;
+		size_t len = cold_parent_length(name), lo = 0, hi = nnames;
 		uint64_t best = UINT64_MAX, b = st->funcs[i].addr;
 
 		if (len == 0)
@@ -533,7 +546,7 @@ static int assign_cold_parts(struct symtab *st)
 			else
 				hi = mid;
 		}
-		for (; lo < st->nfuncs &&
+		for (; lo < nnames &&
 		       compare_prefix(name, len, by_name[lo].raw_name) == 0; lo++) {
 			uint64_t a = st->funcs[by_name[lo].index].addr;
 			uint64_t distance = a > b ? a - b : b - a;
@@ -607,24 +620,36 @@ static int name_call_stubs(struct symtab *st)
  * among them) and ends each function where the next one starts, or at its
  * section's end, and its body where its size says; returns how many are
  * kept. */
-static size_t merge_aliases(struct symtab_func *f, size_t n)
+/* Sorts ST's N candidates and keeps one function per address (the best
+ * name, the largest size), noting the other names in st->aliases.
+ * Returns -1 when memory runs out. */
+static int merge_aliases(struct symtab *st, size_t n)
 {
+	struct symtab_func *f = st->funcs;
 	size_t kept = 0;
 
+	st->naliases = 0;
+	if (n && !(st->aliases = malloc(n * sizeof *st->aliases)))
+		return -1;
 	sort_by_key(f, n, sizeof *f, func_key, compare_funcs);
 	for (size_t i = 0; i < n; i++) {
 		if (kept > 0 && f[kept - 1].addr == f[i].addr) {
 			uint64_t size = f[kept - 1].body_end > f[i].body_end ?
 					f[kept - 1].body_end : f[i].body_end;
+			const char *other = f[i].raw_name;
 
-			if (name_is_better(&f[i], &f[kept - 1]))
+			if (name_is_better(&f[i], &f[kept - 1])) {
+				other = f[kept - 1].raw_name;
 				f[kept - 1] = f[i];
+			}
 			f[kept - 1].body_end = size;
+			st->aliases[st->naliases++] = (struct symtab_alias){ other, f[i].addr };
 			continue;
 		}
 		f[kept++] = f[i];
 	}
-	return kept;
+	st->nfuncs = kept;
+	return 0;
 }
 
 /* A sized symbol inside another's sized range (a local label typed as a
@@ -868,6 +893,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err)
 {
 	size_t n;
+	int rc;
 
 	memset(st, 0, sizeof *st);
 	st->leading_char = obj->symbol_leading_char;
@@ -880,8 +906,7 @@ int symtab_build(struct symtab *st, struct object *obj,
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, st->funcs);
-	st->nfuncs = merge_aliases(st->funcs, n);
-	if (resume_outer_functions(st) < 0)
+	if (merge_aliases(st, n) < 0 || resume_outer_functions(st) < 0)
 		goto oom;
 	bound_functions(st->funcs, st->nfuncs);
 	if (name_call_stubs(st) < 0)
@@ -919,7 +944,10 @@ int symtab_build(struct symtab *st, struct object *obj,
 		f->is_mcount = entry != NULL;
 		f->name = f->raw_name;
 	}
-	if (assign_cold_parts(st) < 0 || index_slices(st) < 0)
+	rc = assign_cold_parts(st);
+	free(st->aliases);
+	st->aliases = NULL;
+	if (rc < 0 || index_slices(st) < 0)
 		goto oom;
 	/* (a stripped library has no static symbols, only its own gaps) */
 	if (opts->no_statics && !obj->dynamic_symbols_only)
@@ -935,6 +963,7 @@ oom:
 
 void symtab_release(struct symtab *st)
 {
+	free(st->aliases);
 	free(finish_names(st));
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);

@@ -70,6 +70,10 @@ struct symtab {
 	char leading_char;		/* stripped from raw names when matching */
 
 	/* private */
+	struct symtab_alias *aliases;	/* names merged away into a function
+					   at their address, while cold parts
+					   are found by their parents' names */
+	size_t naliases;
 	char **owned;			/* demangled names to free */
 	size_t nowned, owned_cap;
 	char **name_blocks;		/* the demangling thread's names */

@@ -185,4 +185,18 @@ grep -q "in functions $total.000, in no function 0.000," "$tmp/stats" &&
 "$GPROF" -b -p "$N/prog" "$N/gmon.out" | awk '$NF == "mid2" && $3 > 0.1 { found = 1 } END { exit !found }' &&
 	ok "nested: gprof credits hot_leaf's code after mid2 to mid2 (its deviation)" ||
 	not_ok "nested: gprof no longer credits hot_leaf's code after mid2 to mid2: update the guide"
+# C++ exception code (fixtures/positions/throw): Events's constructor has
+# its C1 and C2 symbols at one address, and its cold part is named after
+# C2, the name merged away; the cold part, which calls describe once, is
+# part of the constructor all the same.  gprof drops the cold part's name
+# and credits its call to the function before it, _init.
+T=$P/throw
+"$GMON2CG" -z -o "$tmp/throw.cg" "$T/prog" "$T/gmon.out" || not_ok "throw: conversion"
+[ "$(json "$tmp/throw.cg" "([(a['caller'], a['count']) for a in d['arcs'] if a['callee'].startswith('describe')], [n for n in d['functions'] if '.cold' in n])")" = \
+	"([('Events::Events(Node const&)', 1)], [])" ] &&
+	ok "throw: the cold part named after C2 is Events::Events's, and its call of describe" ||
+	not_ok "throw: $(json "$tmp/throw.cg" "([(a['caller'], a['count']) for a in d['arcs'] if a['callee'].startswith('describe')], [n for n in d['functions'] if '.cold' in n])")"
+"$GPROF" -b -q "$T/prog" "$T/gmon.out" | grep -Eq '^ +[0-9.]+ +[0-9.]+ +1/1 +_init ' &&
+	ok "throw: gprof credits that call to _init (its deviation)" ||
+	not_ok "throw: gprof no longer credits the cold part's call to _init: update the guide"
 finish
