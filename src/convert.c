@@ -184,6 +184,15 @@ static int convert_part(const struct options *o, struct program *prog,
 		goto out;
 	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
 		report_calls_only(w, prog->objs[i], &c.profs[i]);
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		size_t folded;
+		const char *example;
+
+		if (program_fold_summed(prog->objs[i], &c.profs[i], &folded,
+					&example, err) < 0)
+			goto out;
+		report_folded(w, prog->objs[i]->files[0], folded, example);
+	}
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);
 	if (rc == 0)

@@ -597,6 +597,32 @@ fail:
 	return -1;
 }
 
+int program_fold_summed(struct program_object *po,
+			const struct gmon_profile *prof, size_t *folded,
+			const char **example, struct g2c_error *err)
+{
+	const struct symtab *st = &po->st;
+	bool *entered, summed = false;
+
+	*folded = 0;
+	if (po->ld_profile || prof->narcs == 0)
+		return 0;
+	if (!(entered = calloc(st->nfuncs, sizeof *entered)))
+		return g2c_error_set(err, "%s: out of memory for the functions called",
+				     po->obj.path);
+	for (size_t i = 0; i < prof->narcs; i++) {
+		size_t f = symtab_lookup(st, prof->arcs[i].self_pc);
+
+		if (f != SYMTAB_NONE && prof->arcs[i].count &&
+		    st->funcs[f].addr == prof->arcs[i].self_pc)
+			summed = entered[f] = true;
+	}
+	if (summed)
+		*folded = symtab_fold_as_gprof(&po->st, entered, example);
+	free(entered);
+	return 0;
+}
+
 void program_close(struct program *prog)
 {
 	profile_ahead_release(stop_reading_ahead(prog));

@@ -61,6 +61,12 @@ void report_calls_only(struct warnings *w, const struct program_object *po,
 void report_no_decoder(struct warnings *w, const struct code *code,
 		       bool stats);
 
+/* Says once that the FOLDED functions gprof does not list (such as
+ * EXAMPLE) were folded into the function before each, for the sum FILE
+ * (program_fold_summed). */
+void report_folded(struct warnings *w, const char *file, size_t folded,
+		   const char *example);
+
 /* Whether the profile SOURCE (and the others when MORE_SOURCES) belongs
  * to EXE, as CG found it: returns -1 with ERR set when it does not and
  * FORCE is not given; warns when some of its arcs are not after calls. */
