@@ -293,6 +293,7 @@ static int open_program(struct program *prog, const struct options *o,
 		.debug_dir = o->debug_dir,
 		.symbols = { o->demangle, o->no_statics },
 		.libraries = o->libraries.names, .nlibraries = o->libraries.n,
+		.force = o->force,
 		/* --parts reads them one at a time */
 		.read_ahead = !o->parts,
 	};
