@@ -45,6 +45,8 @@ struct program_options {
 	struct symtab_options symbols;
 	const char *const *libraries;	/* --library: where libraries are */
 	size_t nlibraries;
+	bool force;		/* a --library the profile does not fit is
+				   taken all the same (--force) */
 	bool read_ahead;	/* read the executable's profiles while its
 				   symbols are read */
 };

@@ -87,15 +87,33 @@ static uint64_t count_samples(const struct gmon_profile *prof)
 	return samples;
 }
 
-void report_calls_only(struct warnings *w, const struct program_object *po,
-		       const struct gmon_profile *prof)
+void report_no_samples(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof, const char *source,
+		       size_t nsources)
 {
-	if (po->ld_profile && prof->narcs > 0 && count_samples(prof) == 0)
-		warn(w, "%s: call counts but no samples: a program built with"
-		     " -pg takes the profiling timer for its own gmon.out, so"
-		     " no time in %s was sampled (gprof says \"no time"
-		     " accumulated\"); profile a program built without -pg for"
-		     " its time", po->files[0], base_name(po->obj.path));
+	const char *more = nsources > 1 ? " and the other profiles" : "";
+
+	if (count_samples(prof) > 0)
+		return;
+	if (po->ld_profile) {
+		if (prof->narcs > 0)
+			warn(w, "%s: call counts but no samples: a program built"
+			     " with -pg takes the profiling timer for its own"
+			     " gmon.out, so no time in %s was sampled (gprof"
+			     " says \"no time accumulated\"); profile a program"
+			     " built without -pg for its time", source,
+			     base_name(po->obj.path));
+	} else if (prof->nhists == 0) {
+		warn(w, "%s%s: no histogram, so no time: only counts (gprof"
+		     " says \"no time propagated\")", source, more);
+	} else {
+		warn(w, "%s%s: no samples (gprof says \"no time"
+		     " accumulated\"): the run was shorter than one tick of"
+		     " the profiling timer, or its time was spent in shared"
+		     " libraries, which the histogram does not cover"
+		     " (LD_PROFILE=LIBRARY profiles one of them)", source,
+		     more);
+	}
 }
 
 int report_describe_object(char **line, const struct program_object *po,

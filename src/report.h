@@ -50,11 +50,15 @@ int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err);
 
-/* A library's LD_PROFILE profile PROF with calls but no samples: the time
- * spent in it was seen by nobody, which the output alone does not say.
- * Warns. */
-void report_calls_only(struct warnings *w, const struct program_object *po,
-		       const struct gmon_profile *prof);
+/* PROF, the profile of object PO read from SOURCE and the other files
+ * of NSOURCES, without samples: its time was seen by nobody, which the
+ * output alone does not say.  Warns, with the likely cause: a library's
+ * LD_PROFILE profile with calls (the program was built with -pg); a
+ * profile without histogram (only counts); a run shorter than one tick,
+ * or spent in shared libraries. */
+void report_no_samples(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof, const char *source,
+		       size_t nsources);
 
 /* CODE, needed decoded, could not be: warns, and with STATS says so in
  * the reports. */
