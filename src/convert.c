@@ -193,7 +193,8 @@ static int convert_part(const struct options *o, struct program *prog,
 		if (program_fold_summed(prog->objs[i], &c.profs[i], &folded,
 					&example, err) < 0)
 			goto out;
-		report_folded(w, prog->objs[i]->files[0], folded, example);
+		if (folded)
+			report_folded(w, prog->objs[i]->files[0], folded, example);
 	}
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);

@@ -156,12 +156,11 @@ void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
 void report_folded(struct warnings *w, const char *file, size_t folded,
 		   const char *example)
 {
-	if (folded)
-		warn(w, "%s: a sum gprof -s wrote has the calls of gprof's own"
-		     " functions: %zu function%s it does not list (such as %s)"
-		     " %s part of the function before, as in its call graph",
-		     file, folded, folded == 1 ? "" : "s", example,
-		     folded == 1 ? "is" : "are");
+	warn(w, "%s: a sum gprof -s wrote has the calls of gprof's own"
+	     " functions: %zu function%s it does not list (such as %s)"
+	     " %s part of the function before, as in its call graph",
+	     file, folded, folded == 1 ? "" : "s", example,
+	     folded == 1 ? "is" : "are");
 }
 
 int report_check_belongs(struct warnings *w, const struct callgraph *cg,
