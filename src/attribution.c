@@ -43,19 +43,18 @@ struct build {
 	uint64_t mcount_targets[MCOUNT_TARGETS_MAX];
 	size_t nmcount_targets, arcs_read;
 	/* The first symbol range ending after the start of the bin
-	 * attribute_bin read last, BIN_LO: a histogram's bins ascend. */
+	 * attribute_bin read last: a histogram's bins ascend. */
 	size_t bin_func;
-	uint64_t bin_lo;
-	/* The first instruction of range STARTS_FUNC ending after
-	 * STARTS_FROM, as starts_in found it last. */
+	/* The first instruction of range STARTS_FUNC ending after the
+	 * start of the part starts_in looked at last. */
 	size_t starts_func, starts_first;
-	uint64_t starts_from;
 	/* The body the last bins lay within alone (FUNC SIZE_MAX: none),
 	 * from the start LO of the last of them to its END, and its
-	 * instructions, NEXT the first starting at or after LO. */
+	 * instructions, NEXT the first starting at or after LO and LAST the
+	 * first at or after that bin's end HI. */
 	struct {
-		size_t func, n, next;
-		uint64_t lo, end;
+		size_t func, n, next, last;
+		uint64_t lo, hi, end;
 		const struct insn *insns;
 	} span;
 	const struct gmon_profile *prof;	/* the profile being read */
@@ -155,23 +154,16 @@ static void body_overlap(const struct symtab_func *fn, uint64_t lo,
 		*e = *a;
 }
 
-/* first_func_ending_after(b->st, LO), found from the last bin's on when
- * it is a few ranges further, as the next bin's mostly is. */
+/* first_func_ending_after(b->st, LO), searched from the last bin's: the
+ * next bin's is mostly a few ranges further. */
 static size_t first_func_of_bin(struct build *b, uint64_t lo)
 {
 	const struct symtab *st = b->st;
-	size_t f = b->bin_func, steps = 0;
 
-	if (lo < b->bin_lo)
-		f = first_func_ending_after(st, lo);
-	for (; f < st->nfuncs && st->funcs[f].end <= lo; f++)
-		if (++steps > 16) {
-			f = first_func_ending_after(st, lo);
-			break;
-		}
-	b->bin_func = f;
-	b->bin_lo = lo;
-	return f;
+	b->bin_func = search_first(&st->funcs[0].end, st->nfuncs,
+				   sizeof *st->funcs, key_at_most, &lo,
+				   b->bin_func);
+	return b->bin_func;
 }
 
 /* The number of function bodies [LO, HI) overlaps; F0 is the first
@@ -199,6 +191,25 @@ static void counted_range(const struct gmon_hist *hist, uint32_t scale,
 		*hi = *lo == UINT64_MAX ? *lo : *lo + 1;
 }
 
+/* A search of a histogram's counted bins by where they end. */
+struct bin_end_key {
+	const struct gmon_hist *hist;
+	uint32_t scale;
+	uint64_t pc;
+};
+
+/* Whether counted bin ELEM of KEY's histogram ends at or before its pc. */
+static bool bin_ends_by(const void *elem, const void *key)
+{
+	const struct bin_end_key *k = key;
+	uint64_t lo, hi;
+
+	counted_range(k->hist, k->scale,
+		      (size_t)((const struct gmon_bin *)elem - k->hist->counted),
+		      &lo, &hi);
+	return hi <= k->pc;
+}
+
 /* Whether a counted bin of the profile being read overlaps the body of
  * symbol range F and no other body: samples only F can have taken. */
 static bool has_own_samples(const struct build *b, size_t f)
@@ -208,18 +219,12 @@ static bool has_own_samples(const struct build *b, size_t f)
 	for (size_t h = 0; h < b->prof->nhists; h++) {
 		const struct gmon_hist *hist = &b->prof->hists[h];
 		uint32_t scale = gmon_hist_scale(hist);
-		size_t i = 0, n = hist->ncounted;
+		const struct bin_end_key key = { hist, scale, fn->addr };
+		/* (the first counted bin ending after F's entry) */
+		size_t i = search_first(hist->counted, hist->ncounted,
+					sizeof *hist->counted, bin_ends_by, &key, 0);
 		uint64_t lo, hi;
 
-		while (i < n) {	/* the first counted bin ending after F's entry */
-			size_t mid = i + (n - i) / 2;
-
-			counted_range(hist, scale, mid, &lo, &hi);
-			if (hi <= fn->addr)
-				i = mid + 1;
-			else
-				n = mid;
-		}
 		for (; i < hist->ncounted; i++) {
 			counted_range(hist, scale, i, &lo, &hi);
 			if (lo >= fn->body_end)
@@ -258,21 +263,13 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 		return 0;
 	/* (from the last bin's on: the next bin is mostly a few
 	 * instructions further) */
-	*first = f == b->starts_func && a >= b->starts_from ? b->starts_first : 0;
-	for (size_t steps = 0;
-	     *first < n && (*insns)[*first].pc + (*insns)[*first].len <= a;
-	     (*first)++)
-		if (++steps > 16) {
-			*first = insn_first_ending_after(*insns, n, a);
-			break;
-		}
+	*first = insn_first_ending_after(*insns, n, a,
+					 f == b->starts_func ? b->starts_first : 0);
 	b->starts_func = f;
-	b->starts_from = a;
 	b->starts_first = *first;
 	if (*first < n && (*insns)[*first].pc < a)
 		(*first)++;
-	for (*last = *first; *last < n && (*insns)[*last].pc < e; (*last)++)
-		;
+	*last = insns_starting_below(*insns, n, e, *first);
 	return 0;
 }
 
@@ -453,13 +450,14 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 	if (b->span.func != SIZE_MAX && lo >= b->span.lo && hi <= b->span.end) {
 		f0 = b->span.func;
 		insns = b->span.insns;
-		for (first = b->span.next;
-		     first < b->span.n && insns[first].pc < lo; first++)
-			;
+		/* (a bin mostly starts where the last one ended) */
+		first = lo == b->span.hi ? b->span.last :
+			insns_starting_below(insns, b->span.n, lo, b->span.next);
+		last = insns_starting_below(insns, b->span.n, hi, first);
 		b->span.lo = lo;
 		b->span.next = first;
-		for (last = first; last < b->span.n && insns[last].pc < hi; last++)
-			;
+		b->span.hi = hi;
+		b->span.last = last;
 		add_share(&all, hi - lo, insns, last - first);
 		credit_part(b, f0, lo, hi, count, &all, insns, first, last);
 		return 0;
@@ -478,6 +476,8 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 		b->span.insns = insns;
 		b->span.n = insns ? b->span.n : 0;
 		b->span.next = first;
+		b->span.hi = hi;
+		b->span.last = last;
 		add_share(&all, hi - lo, insns, last - first);
 		credit_part(b, f0, lo, hi, count, &all, insns, first, last);
 		return 0;
@@ -541,7 +541,6 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 
 		b->cg->stats.hists++;
 		b->bin_func = 0;
-		b->bin_lo = 0;
 		b->starts_func = SIZE_MAX;
 		b->span.func = SIZE_MAX;
 		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
@@ -687,22 +686,23 @@ static bool is_summed(const struct build *b, const struct gmon_arc *arc,
 	return !ld_profile && arc->self_pc == b->st->funcs[callee].addr;
 }
 
+/* Whether pair ELEM comes before pair KEY (by from, then to). */
+static bool pair_below(const void *elem, const void *key)
+{
+	const struct cg_func_pair *p = elem, *k = key;
+
+	return p->from < k->from || (p->from == k->from && p->to < k->to);
+}
+
 /* Whether -k drops the calls from FROM to TO. */
 static bool deselected(const struct cg_selection *sel, size_t from, size_t to)
 {
-	size_t lo = 0, hi = sel->nexcl_arcs;
+	const struct cg_func_pair key = { from, to };
+	size_t i = search_first(sel->excl_arcs, sel->nexcl_arcs,
+				sizeof *sel->excl_arcs, pair_below, &key, 0);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct cg_func_pair *p = &sel->excl_arcs[mid];
-
-		if (p->from < from || (p->from == from && p->to < to))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sel->nexcl_arcs && sel->excl_arcs[lo].from == from &&
-	       sel->excl_arcs[lo].to == to;
+	return i < sel->nexcl_arcs && sel->excl_arcs[i].from == from &&
+	       sel->excl_arcs[i].to == to;
 }
 
 /* Counts COUNT calls into symbol range CALLEE from code in no function

@@ -221,9 +221,9 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		/* (a call ending at the bucket's start returns into it; one
 		 * ending a delay slot earlier too) */
 		i = bucket > c->calls->delay ?
-		    insn_first_ending_after(insns, n, bucket - 1 - c->calls->delay) : 0;
+		    insn_first_ending_after(insns, n, bucket - 1 - c->calls->delay, 0) : 0;
 		if (insns && !decoded) {
-			size_t at = bucket ? insn_first_ending_after(insns, n, bucket - 1) : 0;
+			size_t at = bucket ? insn_first_ending_after(insns, n, bucket - 1, 0) : 0;
 
 			covering = at < n ? insns[at].pc : 0;
 		}

@@ -300,22 +300,19 @@ static int by_name_object(const void *a, const void *b)
 	return c ? c : strcmp(x->object, y->object);
 }
 
+/* Whether ELEM sorts before KEY (by_name_object). */
+static bool new_only_below(const void *elem, const void *key)
+{
+	return by_name_object(elem, key) < 0;
+}
+
 /* The first of N[0..COUNT) named as ROW is, or COUNT. */
 static size_t first_named(const struct new_only *n, size_t count,
 			  const struct compare_row *row)
 {
 	struct new_only key = { row->name, row->object, 0 };
-	size_t lo = 0, hi = count;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (by_name_object(&n[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return search_first(n, count, sizeof *n, new_only_below, &key, 0);
 }
 
 static bool gone(const struct compare_row *row)
@@ -600,20 +597,22 @@ static double weighted_median(const struct ratio *r, size_t m)
 	return 0;	/* no function has samples on both sides */
 }
 
+/* Whether ratio ELEM's log is below, or at most, the double at KEY. */
+static bool ratio_below(const void *elem, const void *key)
+{
+	return ((const struct ratio *)elem)->log_ratio < *(const double *)key;
+}
+
+static bool ratio_at_most(const void *elem, const void *key)
+{
+	return ((const struct ratio *)elem)->log_ratio <= *(const double *)key;
+}
+
 /* The number of E[0..M) (sorted) at most F (STRICT: below F). */
 static size_t count_below(const struct ratio *e, size_t m, double f, bool strict)
 {
-	size_t lo = 0, hi = m;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strict ? e[mid].log_ratio < f : e[mid].log_ratio <= f)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return strict ? search_first(e, m, sizeof *e, ratio_below, &f, 0) :
+			search_first(e, m, sizeof *e, ratio_at_most, &f, 0);
 }
 
 /* The ranges of factors each row agrees with (within 3 standard errors
@@ -788,6 +787,12 @@ static int by_least(const void *a, const void *b)
 	return (pa > pb) - (pa < pb);
 }
 
+/* Whether test ELEM's least p-value is at most the double at KEY. */
+static bool least_at_most(const void *elem, const void *key)
+{
+	return ((const struct test *)elem)->least <= *(const double *)key;
+}
+
 /* Tarone's count: the least K such that at most K of the tests T[0..N)
  * (sorted by_least) could reach ALPHA / K at all.  A function of a few
  * samples can never be beyond noise; counted, it would only make the
@@ -796,16 +801,10 @@ static int by_least(const void *a, const void *b)
 static size_t tarone(const struct test *t, size_t n, double alpha, size_t *family)
 {
 	for (size_t k = 1;; k++) {
-		size_t m = 0, hi = n;
+		double level = alpha / (double)k;
+		/* (the first above alpha / k) */
+		size_t m = search_first(t, n, sizeof *t, least_at_most, &level, 0);
 
-		while (m < hi) {	/* the first above alpha / k */
-			size_t mid = m + (hi - m) / 2;
-
-			if (t[mid].least <= alpha / (double)k)
-				m = mid + 1;
-			else
-				hi = mid;
-		}
 		if (m <= k) {
 			*family = m;
 			return k;
@@ -1022,18 +1021,28 @@ static double g_of_change(const struct judgement *j, double change,
 
 /* The least change in the direction SIGN that J's runs would show beyond
  * LEVEL; INFINITY if not within a factor of 1000. */
+/* A judgement and the direction of a change, for p_of_change. */
+struct change_at {
+	const struct judgement *j;
+	int sign;
+};
+
+/* The p-value of a change of |log(1 + change)| X in AT's direction. */
+static double p_of_change(double x, const void *at)
+{
+	const struct change_at *c = at;
+
+	return noise_p_of_g(g_of_change(c->j, expm1(c->sign * x), c->j->k));
+}
+
 static double least_detectable(const struct judgement *j, double level, int sign)
 {
-	double lo = 0, hi = log(1000);	/* |log(1 + change)| */
+	const struct change_at at = { j, sign };
+	double most = log(1000);	/* |log(1 + change)| */
 
-	if (noise_p_of_g(g_of_change(j, expm1(sign * hi), j->k)) >= level)
+	if (p_of_change(most, &at) >= level)
 		return INFINITY;
-	for (int i = 0; i < 60; i++) {
-		double mid = (lo + hi) / 2;
-
-		*(noise_p_of_g(g_of_change(j, expm1(sign * mid), j->k)) < level ? &hi : &lo) = mid;
-	}
-	return expm1(sign * hi);
+	return expm1(sign * noise_bisect(0, most, p_of_change, &at, level));
 }
 
 /* The runs a side at which a change CHANGE would show beyond LEVEL; 0 if

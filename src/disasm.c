@@ -720,19 +720,3 @@ bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 	}
 	return false;
 }
-
-size_t insn_first_ending_after(const struct insn *insns, size_t n,
-			       uint64_t pc)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (insns[mid].pc + insns[mid].len <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "object.h"
+#include "util.h"
 
 struct g2c_error;
 
@@ -71,11 +72,35 @@ int disasm_range(struct disasm *d, const struct code_bytes *code,
 		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
 		 struct g2c_error *err);
 
+/* Whether instruction ELEM ends at or before the address at KEY. */
+static inline bool insn_ends_by(const void *elem, const void *key)
+{
+	const struct insn *insn = elem;
+
+	return insn->pc + insn->len <= *(const uint64_t *)key;
+}
+
 /* The first of INSNS[0..N) (in address order) that ends after PC: the
  * one covering PC, or else the first after it; N if none.  The one copy
- * of that rule for attribution and call sites. */
-size_t insn_first_ending_after(const struct insn *insns, size_t n,
-			       uint64_t pc);
+ * of that rule for attribution and call sites.  FROM: the answer of the
+ * previous look-up in INSNS, 0 for none (search_first).  Inline: it runs
+ * for every histogram bin. */
+static inline size_t insn_first_ending_after(const struct insn *insns,
+					     size_t n, uint64_t pc, size_t from)
+{
+	return search_first(insns, n, sizeof *insns, insn_ends_by, &pc, from);
+}
+
+/* The first of INSNS[0..N) that starts at or after PC (the end of those
+ * that start below it), searched from FROM. */
+static inline size_t insns_starting_below(const struct insn *insns, size_t n,
+					  uint64_t pc, size_t from)
+{
+	uint64_t limit = pc - 1;
+
+	return pc ? search_first(insns, n, sizeof *insns, key_at_most, &limit,
+				 from) : 0;
+}
 
 /* The first call instruction of CODE that starts in [LO, HI), decoded
  * from LO on, into *CALL.  Returns whether there is one. */

@@ -570,37 +570,13 @@ static inline bool store_row(struct reader *r, struct line_row row)
 	return true;
 }
 
-/* search_above, for look-ups that mostly move up by a few elements from
- * FROM, the last answer: those few are stepped over before searching.
- * Each element's key is the uint64_t at its start. */
-static inline size_t step_above(const void *base, size_t n, size_t stride,
-			 uint64_t limit, size_t from)
-{
-	const unsigned char *b = base;
-	uint64_t key;
-
-	if (from > n)
-		return search_above(base, n, stride, limit, 0);
-	if (from > 0) {
-		memcpy(&key, b + (from - 1) * stride, sizeof key);
-		if (key > limit)
-			return search_above(base, n, stride, limit, 0);
-	}
-	for (unsigned steps = 0; steps < 4 && from < n; steps++, from++) {
-		memcpy(&key, b + from * stride, sizeof key);
-		if (key > limit)
-			return from;
-	}
-	return search_above(base, n, stride, limit, from);
-}
-
 /* Holds ROW back as the sequence's last, noting the first address to be
  * looked up at or above it. */
 static void hold(struct reader *r, struct line_row row)
 {
 	size_t i = row.addr == 0 ? 0 :
-		step_above(r->pcs, r->npcs, sizeof *r->pcs, row.addr - 1,
-			   r->next_index);
+		search_first(r->pcs, r->npcs, sizeof *r->pcs, key_at_most,
+			     &(uint64_t){ row.addr - 1 }, r->next_index);
 
 	r->next_index = i;
 	r->held = row;
@@ -1232,9 +1208,8 @@ int dwarf_lines_lookup(struct dwarf_lines *lt, uint64_t pc, const char **file,
 	/* the rows at or below PC: positions are looked up mostly in
 	 * address order, but for a function's call sites, which come by
 	 * callee, a few rows back */
-	for (unsigned back = 0; back < 4 && lo > 0 && lt->rows[lo - 1].addr > pc; back++)
-		lo--;
-	lo = step_above(lt->rows, lt->nrows, sizeof *lt->rows, pc, lo);
+	lo = search_first(lt->rows, lt->nrows, sizeof *lt->rows, key_at_most,
+			  &pc, lo);
 	lt->last = lo;
 	if (lo == 0 || lt->rows[lo - 1].file == LINE_END)
 		return 0;

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stddef.h>
 
 #include "noise.h"
 
@@ -18,18 +19,27 @@ double noise_p_of_g(double g)
 	return g > 0 ? erfc(sqrt(g / 2)) : 1;
 }
 
-/* The G statistic whose p-value is P (bisection: erfc has no inverse
- * in C). */
-double noise_g_of_p(double p)
+double noise_bisect(double lo, double hi, double (*p)(double x, const void *ctx),
+		    const void *ctx, double level)
 {
-	double lo = 0, hi = 1e4;
-
 	while (hi - lo > 1e-9 * hi) {
 		double mid = (lo + hi) / 2;
 
-		*(noise_p_of_g(mid) < p ? &hi : &lo) = mid;
+		*(p(mid, ctx) < level ? &hi : &lo) = mid;
 	}
 	return hi;
+}
+
+static double p_of_g(double g, const void *unused)
+{
+	(void)unused;
+	return noise_p_of_g(g);
+}
+
+/* The G statistic whose p-value is P (erfc has no inverse in C). */
+double noise_g_of_p(double p)
+{
+	return noise_bisect(0, 1e4, p_of_g, NULL, p);
 }
 
 /* Poisson counts X_OLD, X_NEW of K_OLD and K_NEW runs at one rate per

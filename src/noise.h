@@ -2,11 +2,17 @@
  * tests, with one degree of freedom, of sample counts taken as Poisson,
  * and the chance that runs' call counts part by chance.
  * Owns no state; compare.c decides what to test against what. */
-#ifndef G2C_NOISE_H
-#define G2C_NOISE_H
+#ifndef GMON2CG_NOISE_H
+#define GMON2CG_NOISE_H
 
 /* The p-value of a G statistic with one degree of freedom. */
 double noise_p_of_g(double g);
+
+/* The least X in [LO, HI], to a part in 10^9, at which P(X, CTX), which
+ * falls as X grows, is below LEVEL (HI where none is): the one bisection
+ * of the noise model's inverses. */
+double noise_bisect(double lo, double hi, double (*p)(double x, const void *ctx),
+		    const void *ctx, double level);
 
 /* The G statistic whose p-value is P. */
 double noise_g_of_p(double p);

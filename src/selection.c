@@ -108,6 +108,15 @@ static int index_names(struct name_index *ix, const struct symtab *st,
 	return 0;
 }
 
+/* Whether name entry ELEM sorts before the name of symspec KEY. */
+static bool entry_below(const void *elem, const void *key)
+{
+	const struct name_entry *e = elem;
+	const struct symspec *spec = key;
+
+	return compare_names_of(e->text, e->len, spec->name, spec->name_len) < 0;
+}
+
 /* Marks in SET the functions of OBJ (names indexed in IX) that SPEC
  * names.  Returns how many, or SIZE_MAX with ERR set. */
 /* Where marked functions go: flags in SET (numbered from the object's
@@ -124,17 +133,10 @@ static size_t mark_spec(const struct selection_object *obj,
 			const struct symspec *spec, const struct marks *to,
 			struct g2c_error *err)
 {
-	size_t lo = 0, hi = ix->n, count = 0;
+	size_t count = 0;
+	size_t lo = search_first(ix->entries, ix->n, sizeof *ix->entries,
+				 entry_below, spec, 0);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct name_entry *e = &ix->entries[mid];
-
-		if (compare_names_of(e->text, e->len, spec->name, spec->name_len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < ix->n && compare_names_of(ix->entries[lo].text, ix->entries[lo].len,
 					      spec->name, spec->name_len) == 0; lo++) {
 		size_t f = ix->entries[lo].func;

@@ -474,13 +474,13 @@ static int compare_prefix(const char *name, size_t len, const char *raw)
 	return c ? c : -(raw[len] != '\0');
 }
 
-/* A function's raw name and index, to sort by name. */
 /* A name merged away into the function at ADDR. */
 struct symtab_alias {
 	const char *raw_name;
 	uint64_t addr;
 };
 
+/* A function's raw name and index, to sort by name. */
 struct named_func {
 	const char *raw_name;
 	size_t index;
@@ -494,6 +494,21 @@ static int compare_named_funcs(const void *x, const void *y)
 	if (c)
 		return c;
 	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* A search of functions sorted by name for NAME[0..LEN). */
+struct name_prefix {
+	const char *name;
+	size_t len;
+};
+
+/* Whether named function ELEM sorts before the name KEY. */
+static bool name_below(const void *elem, const void *key)
+{
+	const struct name_prefix *k = key;
+
+	return compare_prefix(k->name, k->len,
+			      ((const struct named_func *)elem)->raw_name) > 0;
 }
 
 /* Each function owns itself, but a cold part ("f.cold") belongs to its
@@ -533,19 +548,14 @@ static int assign_cold_parts(struct symtab *st)
 	qsort(by_name, nnames, sizeof *by_name, compare_named_funcs);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		const char *name = st->funcs[i].raw_name;
-		size_t len = cold_parent_length(name), lo = 0, hi = nnames;
+		size_t len = cold_parent_length(name), lo;
 		uint64_t best = UINT64_MAX, b = st->funcs[i].addr;
 
 		if (len == 0)
 			continue;
-		while (lo < hi) {	/* first function named NAME[0..len) */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (compare_prefix(name, len, by_name[mid].raw_name) > 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* (the first function named NAME[0..len)) */
+		lo = search_first(by_name, nnames, sizeof *by_name, name_below,
+				  &(struct name_prefix){ name, len }, 0);
 		for (; lo < nnames &&
 		       compare_prefix(name, len, by_name[lo].raw_name) == 0; lo++) {
 			uint64_t a = st->funcs[by_name[lo].index].addr;

@@ -39,40 +39,10 @@ void *array_fit(void *array, size_t *cap, size_t n, size_t elem)
 	return p;
 }
 
-static uint64_t key_at(const void *base, size_t i, size_t stride)
-{
-	uint64_t key;
-
-	memcpy(&key, (const char *)base + i * stride, sizeof key);
-	return key;
-}
-
 size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 		    size_t from)
 {
-	size_t lo = 0, hi = n;
-
-	if (from > 0 && from <= n && key_at(base, from - 1, stride) <= limit) {
-		for (size_t step = 1;; step *= 2) {
-			size_t probe = from + step - 1;
-
-			if (probe >= n || key_at(base, probe, stride) > limit) {
-				lo = from;
-				hi = probe < n ? probe : n;
-				break;
-			}
-			from = probe + 1;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (key_at(base, mid, stride) <= limit)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return search_first(base, n, stride, key_at_most, &limit, from);
 }
 
 /* An element's key and its place in the input. */

@@ -1,9 +1,10 @@
 /* util.h -- small helpers the stages share: growing arrays, sorting by a
- * numeric key, sums of counts that saturate instead of wrapping, base
+ * numeric key, the one search of sorted arrays, sums of counts that saturate instead of wrapping, base
  * names of paths, and names made printable. */
 #ifndef GMON2CG_UTIL_H
 #define GMON2CG_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,13 +33,82 @@ void sort_by_key(void *base, size_t n, size_t size,
 		 uint64_t (*key)(const void *),
 		 int (*cmp)(const void *, const void *));
 
-/* The index of the first of N elements of STRIDE bytes at BASE whose
- * uint64_t key (at the start of each element: BASE may point at a later
- * member to search by it; keys in increasing order) is above LIMIT, N if
- * none is.  Searches from FROM first (the answer of the
- * previous search, 0 for none), galloping forward: look-ups made in
- * address order then touch a few neighbouring elements instead of a
- * binary search's path across a large table. */
+/* The one search of the stages, a cursor over a sorted array: the index
+ * of the first of N elements of STRIDE bytes at BASE for which
+ * BELOW(element, KEY) is false (those for which it is true come first), N
+ * if none.  FROM is the previous answer (0 for none): the search steps
+ * from there a few elements, forward while they are below KEY, else
+ * back, then gallops and bisects what is left, so that look-ups made in
+ * order (or a few elements back) touch a few neighbouring elements
+ * instead of a binary search's path across a large table.  Inline, so that BELOW, a constant at every call, is
+ * inlined too. */
+static inline size_t search_first(const void *base, size_t n, size_t stride,
+				  bool (*below)(const void *elem, const void *key),
+				  const void *key, size_t from)
+{
+	const char *at = base;
+	size_t lo = 0, hi = n, step = 1;
+
+	if (from > n)
+		from = n;
+	if (from > 0 && below(at + (from - 1) * stride, key)) {
+		/* forward (all before LO are below): a few steps, where the
+		 * answer mostly is, then galloping to an element not below */
+		for (lo = from; lo - from < 4; lo++)
+			if (lo == n || !below(at + lo * stride, key))
+				return lo;
+		for (;; step *= 2) {
+			size_t probe = lo + step - 1;
+
+			if (probe >= n || !below(at + probe * stride, key)) {
+				hi = probe < n ? probe : n;
+				break;
+			}
+			lo = probe + 1;
+		}
+	} else if (from > 0) {
+		/* back (the element at HI is not below) */
+		for (hi = from - 1; from - 1 - hi < 4; hi--)
+			if (hi == 0 || below(at + (hi - 1) * stride, key))
+				return hi;
+		for (;; step *= 2) {
+			if (step > hi) {
+				lo = 0;
+				break;
+			}
+			if (below(at + (hi - step) * stride, key)) {
+				lo = hi - step + 1;
+				break;
+			}
+			hi -= step;
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (below(at + mid * stride, key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether the uint64_t key at the start of ELEM is at most *LIMIT: with
+ * search_first, the first element whose key is above the limit (inline,
+ * for the look-ups made per row or bin). */
+static inline bool key_at_most(const void *elem, const void *limit)
+{
+	uint64_t key;
+
+	memcpy(&key, elem, sizeof key);
+	return key <= *(const uint64_t *)limit;
+}
+
+/* search_first for the first element whose uint64_t key (at the start of
+ * each element: BASE may point at a later member to search by it; keys
+ * in increasing order) is above LIMIT.  (Not inline: its callers are
+ * inlined in turn, symtab_lookup among them.) */
 size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 		    size_t from);
 

@@ -50,11 +50,16 @@ static void test_x86_instructions(void)
 	/* The one rule for "the instruction at PC": the first ending after
 	 * it (the call at 0x1004 covers 0x1004..0x1008; nop at 0x1009). */
 	if (n == 5) {
-		CHECK_U64(insn_first_ending_after(insns, n, 0x1000), 0);
-		CHECK_U64(insn_first_ending_after(insns, n, 0x1004), 2);
-		CHECK_U64(insn_first_ending_after(insns, n, 0x1008), 2);
-		CHECK_U64(insn_first_ending_after(insns, n, 0x1009), 3);
-		CHECK_U64(insn_first_ending_after(insns, n, 0x100b), 5);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1000, 0), 0);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1004, 0), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1008, 2), 2);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1009, 2), 3);
+		CHECK_U64(insn_first_ending_after(insns, n, 0x100b, 3), 5);
+		/* (from a later answer, back) */
+		CHECK_U64(insn_first_ending_after(insns, n, 0x1004, 5), 2);
+		CHECK_U64(insns_starting_below(insns, n, 0x1004, 0), 2);
+		CHECK_U64(insns_starting_below(insns, n, 0x1005, 5), 3);
+		CHECK_U64(insns_starting_below(insns, n, 0, 3), 0);
 	}
 	free(insns);
 	/* The first call from the entry on, and none after it. */

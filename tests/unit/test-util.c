@@ -1,8 +1,10 @@
 /* test-util.c -- the helpers every stage leans on: sort_by_key must order
  * exactly as qsort with the same comparison does, whatever the keys and
  * the input order (each of its paths: in order already, radix, short
- * arrays, long runs of equal keys, large elements), search_above must
- * give a linear search's answer from any starting point, copy_printable
+ * arrays, long runs of equal keys, large elements), search_above (the
+ * uint64_t form of search_first, the one search of sorted arrays) must
+ * give a linear search's answer from any starting point, before or after
+ * the answer (galloping forward or back), copy_printable
  * turns control characters (and only those) into '?', base_name
  * finds what follows the last '/', utf8_length and printable_length tell
  * a character to keep from a byte to escape, and section_end (object.h)
