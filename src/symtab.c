@@ -225,8 +225,9 @@ static bool symbol_is_function(bfd *abfd, asymbol *sym,
 	       static_name_is_function(sym);
 }
 
-/* Sort key of gprof's symtab_finalize, made total by the name so that the
- * result never depends on qsort's order. */
+/* Sort key of gprof's symtab_finalize, made total by the symbol table's
+ * order (gprof's sort keeps it) so that the result never depends on
+ * qsort's. */
 static uint64_t func_key(const void *a)
 {
 	return ((const struct symtab_func *)a)->addr;
@@ -242,7 +243,11 @@ static int compare_funcs(const void *a, const void *b)
 		return x->is_func ? -1 : 1;
 	if (x->is_static != y->is_static)
 		return x->is_static ? 1 : -1;
-	return strcmp(x->raw_name, y->raw_name);
+	/* (then the symbol table's order, kept in owner until the table is
+	 * built: gprof keeps the first of names it likes as well, such as
+	 * glibc's __memmove_avx512_unaligned_erms before the __memcpy_... at
+	 * its address) */
+	return x->owner < y->owner ? -1 : x->owner > y->owner;
 }
 
 /* gprof's preference among names at one address: a global over a static,
@@ -595,6 +600,8 @@ static size_t collect_candidates(struct object *obj, struct symtab_func *f)
 		f[n].is_static = is_static;
 		f[n].is_func = (sym->flags & BSF_FUNCTION) != 0;
 		f[n].continues = false;
+		f[n].owner = n;	/* (its place in the symbol table, until
+				   assign_cold_parts) */
 		f[n].end = section_end(sym->section);
 		/* (body_end holds the size until the table is bounded) */
 		f[n].body_end = elf_symbol_size(obj->dbfd, sym);

@@ -258,13 +258,19 @@ def symbols(exe):
     """Kept function symbols: list of (addr, raw name, size), sorted,
     deduped (size 0: none given)."""
     funcs = set()
+    # each name's place in the symbol table: among equally good names at
+    # one address gprof keeps the first (its sort keeps their order)
+    places = {}
     for line in _run(["readelf", "-sW", exe]).splitlines():
         f = line.split()
-        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC":
+        if len(f) >= 8 and f[0].endswith(":"):
             try:
-                funcs.add((int(f[1], 16), f[7].split("@")[0]))
+                key = (int(f[1], 16), f[7].split("@")[0])
             except ValueError:
-                pass
+                continue
+            places.setdefault(key, len(places))
+            if f[3] == "FUNC":
+                funcs.add(key)
     syms = []
     sizes = {}
     dropped = []
@@ -293,7 +299,8 @@ def symbols(exe):
             continue
         is_func = (addr, name.split("@")[0]) in funcs
         sizes[addr] = max(sizes.get(addr, 0), size)
-        syms.append((addr, not is_func, is_static, order, name, is_func))
+        place = places.get((addr, name.split("@")[0]), len(places) + order)
+        syms.append((addr, not is_func, is_static, place, name, is_func))
     syms.sort()
     kept = []
     for addr, _nf, is_static, _o, name, is_func in syms:
