@@ -72,7 +72,12 @@ static bool hppa_import_stub(const unsigned char *p, size_t left,
  * and gcc's -pg prologues make them (doc/guide/09-cross-bsd-mingw.md has
  * the table of what was verified on each). */
 static const struct arch_calls rows[] = {
-	{ .arch = bfd_arch_i386, .calls = " call callq calll callw " },
+	/* (the prefixes as libopcodes 2.40 prints them, checked with
+	 * objdump -m i386 and -m i386:x86-64: several may come in a row) */
+	{ .arch = bfd_arch_i386, .calls = " call callq calll callw ",
+	  .prefixes = " rex rex.* cs ds es fs gs ss data16 data32 addr16"
+		      " addr32 rep repz repnz repe repne lock xacquire"
+		      " xrelease bnd notrack " },
 	{ .arch = bfd_arch_arm, .calls = " bl blx " },
 	{ .arch = bfd_arch_aarch64, .calls = " bl blr " },
 	{ .arch = bfd_arch_powerpc, .calls = " bl bla bctrl blrl " },
@@ -105,29 +110,34 @@ const struct arch_calls *arch_calls_of(int arch)
 	return &none;
 }
 
-/* Whether WORD[0..LEN) is one of LIST's words. */
+/* Whether WORD[0..LEN) is one of LIST's words (see .prefixes for a
+ * word ending in '*'). */
 static bool in_list(const char *list, const char *word, size_t len)
 {
-	for (const char *p = list; p && (p = strstr(p, " ")); p++)
-		if (strncmp(p + 1, word, len) == 0 && p[1 + len] == ' ' && len)
+	for (const char *p = list; len && p && (p = strchr(p, ' ')); p++) {
+		size_t n = strcspn(p + 1, " ");
+
+		if ((n == len && strncmp(p + 1, word, len) == 0) ||
+		    (n > 1 && p[n] == '*' && n - 1 <= len &&
+		     strncmp(p + 1, word, n - 1) == 0))
 			return true;
+	}
 	return false;
 }
 
-bool arch_text_is_call(const struct arch_calls *row, const char *text,
+bool arch_text_is_prefix(const struct arch_calls *row, const char *word,
+			 size_t len)
+{
+	return in_list(row->prefixes, word, len);
+}
+
+bool arch_text_is_call(const struct arch_calls *row, const char *mnemonic,
 		       bool *hint)
 {
-	const char *space = strchr(text, ' ');
-	size_t len = space ? (size_t)(space - text) : strlen(text);
+	size_t len = strcspn(mnemonic, " ");
 
-	/* (an x86 prefix such as "notrack" comes first) */
-	if (!in_list(row->calls, text, len) && space) {
-		text = space + 1;
-		space = strchr(text, ' ');
-		len = space ? (size_t)(space - text) : strlen(text);
-	}
-	*hint = in_list(row->register_calls, text, len);
-	return in_list(row->calls, text, len);
+	*hint = in_list(row->register_calls, mnemonic, len);
+	return in_list(row->calls, mnemonic, len);
 }
 
 /* A 32-bit little-endian word of CODE ending at offset AT. */

@@ -33,6 +33,10 @@ enum arch_self_pc {
 struct arch_calls {
 	int arch;		/* enum bfd_architecture */
 	const char *calls;	/* call mnemonics, each between spaces */
+	/* the words libopcodes prints for prefixes before the mnemonic,
+	 * each between spaces; one ending in '*' stands for every word
+	 * it begins ("rex.*": "rex.W", "rex.WRXB"...) */
+	const char *prefixes;
 	const char *register_calls;	/* those of them whose printed
 					   address is a hint, not the target
 					   (Alpha's "jsr ra,(t12),hint") */
@@ -63,10 +67,16 @@ struct arch_calls {
  * mnemonics, no delay slot) for architectures not in the table. */
 const struct arch_calls *arch_calls_of(int arch);
 
-/* Whether libopcodes' TEXT for one instruction (its first word, or the
- * second behind an x86 prefix) names a call of ROW's architecture; sets
- * *HINT when its printed address is a hint rather than the target. */
-bool arch_text_is_call(const struct arch_calls *row, const char *text,
+/* Whether WORD[0..LEN), a word libopcodes printed for one instruction,
+ * is one of the prefixes ROW's architecture prints before the mnemonic
+ * (x86: "rex.W", "cs", "repz", "data16", "addr32", "lock", "notrack"...). */
+bool arch_text_is_prefix(const struct arch_calls *row, const char *word,
+			 size_t len);
+
+/* Whether MNEMONIC, the first word libopcodes printed for one
+ * instruction past its prefixes, names a call of ROW's architecture;
+ * sets *HINT when its printed address is a hint rather than the target. */
+bool arch_text_is_call(const struct arch_calls *row, const char *mnemonic,
 		       bool *hint);
 
 /* Where a call instruction at PC of LEN bytes returns on ROW's

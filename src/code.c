@@ -67,12 +67,12 @@ static int get_decoder(struct code *c, struct disasm **out,
 	if (!c->decoder_tried) {
 		c->decoder_tried = true;
 		if (disasm_open(&c->decoder, &c->target, c->obj->abfd, err) < 0)
-			return -1;
+			return g2c_error_prefix(err, c->obj->path);
 		c->no_decoder = !c->decoder;
 		if (c->decoder &&
 		    disasm_read_arm_modes(c->decoder, c->obj->syms, c->obj->nsyms,
 					   err) < 0)
-			return -1;
+			return g2c_error_prefix(err, c->obj->path);
 	}
 	*out = c->decoder;
 	return 0;
@@ -96,7 +96,7 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 		if (found && d &&
 		    disasm_range(d, &bytes, fn->addr, fn->end, &fc->insns,
 				 &fc->count, err) < 0)
-			return -1;
+			return g2c_error_prefix(err, c->obj->path);
 		fc->decoded = true;
 	}
 	*insns = fc->insns;

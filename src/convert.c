@@ -70,10 +70,12 @@ static void conversion_release(struct conversion *c, size_t nobjs)
 }
 
 /* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
- * instead when PART is not 0), and prepares their call-graph inputs. */
+ * instead when PART is not 0), warns of those without samples, and
+ * prepares their call-graph inputs. */
 static int read_profiles(struct conversion *c, const struct options *o,
 			 struct program *prog, const char **files, size_t n,
-			 unsigned part, struct g2c_error *err)
+			 unsigned part, struct warnings *w,
+			 struct g2c_error *err)
 {
 	double ns = 0;	/* that the profiles read so far stand for */
 
@@ -101,6 +103,8 @@ static int read_profiles(struct conversion *c, const struct options *o,
 		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
 						own[0], err) < 0)
 			return -1;
+		if (nown)
+			report_no_samples(w, po, &c->profs[i], own[0], nown);
 		if ((prog->nobjs > 1 || po->ld_profile) &&
 		    report_describe_object(&c->desc[c->ndesc++], po,
 					   &c->profs[i], err) < 0)
@@ -180,10 +184,18 @@ static int convert_part(const struct options *o, struct program *prog,
 		return g2c_error_set(err, "out of memory");
 	for (size_t i = 0; i < prog->nobjs; i++)
 		lines[i] = &prog->objs[i]->lines;
-	if (read_profiles(&c, o, prog, files, n, part, err) < 0)
+	if (read_profiles(&c, o, prog, files, n, part, w, err) < 0)
 		goto out;
-	for (size_t i = 0; i < prog->nobjs && part <= 1; i++)
-		report_calls_only(w, prog->objs[i], &c.profs[i]);
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		size_t folded;
+		const char *example;
+
+		if (program_fold_summed(prog->objs[i], &c.profs[i], &folded,
+					&example, err) < 0)
+			goto out;
+		if (folded)
+			report_folded(w, prog->objs[i]->files[0], folded, example);
+	}
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);
 	if (rc == 0)
@@ -291,6 +303,7 @@ static int open_program(struct program *prog, const struct options *o,
 		.debug_dir = o->debug_dir,
 		.symbols = { o->demangle, o->no_statics },
 		.libraries = o->libraries.names, .nlibraries = o->libraries.n,
+		.force = o->force,
 		/* --parts reads them one at a time */
 		.read_ahead = !o->parts,
 	};

@@ -19,3 +19,10 @@ int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 	copy_printable(err->msg, err->msg, strlen(err->msg));
 	return -1;
 }
+
+int g2c_error_prefix(struct g2c_error *err, const char *file)
+{
+	struct g2c_error was = *err;
+
+	return g2c_error_set(err, "%s: %s", file, was.msg);
+}

@@ -18,4 +18,8 @@ struct g2c_error {
 int g2c_error_set(struct g2c_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Puts "FILE: " before ERR's message, for a module whose errors name no
+ * file (the instruction decoder's), and returns -1. */
+int g2c_error_prefix(struct g2c_error *err, const char *file);
+
 #endif

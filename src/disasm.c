@@ -16,14 +16,16 @@
 #include "disasm.h"
 #include "util.h"
 
-/* The first two words libopcodes printed for one instruction (enough to
- * see a call, also behind a prefix such as "notrack"), and the last
- * address it printed (a direct branch or call target).  Formatting the
- * rest is skipped: it is most of the decoder's time. */
+/* The mnemonic libopcodes printed for one instruction, past any prefix
+ * words before it (x86: "rex.W", "cs", "repz", "notrack"...), and the
+ * last address it printed (a direct branch or call target).  Formatting
+ * stops once the mnemonic is complete: the rest is most of the
+ * decoder's time. */
 struct insn_text {
 	char text[40];
 	size_t len;
-	unsigned words;		/* words completed so far */
+	bool done;		/* the mnemonic is complete */
+	const struct arch_calls *calls;	/* the target's row: its prefixes */
 	uint64_t target;
 	bool has_target;
 };
@@ -34,7 +36,7 @@ static void append_text(struct insn_text *t, const char *fmt, va_list ap)
 	const char *piece;
 	char buf[40];
 
-	if (t->words >= 2)
+	if (t->done)
 		return;
 	/* Most pieces are plain strings: no need to format them. */
 	if (strcmp(fmt, "%s") == 0) {
@@ -45,20 +47,16 @@ static void append_text(struct insn_text *t, const char *fmt, va_list ap)
 		vsnprintf(buf, sizeof buf, fmt, ap);
 		piece = buf;
 	}
-	for (; *piece && t->words < 2 && t->len + 1 < sizeof t->text; piece++) {
-		bool space = *piece == ' ' || *piece == '\t';
-
-		if (space && (t->len == 0 || t->text[t->len - 1] == ' '))
-			continue;
-		if (space) {
-			t->text[t->len] = '\0';
-			t->words++;
-			/* A second word matters only behind an x86 prefix. */
-			if (t->words == 1 && strcmp(t->text, "notrack") != 0 &&
-			    strcmp(t->text, "bnd") != 0)
-				t->words = 2;
+	for (; *piece && !t->done; piece++) {
+		if (*piece != ' ' && *piece != '\t') {
+			if (t->len + 1 < sizeof t->text)
+				t->text[t->len++] = *piece;
+		} else if (t->len > 0) {
+			/* a word complete: a prefix, or the mnemonic */
+			t->done = !arch_text_is_prefix(t->calls, t->text, t->len);
+			if (!t->done)
+				t->len = 0;
 		}
-		t->text[t->len++] = space ? ' ' : *piece;
 	}
 	t->text[t->len] = '\0';
 }
@@ -322,7 +320,7 @@ int disasm_open(struct disasm **out, const struct disasm_target *target,
 		return g2c_error_set(err, "out of memory for the instruction decoder");
 	d->abfd = abfd;
 	d->target = *target;
-	d->calls = arch_calls_of(target->arch);
+	d->calls = d->text.calls = arch_calls_of(target->arch);
 	d->info.arch = (enum bfd_architecture)target->arch;
 	d->x86_64 = target->arch == bfd_arch_i386 &&
 		    (target->mach & bfd_mach_x86_64);
@@ -609,7 +607,7 @@ static struct insn decode_with_opcodes(struct disasm *d, uint64_t pc)
 	if (d->failed)
 		return out;
 	d->text.len = 0;
-	d->text.words = 0;
+	d->text.done = false;
 	d->text.text[0] = '\0';
 	d->text.has_target = false;
 	info->insn_info_valid = 0;

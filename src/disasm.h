@@ -46,7 +46,8 @@ struct disasm_target disasm_target_of(const struct object *obj);
 
 /* Opens a decoder for TARGET; ABFD (may be NULL) is handed to libopcodes,
  * which some targets consult.  Sets *OUT to NULL when this libopcodes
- * cannot decode the target.  Returns 0, or -1 with ERR set. */
+ * cannot decode the target.  Returns 0, or -1 with ERR set.  (The errors
+ * of this module name no file: its caller knows the object.) */
 int disasm_open(struct disasm **out, const struct disasm_target *target,
 		 struct bfd *abfd, struct g2c_error *err);
 

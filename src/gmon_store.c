@@ -32,8 +32,9 @@ _Static_assert(sizeof (struct gmon_bin) == 2 * sizeof (uint64_t),
 struct records {
 	void **base;
 	size_t *n, *merged, *cap;
+	uint64_t *total;	/* the sum of all counts so far */
 	unsigned nkeys;
-	const char *what;	/* for messages */
+	const char *what, *counted;	/* for messages */
 };
 
 static uint64_t record_key(const void *x)
@@ -69,8 +70,10 @@ static inline void put_record(uint64_t *out, size_t *k,
 {
 	uint64_t *last = *k ? out + (*k - 1) * (nkeys + 1) : NULL;
 
+	/* (no sum overflows: the total of all counts fits, see
+	 * add_counted) */
 	if (last && compare_keys(last, from, nkeys) == 0) {
-		last[nkeys] = add_saturating(last[nkeys], from[nkeys]);
+		last[nkeys] += from[nkeys];
 		return;
 	}
 	/* (word by word from the first: FROM may be where it goes, or
@@ -136,8 +139,7 @@ static bool add_in_place(uint64_t *base, size_t old, const uint64_t *run,
 	for (size_t j = 0; j < n; j++) {
 		size_t at = find_record(base, old, run + j * w, &from, nkeys);
 
-		base[at * w + nkeys] = add_saturating(base[at * w + nkeys],
-						      run[j * w + nkeys]);
+		base[at * w + nkeys] += run[j * w + nkeys];	/* (as above) */
 	}
 	return true;
 }
@@ -211,15 +213,16 @@ static inline int add_record(const struct records *rs, const uint64_t *keys,
 static struct records arc_records(struct gmon_profile *prof)
 {
 	return (struct records){ (void **)&prof->arcs, &prof->narcs,
-				 &prof->arcs_merged, &prof->arcs_cap, 2,
-				 "call arcs" };
+				 &prof->arcs_merged, &prof->arcs_cap,
+				 &prof->calls, 2, "call arcs", "calls" };
 }
 
 static struct records bb_records(struct gmon_profile *prof)
 {
 	return (struct records){ (void **)&prof->bbs, &prof->nbbs,
-				 &prof->bbs_merged, &prof->bbs_cap, 1,
-				 "basic-block counts" };
+				 &prof->bbs_merged, &prof->bbs_cap,
+				 &prof->executions, 1, "basic-block counts",
+				 "basic-block executions" };
 }
 
 static int out_of_memory(const struct records *rs, const char *name,
@@ -228,15 +231,38 @@ static int out_of_memory(const struct records *rs, const char *name,
 	return g2c_error_set(err, "%s: out of memory for %s", name, rs->what);
 }
 
+/* Appends a record of KEYS and COUNT of the file NAME to RS of PROF,
+ * refusing a count that takes the total of RS's counts past 64 bits (as
+ * the reader refuses samples): then no sum of counts overflows.  Returns
+ * 0, or -1 with ERR set. */
+static int add_counted(const struct records *rs,
+		       const struct gmon_profile *prof, const uint64_t *keys,
+		       uint64_t count, const char *name, struct g2c_error *err)
+{
+	if (count > UINT64_MAX - *rs->total) {
+		if (prof->nfiles == 0)
+			return g2c_error_set(err,
+					     "%s: more %s than 64 bits count (corrupted or hostile file)",
+					     name, rs->counted);
+		return g2c_error_set(err,
+				     "%s: more %s than 64 bits count, summed with the %u %s before it (corrupted or hostile files)",
+				     name, rs->counted, prof->nfiles,
+				     prof->nfiles == 1 ? "file" : "files");
+	}
+	*rs->total += count;
+	if (add_record(rs, keys, count) < 0)
+		return out_of_memory(rs, name, err);
+	return 0;
+}
+
 int gmon_profile_add_arc(struct gmon_profile *prof, uint64_t from_pc,
 			 uint64_t self_pc, uint64_t count, const char *name,
 			 struct g2c_error *err)
 {
 	struct records rs = arc_records(prof);
 
-	if (add_record(&rs, (const uint64_t[]){ from_pc, self_pc }, count) < 0)
-		return out_of_memory(&rs, name, err);
-	return 0;
+	return add_counted(&rs, prof, (const uint64_t[]){ from_pc, self_pc },
+			   count, name, err);
 }
 
 int gmon_profile_add_bb(struct gmon_profile *prof, uint64_t addr,
@@ -245,9 +271,7 @@ int gmon_profile_add_bb(struct gmon_profile *prof, uint64_t addr,
 {
 	struct records rs = bb_records(prof);
 
-	if (add_record(&rs, &addr, count) < 0)
-		return out_of_memory(&rs, name, err);
-	return 0;
+	return add_counted(&rs, prof, &addr, count, name, err);
 }
 
 int gmon_profile_merge_file(struct gmon_profile *prof, const char *name,

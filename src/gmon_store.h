@@ -79,6 +79,9 @@ struct gmon_profile {
 	size_t nbbs;
 	uint64_t samples;	/* in all histograms: the reader refuses more
 				   than 64 bits count */
+	uint64_t calls;		/* of all arcs, and the executions of all */
+	uint64_t executions;	/* blocks: likewise, no more than 64 bits
+				   count (so no sum of counts overflows) */
 	unsigned nfiles;	/* files added so far */
 	enum gmon_format first_format;
 	unsigned first_bin_size;	/* its histogram's bytes a bin, and */
@@ -143,7 +146,8 @@ bool gmon_hist_add_counted(struct gmon_hist *hist, struct gmon_bin *fresh,
 			   size_t n);
 
 /* Add one call arc or basic-block count of the file NAME.  Return 0, or
- * -1 with ERR set. */
+ * -1 with ERR set: out of memory, or when the counts of all arcs (or of
+ * all blocks) so far add up past 64 bits. */
 int gmon_profile_add_arc(struct gmon_profile *prof, uint64_t from_pc,
 			 uint64_t self_pc, uint64_t count, const char *name,
 			 struct g2c_error *err);

@@ -385,15 +385,16 @@ static int open_named_library(struct wanted *w, const char *path, bool fit,
 	return rc;
 }
 
-/* Opens as *PO the library the LD_PROFILE profile PROF is of, the one
- * its code fits: among the --library paths, then as the dynamic loader
- * finds them, the library SONAME (the file's name) for the executable
- * and the libraries the executable needs, directly or through the
- * others, each for the object that needs it; failing that, a --library
- * (the one called SONAME first), whose misfit the call graph then
- * reports.  Returns 1, 0 when there is none, or -1 with ERR set. */
+/* Opens as *PO the library the LD_PROFILE profile PROF (read from FILE)
+ * is of, the one its code fits: among the --library paths, then as the
+ * dynamic loader finds them, the library SONAME (the file's name) for the
+ * executable and the libraries the executable needs, directly or through
+ * the others, each for the object that needs it; failing that, with
+ * --force, a --library (the one called SONAME first), else a refusal
+ * that names it.  Returns 1, 0 when there is none, or -1 with ERR set. */
 static int open_library(struct program *prog, struct program_object *po,
-			const char *soname, const struct gmon_profile *prof,
+			const char *file, const char *soname,
+			const struct gmon_profile *prof,
 			const struct program_options *opts,
 			struct g2c_error *err)
 {
@@ -414,6 +415,18 @@ static int open_library(struct program *prog, struct program_object *po,
 		w.loader = w.queue.entries[i].loader;
 		found = libfind_open(&po->obj, exe, w.loader, w.queue.entries[i].name,
 				     opts->debug_dir, accept_library, &w, err);
+	}
+	if (found == 0 && opts->nlibraries > 0 && !opts->force) {
+		const char *named = opts->libraries[0];
+
+		for (size_t i = 0; i < opts->nlibraries; i++)
+			if (strcmp(base_name(opts->libraries[i]), soname) == 0) {
+				named = opts->libraries[i];
+				break;
+			}
+		found = g2c_error_set(err, "%s: does not belong to %s%s: the code it profiled is not that library's (--force converts anyway)",
+				      file, named, opts->nlibraries > 1 ?
+				      " nor to the other --library paths" : "");
 	}
 	for (int pass = 0; pass < 2 && found == 0; pass++)
 		for (size_t i = 0; i < opts->nlibraries && !found; i++)
@@ -493,7 +506,7 @@ static int add_ld_profile(struct program *prog, const char *file,
 			g2c_error_set(err, "out of memory");
 			goto out;
 		}
-		found = open_library(prog, lib, soname, &prof, opts, err);
+		found = open_library(prog, lib, file, soname, &prof, opts, err);
 		if (found == 0)
 			g2c_error_set(err, "%s: a profile of a library that %s does not load from where the dynamic loader looks (neither %s nor another library it needs has the profile's code; name it with --library=PATH)",
 				      file, prog->objs[0]->obj.path, soname);
@@ -595,6 +608,32 @@ int program_open(struct program *prog, const char *exe, char **files,
 fail:
 	program_close(prog);
 	return -1;
+}
+
+int program_fold_summed(struct program_object *po,
+			const struct gmon_profile *prof, size_t *folded,
+			const char **example, struct g2c_error *err)
+{
+	const struct symtab *st = &po->st;
+	bool *entered, summed = false;
+
+	*folded = 0;
+	if (po->ld_profile || prof->narcs == 0)
+		return 0;
+	if (!(entered = calloc(st->nfuncs, sizeof *entered)))
+		return g2c_error_set(err, "%s: out of memory for the functions called",
+				     po->obj.path);
+	for (size_t i = 0; i < prof->narcs; i++) {
+		size_t f = symtab_lookup(st, prof->arcs[i].self_pc);
+
+		if (f != SYMTAB_NONE && prof->arcs[i].count &&
+		    st->funcs[f].addr == prof->arcs[i].self_pc)
+			summed = entered[f] = true;
+	}
+	if (summed)
+		*folded = symtab_fold_as_gprof(&po->st, entered, example);
+	free(entered);
+	return 0;
 }
 
 void program_close(struct program *prog)

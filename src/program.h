@@ -45,6 +45,8 @@ struct program_options {
 	struct symtab_options symbols;
 	const char *const *libraries;	/* --library: where libraries are */
 	size_t nlibraries;
+	bool force;		/* a --library the profile does not fit is
+				   taken all the same (--force) */
 	bool read_ahead;	/* read the executable's profiles while its
 				   symbols are read */
 };
@@ -67,6 +69,15 @@ struct program {
 int program_open(struct program *prog, const char *exe, char **files,
 		 size_t n, const struct program_options *opts,
 		 struct g2c_error *err);
+
+/* Where PROF, object PO's profile, is a sum gprof -s wrote (its calls at
+ * the callees' entries, where mcount never returns), folds the functions
+ * gprof does not list into the function before each, as its call graph
+ * does (symtab_fold_as_gprof): sets *FOLDED to how many, *EXAMPLE to
+ * one.  Returns 0, or -1 with ERR set. */
+int program_fold_summed(struct program_object *po,
+			const struct gmon_profile *prof, size_t *folded,
+			const char **example, struct g2c_error *err);
 
 /* Reads FILES[0..N), object I's profile files (all or some of them),
  * summed, into PROF.  Returns 0, or -1 with ERR set; PROF is then fit only

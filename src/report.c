@@ -87,15 +87,33 @@ static uint64_t count_samples(const struct gmon_profile *prof)
 	return samples;
 }
 
-void report_calls_only(struct warnings *w, const struct program_object *po,
-		       const struct gmon_profile *prof)
+void report_no_samples(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof, const char *source,
+		       size_t nsources)
 {
-	if (po->ld_profile && prof->narcs > 0 && count_samples(prof) == 0)
-		warn(w, "%s: call counts but no samples: a program built with"
-		     " -pg takes the profiling timer for its own gmon.out, so"
-		     " no time in %s was sampled (gprof says \"no time"
-		     " accumulated\"); profile a program built without -pg for"
-		     " its time", po->files[0], base_name(po->obj.path));
+	const char *more = nsources > 1 ? " and the other profiles" : "";
+
+	if (count_samples(prof) > 0)
+		return;
+	if (po->ld_profile) {
+		if (prof->narcs > 0)
+			warn(w, "%s: call counts but no samples: a program built"
+			     " with -pg takes the profiling timer for its own"
+			     " gmon.out, so no time in %s was sampled (gprof"
+			     " says \"no time accumulated\"); profile a program"
+			     " built without -pg for its time", source,
+			     base_name(po->obj.path));
+	} else if (prof->nhists == 0) {
+		warn(w, "%s%s: no histogram, so no time: only counts (gprof"
+		     " says \"no time propagated\")", source, more);
+	} else {
+		warn(w, "%s%s: no samples (gprof says \"no time"
+		     " accumulated\"): the run was shorter than one tick of"
+		     " the profiling timer, or its time was spent in shared"
+		     " libraries, which the histogram does not cover"
+		     " (LD_PROFILE=LIBRARY profiles one of them)", source,
+		     more);
+	}
 }
 
 int report_describe_object(char **line, const struct program_object *po,
@@ -133,6 +151,16 @@ void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
 	if (stats)
 		fprintf(report_stream(w), "%s: stats: instructions of %s: not decoded (%s)\n",
 			PACKAGE_NAME, code->obj->path, code_arch_name(code));
+}
+
+void report_folded(struct warnings *w, const char *file, size_t folded,
+		   const char *example)
+{
+	warn(w, "%s: a sum gprof -s wrote has the calls of gprof's own"
+	     " functions: %zu function%s it does not list (such as %s)"
+	     " %s part of the function before, as in its call graph",
+	     file, folded, folded == 1 ? "" : "s", example,
+	     folded == 1 ? "is" : "are");
 }
 
 int report_check_belongs(struct warnings *w, const struct callgraph *cg,

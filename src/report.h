@@ -50,16 +50,26 @@ int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err);
 
-/* A library's LD_PROFILE profile PROF with calls but no samples: the time
- * spent in it was seen by nobody, which the output alone does not say.
- * Warns. */
-void report_calls_only(struct warnings *w, const struct program_object *po,
-		       const struct gmon_profile *prof);
+/* PROF, the profile of object PO read from SOURCE and the other files
+ * of NSOURCES, without samples: its time was seen by nobody, which the
+ * output alone does not say.  Warns, with the likely cause: a library's
+ * LD_PROFILE profile with calls (the program was built with -pg); a
+ * profile without histogram (only counts); a run shorter than one tick,
+ * or spent in shared libraries. */
+void report_no_samples(struct warnings *w, const struct program_object *po,
+		       const struct gmon_profile *prof, const char *source,
+		       size_t nsources);
 
 /* CODE, needed decoded, could not be: warns, and with STATS says so in
  * the reports. */
 void report_no_decoder(struct warnings *w, const struct code *code,
 		       bool stats);
+
+/* Says once that the FOLDED functions gprof does not list (such as
+ * EXAMPLE) were folded into the function before each, for the sum FILE
+ * (program_fold_summed). */
+void report_folded(struct warnings *w, const char *file, size_t folded,
+		   const char *example);
 
 /* Whether the profile SOURCE (and the others when MORE_SOURCES) belongs
  * to EXE, as CG found it: returns -1 with ERR set when it does not and

@@ -961,6 +961,36 @@ oom:
 	return g2c_error_set(err, "%s: out of memory for symbols", obj->path);
 }
 
+/* Whether gprof lists the local function named RAW (its rule for static
+ * symbols, less its reading past the name for f.constprop.N). */
+static bool gprof_lists_static(const char *raw)
+{
+	return raw[0] && !strchr(raw, '$') && gprof_dotted_name(raw) &&
+	       !starts_with(raw, "__gnu_compiled") &&
+	       !starts_with(raw, "___gnu_compiled");
+}
+
+size_t symtab_fold_as_gprof(struct symtab *st, const bool *entered,
+			    const char **example)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < st->nfuncs; i++) {
+		struct symtab_func *f = &st->funcs[i];
+
+		/* (cold parts and continuations are their functions' already;
+		 * a section's head, "<.plt>", is no symbol gprof reads) */
+		if (!f->is_static || f->owner != i || f->raw_name[0] == '<' ||
+		    (gprof_lists_static(f->raw_name) &&
+		     (!strstr(f->raw_name, ".constprop.") || entered[i])))
+			continue;
+		f->owner = st->funcs[i - 1].owner;
+		if (n++ == 0)
+			*example = f->raw_name;
+	}
+	return n;
+}
+
 void symtab_release(struct symtab *st)
 {
 	free(st->aliases);

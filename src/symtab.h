@@ -97,6 +97,17 @@ struct symtab {
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err);
 
+/* gprof -s writes the calls of gprof's own function set: a call into a
+ * function gprof does not list (a local clone or split part such as
+ * f.part.0 or f.isra.0, a '$' name) is written at the entry of the
+ * function before it.  Folds each such function into the one before it
+ * (its owner), as gprof does; ENTERED[f] says whether the sum has a call
+ * at f's entry, which decides for f.constprop.N (gprof keeps or drops it
+ * by its neighbour in the string table).  Returns how many were folded,
+ * *EXAMPLE the first one's name. */
+size_t symtab_fold_as_gprof(struct symtab *st, const bool *entered,
+			    const char **example);
+
 /* Puts the display names in place, waiting for the demangling thread if
  * there is one; every reader of funcs[].name calls it first (until then
  * names are the raw ones).  Returns 0, or -1 with ERR set when memory runs

@@ -2,8 +2,8 @@
 # bsd.sh -- FreeBSD and OpenBSD profiles (fixtures/bsd): every histogram
 # counter type FreeBSD's header names converts with the samples and calls
 # the fixture was written with, the files GNU gprof reads too agree with
-# it, OpenBSD's arc length bounds the arcs, corrupt files are refused in
-# one line, PROG.gmon is the profile when none is named, and --stats names
+# it, OpenBSD's arc length bounds the arcs, corrupt files (and samples or
+# calls past 64 bits) are refused in one line, PROG.gmon is the profile when none is named, and --stats names
 # the counter type.
 . "${srcdir:-.}/tests/test-lib.sh"
 
@@ -183,6 +183,20 @@ leaf_bins 0000000000000080
 expect -x 1 "gmon2cg: $tmp/u64.gmon: BSD histogram at offset 0: more samples than 64 bits count (corrupted or hostile file)" \
 	"$GMON2CG" -o "$tmp/u64.cg" "$fexe" "$tmp/u64.gmon"
 [ ! -e "$tmp/u64.cg" ]; check "no output file for too many samples"
+
+# Calls alike: 64-bit arc counts (u64.gmon's arcs, from offset ncnt) that
+# add up past 64 bits are refused, in one file or in files summed.
+cp "$u64" "$tmp/calls.gmon"
+patch "$tmp/calls.gmon" $((unu + 16)) 0000000000000080
+"$GMON2CG" -o "$tmp/calls.cg" "$fexe" "$tmp/calls.gmon" 2>/dev/null &&
+	grep -q "^calls=9223372036854775808 " "$tmp/calls.cg"
+check "an arc of 2^63 calls converts"
+expect -x 1 "gmon2cg: $tmp/calls.gmon: more calls than 64 bits count, summed with the 1 file before it (corrupted or hostile files)" \
+	"$GMON2CG" -o "$tmp/calls2.cg" "$fexe" "$tmp/calls.gmon" "$tmp/calls.gmon"
+[ ! -e "$tmp/calls2.cg" ]; check "no output file for too many calls"
+patch "$tmp/calls.gmon" $((unu + 24 + 16)) 0000000000000080
+expect -x 1 "gmon2cg: $tmp/calls.gmon: more calls than 64 bits count (corrupted or hostile file)" \
+	"$GMON2CG" -o "$tmp/calls2.cg" "$fexe" "$tmp/calls.gmon"
 
 # Spare words of other writers (MinGW leaves them uninitialised) are
 # ignored as gprof ignores them: a counter type followed by words that

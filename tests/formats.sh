@@ -1,7 +1,8 @@
 #!/bin/bash
 # formats.sh -- every gmon.out variant converts with gprof's numbers:
 # gzip-compressed input, several runs summed, the old and 4.4BSD layouts,
-# disjoint histogram records, a profile with arcs only, --parts, --rate;
+# disjoint histogram records, a profile with arcs only or without
+# samples (with a warning), --parts, --rate;
 # overlapping records and a profile of another program are refused.
 . "${srcdir:-.}/tests/test-lib.sh"
 
@@ -70,14 +71,29 @@ grep -q "^gmon2cg: $tmp/overlap.out: histogram for 0x[0-9a-f]*-0x[0-9a-f]* overl
 [ ! -e "$tmp/overlap.cg" ] || not_ok "overlap left an output file"
 
 # Arcs only: call counts and no sampled time (only the 1 ns markers of
-# the calls, see doc/guide/01-reading-the-output.md), never inf or nan.
+# the calls, see doc/guide/01-reading-the-output.md), never inf or nan;
+# one warning says there is no time.
 $rewrite arcs-only "$exe" "$gmon" "$tmp/arcs.out"
-"$GMON2CG" -o "$tmp/arcs.cg" "$exe" "$tmp/arcs.out" || not_ok "arcs-only profile"
+expect 0 "^gmon2cg: warning: $tmp/arcs.out: no histogram, so no time: only counts (gprof says \"no time propagated\")\$" \
+	"$GMON2CG" -o "$tmp/arcs.cg" "$exe" "$tmp/arcs.out"
 $model --json "$tmp/arcs.cg" >"$tmp/arcs.json" || not_ok "arcs-only output does not parse"
 grep -qiE 'nan|inf' "$tmp/arcs.cg" && not_ok "arcs-only output has nan or inf"
 [ "$(sed -n 's/^summary: //p' "$tmp/arcs.cg")" -lt 1000 ] || not_ok "arcs-only total is not below 1 us"
 diff <(grep '^calls=' "$tmp/plain.cg" | cut -d' ' -f1) <(grep '^calls=' "$tmp/arcs.cg" | cut -d' ' -f1) >/dev/null ||
 	not_ok "arcs-only call counts differ from the full profile's"
+
+# A histogram without samples (a run shorter than one tick, or spent in
+# shared libraries) converts with one warning that says so and why,
+# naming the file, once for several files.
+$rewrite no-samples "$exe" "$gmon" "$tmp/nosamples.out"
+"$GMON2CG" -o "$tmp/nosamples.cg" "$exe" "$tmp/nosamples.out" "$tmp/nosamples.out" 2>"$tmp/err" &&
+	[ "$(grep -c 'no samples' "$tmp/err")" = 1 ] &&
+	grep -qx "gmon2cg: warning: $tmp/nosamples.out and the other profiles: no samples (gprof says \"no time accumulated\"): the run was shorter than one tick of the profiling timer, or its time was spent in shared libraries, which the histogram does not cover (LD_PROFILE=LIBRARY profiles one of them)" "$tmp/err"
+check "no samples: converted with one warning naming the files and the causes"
+$GPROF -b -p "$exe" "$tmp/nosamples.out" 2>&1 | grep -q "no time accumulated"
+check "gprof says \"no time accumulated\" of it"
+"$GMON2CG" -o "$tmp/plain2.cg" "$exe" "$gmon" 2>"$tmp/err" && ! grep -q 'no samples\|no histogram' "$tmp/err"
+check "a profile with samples: no such warning"
 
 # --parts: each file its own part, each with its whole header, totals = summary.
 "$GMON2CG" --parts -o "$tmp/parts.cg" "$exe" "$gmon" "$tmp/bsd44.out" || not_ok "--parts"

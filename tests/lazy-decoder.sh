@@ -3,7 +3,8 @@
 # instruction needs it (mapping it costs 4 MB of memory): gcc's x86-64
 # code decodes without it and converts even where the library found by
 # its name is not libopcodes at all; code that needs it (clang's, another
-# architecture's) then fails with one line naming the program, exit 1
+# architecture's, from the start) then fails with one line naming the
+# program, exit 1
 # and no output file.
 . "${srcdir:-.}/tests/test-lib.sh"
 
@@ -31,7 +32,7 @@ check "clang's code converts with libopcodes at hand"
 
 if [ "$BFD_MULTIARCH" = yes ]; then
 	expect -n "PowerPC code: libopcodes from the start, one line" 1 \
-		"^gmon2cg: .*$OPCODES_SONAME has no disassembler$" \
+		"^gmon2cg: $FIXTURES/cross/powerpc/prog: $OPCODES_SONAME has no disassembler$" \
 		env LD_LIBRARY_PATH="$tmp" "$GMON2CG" -o "$tmp/ppc.cg" \
 		"$FIXTURES/cross/powerpc/prog" "$FIXTURES/cross/powerpc/gmon.out"
 	[ ! -e "$tmp/ppc.cg" ]; check "and no output file"

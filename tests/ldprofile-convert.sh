@@ -72,6 +72,12 @@ mkdir "$tmp/elsewhere" && cp "$fix/prog-pg" "$tmp/elsewhere/" &&
 	"$GMON2CG" -o "$tmp/lib.cg" --library="$fix/libmix.so.1" "$tmp/elsewhere/prog-pg" \
 		"$fix/pg/gmon.out" "$fix/pg/libmix.so.1.profile" &&
 	$compare "$tmp/lib.cg" "$tmp/pg.oracle" && ok "--library" || not_ok "--library"
+# A --library the profile does not fit is refused, naming that library
+# (--force converts anyway).
+expect -x 1 "gmon2cg: $fix/pg/libmix.so.1.profile: does not belong to $FIXTURES/calltree/prog: the code it profiled is not that library's (--force converts anyway)" \
+	"$GMON2CG" -o "$tmp/wrong.cg" --library="$FIXTURES/calltree/prog" "$tmp/elsewhere/prog-pg" \
+	"$fix/pg/gmon.out" "$fix/pg/libmix.so.1.profile"
+[ ! -e "$tmp/wrong.cg" ]; check "and no output file"
 "$GMON2CG" -o "$tmp/none.cg" "$tmp/elsewhere/prog-pg" "$fix/pg/gmon.out" \
 	"$fix/pg/libmix.so.1.profile" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -e "$tmp/none.cg" ] && grep -q -- "--library=PATH" "$tmp/err" &&

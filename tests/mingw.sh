@@ -2,7 +2,8 @@
 # mingw.sh -- Windows profiles (fixtures/mingw, MinGW-w64's 4.4BSD layout
 # with PE executables): x86-64 call counts are 4-byte longs whatever the
 # arcs' padding holds, i686 names lose their leading underscore, and
-# names, calls and samples agree with gprof's on the global functions.
+# names, calls and samples agree with gprof's on the global functions;
+# gprof -s's sums of them convert.
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "$GPROF" ] && [ -n "$PYTHON3" ] || skip "gprof or python3 not found"
@@ -118,6 +119,22 @@ agree_with_gprof "$dir/x86-64/prog.exe" "$tmp/zero.out" "$tmp/x86-64.cg" >"$tmp/
 check "x86-64 agrees with gprof" || diag <"$tmp/log"
 agree_with_gprof "$dir/i686/prog.exe" "$dir/i686/gmon.out" "$tmp/i686.cg" >"$tmp/log"
 check "i686 agrees with gprof" || diag <"$tmp/log"
+
+# A gmon.sum that gprof -s writes of it converts, with every call of
+# cross.c (its calls placed at gprof's lines, through libbfd's COFF line
+# lookup: under the sanitizers, with no leak of gmon2cg's).
+for arch in x86-64 i686; do
+	if (cd "$tmp" && rm -f gmon.sum && $GPROF -s "$dir/$arch/prog.exe" "$dir/$arch/gmon.out") &&
+		"$GMON2CG" -o "$tmp/$arch-sum.cg" "$dir/$arch/prog.exe" "$tmp/gmon.sum" 2>"$tmp/err" &&
+		calls "$tmp/$arch-sum.cg" >"$tmp/$arch-sum.calls" &&
+		[ -z "$(comm -23 "$tmp/expected" "$tmp/$arch-sum.calls")" ]; then
+		ok "$arch: a gmon.sum of it converts with the exact call counts"
+	else
+		not_ok "$arch: a gmon.sum of it does not convert with the exact call counts"
+		diag <"$tmp/err"
+		comm -23 "$tmp/expected" "$tmp/$arch-sum.calls" | diag
+	fi
+done
 
 # As with gprof --no-demangle, the symbol table's names.
 "$GMON2CG" --no-demangle -o "$tmp/raw.cg" "$dir/i686/prog.exe" "$dir/i686/gmon.out" &&

@@ -95,4 +95,27 @@ import json, sys
 f = json.load(open(sys.argv[1]))["functions"]
 sys.exit(not (f["spin"]["self"] == 214 * 10000000 and "unused" not in f))' "$tmp/neverran.json"
 check "a sum: the function that never ran takes no samples"
+# A sum of a program with clones: gprof drops lookup.part.0,
+# scale.constprop.0 and weigh.isra.0 (fixtures/positions/clones) and
+# writes the calls into them at the entry of frame_dummy, the function
+# before them.  The conversion folds them into frame_dummy as gprof does,
+# so that the call graph is whole (main's inclusive time is all of the
+# profile's), and says so once.
+C=$FIXTURES/positions/clones
+mkdir "$tmp/clones"
+(cd "$tmp/clones" && "$GPROF" -s "$C/prog" "$C/gmon.out" >/dev/null 2>&1) &&
+	"$GMON2CG" --prefix-map=.="$FIXTURES" -o "$tmp/clones.cg" "$C/prog" "$tmp/clones/gmon.sum" 2>"$tmp/err" &&
+	"$PYTHON3" "$srcdir/tests/lib/callgrind_model.py" --json "$tmp/clones.cg" >"$tmp/clones.json" &&
+	"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["functions"]
+total = sum(g["self"] for g in f.values())
+assert abs(f["main"]["incl"] - total) <= 2, (f["main"]["incl"], total)
+assert f["frame_dummy"]["called"] == 1134, f["frame_dummy"]
+assert not any(n.endswith((".part.0", ".isra.0", ".constprop.0")) for n in f), sorted(f)' "$tmp/clones.json" 2>"$tmp/log" &&
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "gmon.sum: a sum gprof -s wrote has the calls of gprof's own functions: 3 functions it does not list (such as lookup.part.0) are part of the function before" "$tmp/err"
+check "a sum with clones: folded as gprof folds them, main's inclusive time whole, said once" ||
+	{ diag <"$tmp/err"; diag <"$tmp/log"; }
 finish

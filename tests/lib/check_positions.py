@@ -79,6 +79,29 @@ def addr2line(exe, addrs):
     return res
 
 
+def decoded_lines(exe):
+    """(address, file base name, line) of every row of the line tables as
+    objdump --dwarf=decodedline prints them, sorted: the tables as they
+    are, for the rows where addr2line (libbfd's look-up) names another
+    file at the same line (a DWARF 5 unit whose rows name a header of an
+    instantiation, such as basic_string.tcc, taken for the unit's file)."""
+    text = subprocess.run(["objdump", "--dwarf=decodedline", exe],
+                          capture_output=True, text=True, check=True).stdout
+    rows = []
+    for m in re.finditer(r"^(\S+)\s+(\d+)\s+(0x[0-9a-f]+)\b", text, re.M):
+        rows.append((int(m.group(3), 16), m.group(1), int(m.group(2))))
+    rows.sort()
+    return rows
+
+
+def table_says(rows, addr, file, lineno):
+    """Whether the last row of ROWS at or below ADDR is FILE:LINENO (by
+    base name)."""
+    import bisect
+    i = bisect.bisect_right(rows, (addr, "\uffff", 1 << 62)) - 1
+    return i >= 0 and rows[i][1] == file.rsplit("/", 1)[-1] and rows[i][2] == lineno
+
+
 def disassembly(exe):
     text = subprocess.run(["objdump", "-d", "-w", exe], capture_output=True,
                           text=True, check=True).stdout
@@ -100,14 +123,18 @@ def main():
     where = addr2line(args[1], sorted({p[0] for p in pos if p[0]})) if lines else {}
     bad = []
     checked = 0
+    table = None
     for addr, is_site, file, lineno in pos:
         if addr == 0 and is_site:
             continue
         checked += 1
         if lines and where.get(addr, ("??", 0))[1] > 0 and \
                 where[addr] != (file, lineno):
-            bad.append("0x%x is at %s:%s, addr2line says %s:%s"
-                       % (addr, file, lineno, where[addr][0], where[addr][1]))
+            if table is None:
+                table = decoded_lines(args[1])
+            if not (where[addr][1] == lineno and table_says(table, addr, file, lineno)):
+                bad.append("0x%x is at %s:%s, addr2line says %s:%s"
+                           % (addr, file, lineno, where[addr][0], where[addr][1]))
         if addr not in insns:
             bad.append("0x%x is not an instruction start" % addr)
         elif is_site and not CALLS.match(insns[addr]):

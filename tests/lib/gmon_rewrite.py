@@ -10,6 +10,8 @@ MODE is one of
               (both with bins of exactly 4 bytes, so the range grows a little)
   overlap     the histogram plus a second record overlapping its upper half
   arcs-only   the arcs without any histogram
+  no-samples  the histogram with every bin 0, and the arcs (a run shorter
+              than one tick)
   add-bb      the file plus a basic-block record: one block at each
               arc's callee address, executed as often as the arc's count
   add-samples=ADDR:N
@@ -91,8 +93,8 @@ def tagged_hist(bo, a, low, high, rate, dimen, bins):
 
 
 def main():
-    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only", "add-bb",
-             "all-bins")
+    modes = ("bsd-old", "bsd44", "split-hist", "overlap", "arcs-only",
+             "no-samples", "add-bb", "all-bins")
     if len(sys.argv) == 5 and sys.argv[1].startswith("add-samples="):
         spec = sys.argv[1].split("=", 1)[1]
         sys.argv[1:2] = ["add-samples"]
@@ -129,6 +131,8 @@ def main():
         out = (header + tagged_hist(bo, a, low, high, rate, dimen, bins)
                + tagged_hist(bo, a, low + 4 * k, high + 4 * k, rate, dimen, bins)
                + arc_bytes)
+    elif mode == "no-samples":
+        out = header + tagged_hist(bo, a, low, high, rate, dimen, [0] * len(bins)) + arc_bytes
     elif mode == "add-samples":
         # glibc: s_scale = (int)((float)kcountsize / textsize * 65536)
         f32 = lambda v: struct.unpack("f", struct.pack("f", v))[0]

@@ -2,7 +2,8 @@
  * instruction boundaries and calls through libopcodes, an x86-64 -pg
  * prologue's instructions (decoded without it), the instruction
  * at an address, the first call of a range, calls recognised from their bytes (x86 call rel32, AArch64 bl), a range clipped to its
- * section, and AArch64 through libopcodes where this build has it; the
+ * section, x86 indirect calls behind any run of prefixes (x86-64 and
+ * i386), and AArch64 through libopcodes where this build has it; the
  * architecture table's calls (SPARC, HP-PA, Alpha, m68k: delay slots,
  * what mcount records, links, hints) and the profiler's entry names. */
 #include <config.h>
@@ -298,6 +299,46 @@ static void test_arch_calls(void)
 	CHECK(arch_profiler_entry("@plt") == NULL);
 }
 
+/* Indirect calls behind any run of x86 prefixes (REX, segment, rep,
+ * operand and address size, lock, bnd, notrack), as hand-written
+ * assembly has them: each a call on x86-64 (libopcodes decodes them all)
+ * and on i386, where 0x40-0x4f are instructions of their own (inc, dec)
+ * and the call follows them. */
+static void test_x86_prefixed_calls(void)
+{
+	static const struct {
+		unsigned char bytes[8];
+		size_t n;
+		uint64_t i386_call;	/* where the call starts on i386 */
+	} calls[] = {
+		{ { 0x48, 0xff, 0xd0 }, 3, 0x1001 },		/* rex.W call *%rax */
+		{ { 0x2e, 0xff, 0xd4 }, 3, 0x1000 },		/* cs call *%rsp */
+		{ { 0xf3, 0xff, 0xd4 }, 3, 0x1000 },		/* repz call *%rsp */
+		{ { 0x66, 0x48, 0xff, 0x50, 0x1e }, 5, 0x1002 },	/* data16 rex.W */
+		{ { 0x67, 0xff, 0xd0 }, 3, 0x1000 },		/* addr32 call */
+		{ { 0xf2, 0x3e, 0xff, 0xd0 }, 4, 0x1000 },	/* bnd notrack */
+		{ { 0xf0, 0xf3, 0xff, 0x10 }, 4, 0x1000 },	/* lock repz */
+		{ { 0x26, 0x64, 0x65, 0x36, 0xff, 0xd0 }, 6, 0x1000 }, /* es fs gs ss */
+		{ { 0xf3, 0x48, 0xff, 0xd0 }, 4, 0x1002 },	/* repz rex.W */
+		{ { 0x66, 0x67, 0xff, 0xd0 }, 4, 0x1000 },	/* addr32 call *%ax */
+	};
+	static const struct disasm_target i386 = { bfd_arch_i386, bfd_mach_i386_i386, false };
+	struct insn insns[4];
+	size_t n;
+
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+		n = decode_for(&x86_64, calls[i].bytes, calls[i].n, insns, 4);
+		CHECK_U64(n, 1);
+		CHECK(n == 1 && insns[0].is_call);
+		CHECK(n == 0 || insns[0].target == 0);
+		n = decode_for(&i386, calls[i].bytes, calls[i].n, insns, 4);
+		CHECK(n > 0 && insns[n - 1].pc == calls[i].i386_call &&
+		      insns[n - 1].is_call);
+		for (size_t k = 0; k + 1 < n; k++)
+			CHECK(!insns[k].is_call);
+	}
+}
+
 int main(void)
 {
 	test_arch_calls();
@@ -306,5 +347,6 @@ int main(void)
 	test_x86_targets();
 	test_calls_from_bytes();
 	test_aarch64_instructions();
+	test_x86_prefixed_calls();
 	return check_report("test-decode");
 }
