@@ -136,4 +136,4 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/zopfli.recipe tests/corpus/zstd.recipe tests/corpus/liblzma.recipe \
 	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe \
 	tests/corpus/minpack.recipe tests/corpus/minpack-driver.f90 \
-	tests/corpus/gawk-sum.recipe
+	tests/corpus/gawk-sum.recipe tests/corpus/libdeflate.recipe
