@@ -134,4 +134,8 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/bins_kept.py tests/corpus/re2-driver.cpp tests/corpus/gawk.recipe \
 	tests/corpus/sqlite3.recipe tests/corpus/re2.recipe tests/corpus/xz.recipe \
 	tests/corpus/zopfli.recipe tests/corpus/zstd.recipe tests/corpus/liblzma.recipe \
-	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe
+	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe \
+	tests/corpus/minpack.recipe tests/corpus/minpack-driver.f90 \
+	tests/corpus/gawk-sum.recipe tests/corpus/libdeflate.recipe \
+	tests/corpus/yaml-cpp.recipe tests/corpus/yaml-cpp-driver.cpp \
+	tests/corpus/lua-static-pie.recipe

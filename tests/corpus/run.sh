@@ -78,7 +78,9 @@ build() {
 	diag "$name: built in $((SECONDS - t0)) s"
 }
 
-# convert DESC ARGS...: gmon2cg ARGS; exit 0 and not a line on stderr.
+# convert DESC ARGS...: gmon2cg ARGS; exit 0 and not a line on stderr,
+# but for a gprof -s sum (a recipe's summed=yes) the one line that says
+# the clones gprof does not list are part of the function before each.
 # Known defect: (1) the warning "call arcs not where calls return".
 convert() {
 	local desc=$1
@@ -87,6 +89,10 @@ convert() {
 	local status=$?
 	if [ "$status" -eq 0 ] && [ ! -s "$work/convert.err" ]; then
 		ok "$desc"
+	elif [ "$status" -eq 0 ] && [ -n "$summed" ] && [ "$(wc -l <"$work/convert.err")" -eq 1 ] &&
+		grep -q "a sum gprof -s wrote has the calls of gprof's own functions: [0-9]* functions it does not list (such as .*) are part of the function before, as in its call graph$" \
+			"$work/convert.err"; then
+		ok "$desc but gprof's folding of the sum's clones: $(sed 's/.*functions: //' "$work/convert.err")"
 	else
 		not_ok "$desc: exit $status, $(wc -l <"$work/convert.err") lines on stderr"
 		diag <"$work/convert.err"
@@ -99,10 +105,13 @@ convert() {
 # gprof is run keeping the clones it drops (GCC's f.part.0, clang's
 # lambdas): in real programs its crediting them to the function below
 # spreads their children's time over that function's callers (zstd's
-# POOL_thread under POOL_free).
+# POOL_thread under POOL_free).  But not on a gprof -s sum: its calls are
+# between gprof's own functions already, the clones' at the function
+# before each, and gmon2cg takes them as part of it, as gprof does.
 program_checks() {
-	local exe=$out/$prog
-	$PYTHON3 "$lib/compare_gprof.py" --keep-clones --gprof-args="$gprof_options" \
+	local exe=$out/$prog keep=--keep-clones
+	[ -z "$summed" ] || keep=
+	$PYTHON3 "$lib/compare_gprof.py" $keep --gprof-args="$gprof_options" \
 		--cg "$work/$name.cg" "$exe" "$work/gmon.out" \
 		>"$work/compare.log" 2>&1 &&
 		ok "$name agrees with gprof: $(tail -n 1 "$work/compare.log")" ||
@@ -200,7 +209,7 @@ library_checks() {
 # One recipe, in a subshell of its own: fetch, build, run, check.
 run_recipe() (
 	recipe=$1 kind=program name=$(basename "$1" .recipe) soname='' driver='' installed='' convert_with=''
-	gprof_options=''
+	gprof_options='' summed=''
 	recipe_build() { :; }
 	. "$1"
 	if [ -n "$installed" ]; then
