@@ -11,7 +11,8 @@
 #include "gmon.h"
 
 static const struct gmon_target targets[] = {
-	{ 8, false, 0 }, { 8, true, 0 }, { 4, false, 0 }, { 4, true, 0 },
+	{ .addr_size = 8 }, { .addr_size = 8, .big_endian = true },
+	{ .addr_size = 4 }, { .addr_size = 4, .big_endian = true },
 };
 
 /* The samples of bin INDEX of H; checks that the bins with samples are
