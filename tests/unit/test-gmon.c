@@ -590,8 +590,9 @@ static void test_ld_profile_bytes(void)
 		0, 0, 0, 1,			/* slots taken */
 		0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0x01, 0x02,
 	};
-	const struct gmon_target be32 = { 4, true, 0 }, le32 = { 4, false, 0 },
-				 be64 = { 8, true, 0 };
+	const struct gmon_target be32 = { .addr_size = 4, .big_endian = true },
+				 le32 = { .addr_size = 4 },
+				 be64 = { .addr_size = 8, .big_endian = true };
 	struct gmon_profile p;
 	struct g2c_error err = { "" };
 
@@ -757,7 +758,7 @@ static void test_ld_profile_large_library(void)
 	static struct bytes head;
 	const uint64_t textsize = 4800000, low = 0x10000;
 	const size_t nbins = textsize / 4, nslots = 16 * (textsize / 100 * 3);
-	struct gmon_target t = { 8, false, textsize };
+	struct gmon_target t = { .addr_size = 8, .code_span = textsize };
 	struct gmon_profile p;
 	struct g2c_error err;
 	size_t len;
@@ -797,7 +798,7 @@ static void test_ld_profile_large_library(void)
 static void test_code_span_bound(void)
 {
 	static struct bytes b;
-	struct gmon_target t = { 8, false, 64 };	/* 33 bins, 2^20 + 16 records */
+	struct gmon_target t = { .addr_size = 8, .code_span = 64 };	/* 33 bins, 2^20 + 16 records */
 	struct gmon_profile p;
 	struct g2c_error err;
 
@@ -894,7 +895,7 @@ static void test_arcs_merged(void)
 
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		size_t n = cases[c][0], pairs = cases[c][1], len;
-		struct gmon_target t = { 8, c == 1, 0 };
+		struct gmon_target t = { .addr_size = 8, .big_endian = c == 1 };
 		unsigned char *data = many_arcs(t, n, pairs, &len);
 		uint64_t total = 0, expected = 0;
 		struct gmon_profile p;
