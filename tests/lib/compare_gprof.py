@@ -17,7 +17,9 @@ function gprof reports:
     (or one for a root), so that its calls in carry what it costs;
   * inclusive time (self + children, and a cycle as a whole): equal to
     gprof's within the same tolerance plus the samples gprof's bin model
-    moved in total (propagation moves no more than that);
+    moved in total (propagation moves no more than that), and, for the
+    functions from which a call moved as below can be reached, the time
+    of the moved calls;
   * call counts: every arc gprof prints has the same count in PROFILE, and
     PROFILE has no arc gprof lacks (calls from the pseudo function
     <spontaneous> aside).
@@ -40,6 +42,31 @@ clones, split parts and lambdas gprof drops made global, so that gprof
 keeps them as gmon2cg does: then nothing is merged, and gprof's
 propagation does not spread a dropped clone's children over the callers
 of the function below it (the one figure gprof_view cannot undo).
+
+Calls are seen as gprof credits them too, call line by call line
+(CallCredit): gprof credits a call to the kept symbol at the arc record's
+from_pc, which glibc writes as the start of the hash bucket (2 * the size
+of a long) that holds the return address; gmon2cg to the function owning
+the call instruction, and a cold part (f.cold) is f's.  So a call from a
+cold part is gprof's call from whatever kept symbol precedes the part
+(as is one whose bucket starts in the function before its call site).
+Each call line of the profile (call site A, callee C) is matched to the
+records into C whose bucket can hold its return address (from_pc in
+(A - 2 * pointer size, A + 16]); where these all lie in one gprof
+function G, and the owner of A by the symbol table (the kept symbol at
+or below A, or below the cold part's parent, the function of the part's
+name nearest to it, as gmon2cg finds it) is another, the line's count
+and cost are moved in the view from its caller to G.  The line's caller
+must then be that owner, and its count is checked at gprof's arc from G:
+nothing else changes, so every call line whose bucket gprof credits to
+its owner is compared as before.  Records in two gprof functions, which
+the window cannot tell apart, fail.  (With -a gmon2cg, like gprof,
+credits a cold part to the function before it: no parents then.)
+gprof propagates a moved call's time along its own arc, gmon2cg along the
+owner's: each function from which G or the owner can be reached gets, on
+top of its tolerance, the moved calls' time (for each, the larger of its
+call line's cost and gprof's share of its arc's self + children), the
+most the moves can change what propagation brings it.
 
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
@@ -490,8 +517,8 @@ def main():
                 todo.append(p)
     if view.moved:
         notes.append("%d calls on %d call lines are gprof's from other functions than "
-                     "the ones owning their call sites (cold parts): compared as gprof "
-                     "credits them; the inclusive times of the %d functions that reach "
+                     "the ones owning their call sites (cold parts, bucket starts): "
+                     "compared as gprof credits them; the inclusive times of the %d functions that reach "
                      "their callers within %.2f samples more"
                      % (sum(m[3] for m in view.moved), len(view.moved), len(affected),
                         shifted))
