@@ -55,4 +55,32 @@ for bad in bad-count bad-cost bad-label; do
 		ok "$bad: caught ($(grep -c '^FAIL' "$tmp/$bad.log") failures)"
 	fi
 done
+# A call from a cold part: gprof credits it to the kept symbol before the
+# part (in fixtures/positions/throw Events::Events's cold part calls
+# describe once, and gprof has _init call it), gmon2cg to the part's
+# function.  The comparison takes that difference, and no other: it still
+# catches a wrong count on that call.
+exe=$FIXTURES/positions/throw/prog gmon=$FIXTURES/positions/throw/gmon.out
+out=$tmp/throw.cg
+describe=$(nm "$exe" | sed -n 's/^0*\([0-9a-f]*\) T _Z8describeB5cxx11RK4Node$/\1/p')
+if ! "$GMON2CG" -o "$out" "$exe" "$gmon" 2>"$tmp/throw.err"; then
+	not_ok "positions/throw: conversion failed"
+	diag <"$tmp/throw.err"
+elif $compare --cg "$out" "$exe" "$gmon" >"$tmp/throw.log" &&
+	grep -q '^note: 1 calls on 1 call lines are gprof.s from other functions' "$tmp/throw.log"; then
+	ok "positions/throw: the call from a cold part is compared as gprof credits it"
+else
+	not_ok "positions/throw differs from gprof, or its cold part's call was not moved"
+	diag <"$tmp/throw.log"
+fi
+awk -v at="0x$describe" '$1 == "calls=1" && $2 == at { $1 = "calls=2" } { print }' \
+	"$out" >"$tmp/bad-cold-count.cg"
+if [ -z "$describe" ] || cmp -s "$out" "$tmp/bad-cold-count.cg"; then
+	not_ok "bad-cold-count: the mutation changed nothing"
+elif $compare --cg "$tmp/bad-cold-count.cg" "$exe" "$gmon" >"$tmp/bad-cold-count.log"; then
+	not_ok "bad-cold-count: a wrong count on a cold part's call passed the comparison"
+	diag <"$tmp/bad-cold-count.log"
+else
+	ok "bad-cold-count: caught ($(grep '^FAIL' "$tmp/bad-cold-count.log" | head -n 1))"
+fi
 finish

@@ -17,7 +17,9 @@ function gprof reports:
     (or one for a root), so that its calls in carry what it costs;
   * inclusive time (self + children, and a cycle as a whole): equal to
     gprof's within the same tolerance plus the samples gprof's bin model
-    moved in total (propagation moves no more than that);
+    moved in total (propagation moves no more than that), and, for the
+    functions from which a call moved as below can be reached, the time
+    of the moved calls;
   * call counts: every arc gprof prints has the same count in PROFILE, and
     PROFILE has no arc gprof lacks (calls from the pseudo function
     <spontaneous> aside).
@@ -40,6 +42,31 @@ clones, split parts and lambdas gprof drops made global, so that gprof
 keeps them as gmon2cg does: then nothing is merged, and gprof's
 propagation does not spread a dropped clone's children over the callers
 of the function below it (the one figure gprof_view cannot undo).
+
+Calls are seen as gprof credits them too, call line by call line
+(CallCredit): gprof credits a call to the kept symbol at the arc record's
+from_pc, which glibc writes as the start of the hash bucket (2 * the size
+of a long) that holds the return address; gmon2cg to the function owning
+the call instruction, and a cold part (f.cold) is f's.  So a call from a
+cold part is gprof's call from whatever kept symbol precedes the part
+(as is one whose bucket starts in the function before its call site).
+Each call line of the profile (call site A, callee C) is matched to the
+records into C whose bucket can hold its return address (from_pc in
+(A - 2 * pointer size, A + 16]); where these all lie in one gprof
+function G, and the owner of A by the symbol table (the kept symbol at
+or below A, or below the cold part's parent, the function of the part's
+name nearest to it, as gmon2cg finds it) is another, the line's count
+and cost are moved in the view from its caller to G.  The line's caller
+must then be that owner, and its count is checked at gprof's arc from G:
+nothing else changes, so every call line whose bucket gprof credits to
+its owner is compared as before.  Records in two gprof functions, which
+the window cannot tell apart, fail.  (With -a gmon2cg, like gprof,
+credits a cold part to the function before it: no parents then.)
+gprof propagates a moved call's time along its own arc, gmon2cg along the
+owner's: each function from which G or the owner can be reached gets, on
+top of its tolerance, the moved calls' time (for each, the larger of its
+call line's cost and gprof's share of its arc's self + children), the
+most the moves can change what propagation brings it.
 
 Prints one line per check that needed the fallback or failed; exits 1 if
 any check failed.
@@ -104,12 +131,133 @@ def unlabelled(f, addr):
     return f.name
 
 
-def gprof_view(model, gp, starts, names, aliases):
-    """MODEL with its functions merged as gprof credits them (see above)."""
+class CallLines(object):
+    """Observer of callgrind_model's parser: every call line of the
+    profile as (caller key, callee key, call site address or None, count,
+    call cost)."""
+
+    def __init__(self):
+        self.model = None
+        self.lines = []
+        self.callee = None
+        self.seen = {}
+
+    def define(self, space, idx, identity, line):
+        pass
+
+    def call_target(self, callee, rest, line):
+        self.callee = callee
+
+    def cost(self, fn, addr, vals, is_call, line):
+        if not is_call:
+            return
+        key = (fn.key, self.callee.key)
+        # (the parser has just added the line's count to its arc's)
+        count = self.model.arcs[key].count - self.seen.get(key, 0)
+        self.seen[key] = self.model.arcs[key].count
+        self.lines.append((fn.key, self.callee.key, addr, count, list(vals)))
+
+
+def load_profile(path):
+    """(model, call lines) of the callgrind file PATH (see CallLines)."""
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8", "surrogateescape")
+    calls = CallLines()
+    p = callgrind_model._Parser()
+    p.m.path, p.observer, calls.model = path, calls, p.m
+    model = p.parse(text)
+    model._assign_idents()
+    return model, calls.lines
+
+
+def cold_parts(exe):
+    """[(start, end, parent's address)] of the cold parts of EXE's
+    functions, sorted: each function symbol named "f.cold" or
+    "f.cold.N" (the first ".cold" in the name, not at its start) is part
+    of the function symbol named f nearest to it, as gmon2cg takes it."""
+    syms = []
+    for line in exact_hist._run(["readelf", "-sW", exe]).splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" and f[6] != "UND":
+            syms.append((int(f[1], 16), int(f[2], 0), f[7].split("@", 1)[0]))
+    by_name = {}
+    for addr, _size, name in syms:
+        by_name.setdefault(name, []).append(addr)
+    parts = set()
+    for addr, size, name in syms:
+        i = name.find(".cold")
+        if i <= 0 or name[i + 5:i + 6] not in ("", "."):
+            continue
+        parents = by_name.get(name[:i])
+        if parents:
+            parts.add((addr, addr + max(size, 1),
+                       min(parents, key=lambda a: abs(a - addr))))
+    return sorted(parts)
+
+
+class CallCredit(object):
+    """Which function gprof credits each of the profile's call lines to,
+    where that is not the function owning its call site.
+
+    gprof credits a call to the kept symbol at or below the arc record's
+    from_pc, which glibc writes as the start of the hash bucket (2 * the
+    size of a long) holding the call's return address.  gmon2cg credits it
+    to the function owning the call instruction, a cold part's parent for
+    a call in a cold part.  A call line at site A is matched to the
+    records of its callee whose bucket can hold its return address:
+    from_pc in (A - 2 * pointer size, A + 16].  Where all of them are in
+    one gprof function G and the owner of A (the kept symbol at or below
+    A, or below the cold part's parent) is another, the line is gprof's
+    call from G."""
+
+    def __init__(self, exe, gmons, starts, colds):
+        psize, bo = exact_hist.elf_layout(exe)
+        self.bucket = 2 * psize
+        self.starts, self.colds = starts, colds
+        self.cold_starts = [c[0] for c in colds]
+        self.records = {}   # callee's gprof start -> sorted from_pcs
+        for path in gmons:
+            recs = []
+            exact_hist.read_gmon(path, psize, bo, arcs=recs)
+            for from_pc, self_pc, _count in recs:
+                self.records.setdefault(self.start(self_pc), set()).add(from_pc)
+        self.records = {k: sorted(v) for k, v in self.records.items()}
+
+    def start(self, addr):
+        """The address of the kept symbol gprof puts ADDR in."""
+        return self.starts[max(bisect.bisect_right(self.starts, addr) - 1, 0)]
+
+    def owner(self, addr):
+        """The address of the kept symbol at or below the function owning
+        the code at ADDR (a cold part's parent)."""
+        i = bisect.bisect_right(self.cold_starts, addr) - 1
+        if i >= 0 and addr < self.colds[i][1]:
+            addr = self.colds[i][2]
+        return self.start(addr)
+
+    def gprof_caller(self, site, callee_start):
+        """The start of the gprof function that the records a call line
+        at SITE into the function at CALLEE_START can be are in: None if
+        no record can be its, a set of several if they are in several."""
+        froms = self.records.get(callee_start, [])
+        lo = bisect.bisect_right(froms, site - self.bucket)
+        hi = bisect.bisect_right(froms, site + 16)
+        found = {self.start(b) for b in froms[lo:hi]}
+        return None if not found else found.pop() if len(found) == 1 else found
+
+
+def gprof_view(model, gp, starts, names, aliases, lines=(), credit=None):
+    """MODEL with its functions merged as gprof credits them (see above).
+    With CREDIT (a CallCredit) and LINES (the profile's call lines), the
+    call lines gprof credits to another function than the one owning
+    their call site are moved to it: the view's "moved" lists them as
+    (gprof's caller, owner, callee, count, cost) in view keys, and its
+    "credit_failures" the lines that could not be told."""
     view = callgrind_model.Model()
     view.events = model.events
     view.summary, view.totals, view.path = model.summary, model.totals, model.path
     where = {}      # function key -> key in the view
+    vstart = {}     # key in the view -> the address of its gprof symbol
     for key, f in model.functions.items():
         name, vkey = f.name, key
         if f.name not in PSEUDO and f.addr is not None and starts:
@@ -118,22 +266,56 @@ def gprof_view(model, gp, starts, names, aliases):
             if f.addr != starts[j] or unlabelled(f, starts[j]) in own:
                 name = names[j]
             vkey = "%s@%x" % (name, starts[j])
+            vstart[vkey] = starts[j]
         where[key] = vkey
         v = view.functions.get(vkey)
         if v is None:
             v = view.functions[vkey] = callgrind_model.Function(
                 vkey, name, f.file, f.object, len(model.events))
         v.self_cost = [a + b for a, b in zip(v.self_cost, f.self_cost)]
-    for (a, b), arc in model.arcs.items():
-        key = (where[a], where[b])
+
+    def add(a, b, count, cost):
+        key = (a, b)
         v = view.arcs.get(key)
         if v is None:
             v = view.arcs[key] = callgrind_model.Arc(key[0], key[1], len(model.events))
             view.callings.setdefault(key[0], []).append(key[1])
-        v.count += arc.count
-        v.cost = [x + y for x, y in zip(v.cost, arc.cost)]
+        v.count += count
+        v.cost = [x + y for x, y in zip(v.cost, cost)]
+        if v.count == 0:
+            del view.arcs[key]
+            view.callings[a].remove(b)
+    for (a, b), arc in model.arcs.items():
+        add(where[a], where[b], arc.count, arc.cost)
+    moved, failures = [], []
+    for caller, callee, site, count, cost in lines if credit else ():
+        if site is None or where[caller] not in vstart or where[callee] not in vstart:
+            continue
+        owner = credit.owner(site)
+        gprofs = credit.gprof_caller(site, vstart[where[callee]])
+        if gprofs is None or gprofs == owner:
+            continue
+        if isinstance(gprofs, set):
+            failures.append("call of %s at 0x%x: its record's bucket may be in any of %s"
+                            % (model.functions[callee].name, site,
+                               ", ".join(names[starts.index(g)] for g in sorted(gprofs))))
+            continue
+        if vstart[where[caller]] != owner:
+            failures.append("call of %s at 0x%x from %s, but that is code of %s"
+                            % (model.functions[callee].name, site,
+                               model.functions[caller].name, names[starts.index(owner)]))
+            continue
+        j = starts.index(gprofs)
+        gkey = "%s@%x" % (names[j], gprofs)
+        if gkey not in view.functions:
+            view.functions[gkey] = callgrind_model.Function(
+                gkey, names[j], "", "", len(model.events))
+        add(where[caller], where[callee], -count, [-c for c in cost])
+        add(gkey, where[callee], count, cost)
+        moved.append((gkey, where[caller], where[callee], count, cost))
     view._assign_idents()
     name_duplicates(view, gp)
+    view.moved, view.credit_failures = moved, failures
     return view
 
 
@@ -152,7 +334,9 @@ def name_duplicates(view, gp):
             continue
 
         def base(n):
-            return n.rsplit(" [", 1)[0] if n.endswith("]") else n
+            # (only gprof's " [index]": "f [clone .isra.0]" is a name)
+            b, _, i = n.rpartition(" [")
+            return b if b and i[:-1].isdigit() and i.endswith("]") else n
 
         def ours(f):
             return sorted((view.functions[a].name, view.functions[b].name, arc.count)
@@ -282,8 +466,11 @@ def main():
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
     starts, names, aliases, dropped = gprof_names(args.exe, gp, no_statics)
-    cg = gprof_view(callgrind_model.load(args.cg), gp,
-                    starts, names, aliases).result(cycles=True)
+    model, lines = load_profile(args.cg)
+    credit = CallCredit(args.exe, args.exact_gmon or args.gmon, starts,
+                        [] if no_statics else cold_parts(args.exe))
+    view = gprof_view(model, gp, starts, names, aliases, lines, credit)
+    cg = view.result(cycles=True)
     # (statics are folded by address: two of them may share a name)
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon, no_statics)
     for name, owner in () if no_statics else dropped.items():
@@ -301,6 +488,40 @@ def main():
         return max(0.01 * abs(gprof_s) * hz, 1.0) + 0.5  # in samples
 
     funcs = cg["functions"]
+    failures.extend(view.credit_failures)
+    # The calls gprof credits elsewhere move time too: gprof propagates
+    # each along its own arc, gmon2cg along the one from the call's owner.
+    # Each carries at most its share of its callee's time (the larger of
+    # the call line's cost and gprof's figure for it), and only to the
+    # functions from which its two callers can be reached.
+    shifted, parents, affected = 0.0, {}, set()
+    ident = {k: f.ident for k, f in view.functions.items()}
+    for a in gp["arcs"]:
+        parents.setdefault(a["callee"], set()).add(a["caller"])
+    for a in cg["arcs"]:
+        parents.setdefault(a["callee"], set()).add(a["caller"])
+    for gkey, okey, ckey, count, cost in view.moved:
+        g, o, c = ident[gkey], ident[okey], ident[ckey]
+        parents.setdefault(c, set()).add(o)
+        share = 0.0
+        for a in gp["arcs"]:
+            if a["caller"] == g and a["callee"] == c and a["self_s"] is not None:
+                share = (a["self_s"] + a["children_s"]) * hz * count / a["count"]
+        shifted += max(samples(cost[0]), share)
+        affected |= {g, o}
+    todo = list(affected)
+    while todo:
+        for p in parents.get(todo.pop(), ()):
+            if p not in affected:
+                affected.add(p)
+                todo.append(p)
+    if view.moved:
+        notes.append("%d calls on %d call lines are gprof's from other functions than "
+                     "the ones owning their call sites (cold parts, bucket starts): "
+                     "compared as gprof credits them; the inclusive times of the %d functions that reach "
+                     "their callers within %.2f samples more"
+                     % (sum(m[3] for m in view.moved), len(view.moved), len(affected),
+                        shifted))
     # A cycle some of whose members a selection leaves out of the graph is
     # no cycle in the profile: its members shown are checked as gprof's
     # member lines, self + the calls leaving gprof's cycle.
@@ -361,9 +582,10 @@ def main():
                                                 and a["callee"] not in partial[name]))
         else:
             o_incl = samples(ours["incl"])
-        if abs(o_incl - g_incl) > tolerance(g_incl / hz) + moved:
+        extra = moved + (shifted if name in affected else 0)
+        if abs(o_incl - g_incl) > tolerance(g_incl / hz) + extra:
             failures.append("%s: inclusive %.3f samples, gprof %.2f (tolerance %.2f)"
-                            % (name, o_incl, g_incl, tolerance(g_incl / hz) + moved))
+                            % (name, o_incl, g_incl, tolerance(g_incl / hz) + extra))
 
     # Cycles as a whole, matched by their member sets.
     our_cycles = {frozenset(c["members"]): c for c in cg.get("cycle_costs", [])}
@@ -385,7 +607,8 @@ def main():
                          "checked against the members" % (num, g_incl, members))
             g_incl = members
         o_incl = samples(mine["incoming"])
-        if abs(o_incl - g_incl) > tolerance(g_incl / hz) + moved:
+        extra = moved + (shifted if affected & set(c["members"]) else 0)
+        if abs(o_incl - g_incl) > tolerance(g_incl / hz) + extra:
             failures.append("cycle %s: inclusive %.3f samples, gprof %.2f" % (num, o_incl, g_incl))
         if not gprof_args and mine["called"] != c["ncalls"]:
             failures.append("cycle %s: called %d from outside, gprof %d"

@@ -150,10 +150,10 @@ def elf_layout(exe):
     return (4 if ident[4] == 1 else 8), ("<" if ident[5] == 1 else ">")
 
 
-def read_gmon(path, psize, bo, callees=None, callers=None):
+def read_gmon(path, psize, bo, callees=None, callers=None, arcs=None):
     """Returns the list of histogram records of a GNU tagged gmon.out, and
-    appends the callee address of each arc that counted calls to CALLEES
-    and its from_pc to CALLERS."""
+    appends the callee address of each arc that counted calls to CALLEES,
+    its from_pc to CALLERS and (from_pc, self_pc, count) to ARCS."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -204,6 +204,8 @@ def read_gmon(path, psize, bo, callees=None, callers=None):
                 callees.append(self_pc)
             if count and callers is not None:
                 callers.append(_from)
+            if count and arcs is not None:
+                arcs.append((_from, self_pc, count))
             pos += 2 * psize + 4
         elif tag == 2:
             if version == 0:
