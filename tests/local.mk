@@ -5,37 +5,10 @@ check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope \
 	tests/unit/test-noise \
 	tests/unit/test-outcheck
-tests_unit_test_noise_SOURCES = tests/unit/test-noise.c tests/unit/check.h
-tests_unit_test_noise_LDADD = libgmon2cg.a
-tests_unit_test_gmon_SOURCES = tests/unit/test-gmon.c tests/unit/check.h
-tests_unit_test_gmon_LDADD = libgmon2cg.a
-tests_unit_test_callgraph_SOURCES = tests/unit/test-callgraph.c \
-	tests/unit/check.h tests/unit/fake.h tests/unit/worked.h
-tests_unit_test_callgraph_LDADD = libgmon2cg.a
-tests_unit_test_propagate_SOURCES = tests/unit/test-propagate.c tests/unit/worked.h \
-	tests/unit/check.h
-tests_unit_test_propagate_LDADD = libgmon2cg.a
-tests_unit_test_writer_SOURCES = tests/unit/test-writer.c \
-	tests/unit/check.h tests/unit/fake.h
-tests_unit_test_writer_LDADD = libgmon2cg.a
-tests_unit_test_speedscope_SOURCES = tests/unit/test-speedscope.c \
-	tests/unit/check.h tests/unit/fake.h
-tests_unit_test_speedscope_LDADD = libgmon2cg.a
-tests_unit_test_outcheck_SOURCES = tests/unit/test-outcheck.c \
-	tests/unit/check.h tests/unit/fake.h
-tests_unit_test_outcheck_LDADD = libgmon2cg.a
-tests_unit_test_decode_SOURCES = tests/unit/test-decode.c tests/unit/check.h
-tests_unit_test_decode_LDADD = libgmon2cg.a
-tests_unit_test_outstream_SOURCES = tests/unit/test-outstream.c tests/unit/check.h
-tests_unit_test_outstream_LDADD = libgmon2cg.a
-tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/check.h
-tests_unit_test_util_LDADD = libgmon2cg.a
-tests_unit_test_hashindex_SOURCES = tests/unit/test-hashindex.c tests/unit/check.h
-tests_unit_test_hashindex_LDADD = libgmon2cg.a
-tests_unit_test_srcmap_SOURCES = tests/unit/test-srcmap.c tests/unit/check.h
-tests_unit_test_srcmap_LDADD = libgmon2cg.a
-tests_unit_test_lines_SOURCES = tests/unit/test-lines.c tests/unit/check.h
-tests_unit_test_lines_LDADD = libgmon2cg.a
+# A unit test is tests/unit/NAME.c, listed above: its source and the
+# library (LDADD) are automake's defaults; its headers are distributed
+# below.
+LDADD = libgmon2cg.a
 # allocation failure on demand, for the reader's out-of-memory paths
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
@@ -62,6 +35,7 @@ AM_TESTS_ENVIRONMENT = \
 	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE;
 
 EXTRA_DIST += tests/test-lib.sh $(SHELL_TESTS) tests/unit/gmon-bytes.h \
+	tests/unit/check.h tests/unit/fake.h tests/unit/worked.h \
 	tests/valgrind.supp tests/lsan.supp
 # tests/golden is copied here, not named in EXTRA_DIST: as a target, make's
 # built-in rule would try to make it from tests/golden.sh.
@@ -93,8 +67,6 @@ golden: gmon2cg
 # dump-gmon prints what the gmon reader read; tests/ldprofile.sh compares
 # that with tests/lib/ldprofile.py.  Built only for that test.
 EXTRA_PROGRAMS = tests/unit/dump-gmon
-tests_unit_dump_gmon_SOURCES = tests/unit/dump-gmon.c
-tests_unit_dump_gmon_LDADD = libgmon2cg.a
 tests/ldprofile.log: tests/unit/dump-gmon$(EXEEXT)
 SHELL_TESTS += tests/ldprofile.sh tests/ldprofile-convert.sh tests/ldprofile-find.sh
 SHELL_TESTS += tests/manyc.sh
