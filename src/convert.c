@@ -103,8 +103,10 @@ static int read_profiles(struct conversion *c, const struct options *o,
 		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
 						own[0], err) < 0)
 			return -1;
-		if (nown)
+		if (nown) {
 			report_no_samples(w, po, &c->profs[i], own[0], nown);
+			report_calls_lost(w, &c->profs[i], own[0]);
+		}
 		if ((prog->nobjs > 1 || po->ld_profile) &&
 		    report_describe_object(&c->desc[c->ndesc++], po,
 					   &c->profs[i], err) < 0)

@@ -87,6 +87,16 @@ static uint64_t count_samples(const struct gmon_profile *prof)
 	return samples;
 }
 
+void report_calls_lost(struct warnings *w, const struct gmon_profile *prof,
+		       const char *source)
+{
+	if (prof->calls_lost)
+		warn(w, "%s: the dynamic loader's arc table was full: %" PRIu64
+		     " calls it counted are in no arc, so the call counts are"
+		     " short (LD_PROFILE keeps a fixed table)", source,
+		     prof->calls_lost);
+}
+
 void report_no_samples(struct warnings *w, const struct program_object *po,
 		       const struct gmon_profile *prof, const char *source,
 		       size_t nsources)

@@ -50,6 +50,12 @@ int report_describe_object(char **line, const struct program_object *po,
 			   const struct gmon_profile *prof,
 			   struct g2c_error *err);
 
+/* PROF, an LD_PROFILE profile read from SOURCE, counted more calls than
+ * its arc table holds: the table was full, and the calls it could not
+ * record are in no count.  Warns with how many (also a --stats line). */
+void report_calls_lost(struct warnings *w, const struct gmon_profile *prof,
+		       const char *source);
+
 /* PROF, the profile of object PO read from SOURCE and the other files
  * of NSOURCES, without samples: its time was seen by nobody, which the
  * output alone does not say.  Warns, with the likely cause: a library's

@@ -143,6 +143,13 @@ if "$dump" 8 little "$tmp/full" >"$tmp/full.dump" 2>"$tmp/full.err" &&
 else
 	not_ok "a full arc table: $(cat "$tmp/full.err")"
 fi
+# Converted, the short call counts are said once, not only in --stats.
+expect -w -n "a full arc table: the calls it could not count are said" 0 \
+	"full: the dynamic loader's arc table was full: 4997 calls it counted are in no arc, so the call counts are short" \
+	"$GMON2CG" --prefix-map=.="$FIXTURES" -o "$tmp/full.cg" "$fix/libmix.so.1" "$tmp/full"
+"$GMON2CG" -o "$tmp/nopg.cg" "$fix/libmix.so.1" "$fix/nopg/libmix.so.1.profile" 2>"$tmp/err" &&
+	! grep -q "arc table was full" "$tmp/err"
+check "a table with room: no such word"
 # (the same file cut at slot 1951, and one of a large library whose
 # table of 70 000 slots in use is cut after 66 000)
 head -c $(($(wc -c <"$tmp/full") - 20)) "$tmp/full" >"$tmp/full-cut"
