@@ -416,30 +416,10 @@ static void write_node(struct writer *w, size_t c, double ns, size_t depth)
 	w->depth--;
 }
 
-/* S within a JSON string; a byte that is not of a UTF-8 character (a
- * name is an object file's bytes; JSON is Unicode) as the text \xHH. */
-static void write_escaped(struct outstream *os, const char *s)
-{
-	while (*s) {
-		unsigned char ch = (unsigned char)*s;
-		size_t n = utf8_length(s);
-
-		if (ch == '"' || ch == '\\')
-			outstream_printf(os, "\\%c", ch);
-		else if (ch < 0x20)
-			outstream_printf(os, "\\u%04x", ch);
-		else if (n == 0)
-			outstream_printf(os, "\\\\x%02x", ch);
-		else
-			outstream_write(os, s, n);
-		s += n ? n : 1;
-	}
-}
-
 static void write_string(struct outstream *os, const char *s)
 {
 	outstream_puts(os, "\"");
-	write_escaped(os, s);
+	outstream_puts_json(os, s);
 	outstream_puts(os, "\"");
 }
 
@@ -457,7 +437,7 @@ static void write_function_name(struct writer *w, size_t f)
 		write_string(w->os, CALLGRIND_NO_SYMBOL);
 	} else {
 		outstream_puts(w->os, "\"" CALLGRIND_OUTSIDE_BEFORE);
-		write_escaped(w->os, base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
+		outstream_puts_json(w->os, base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
 		outstream_puts(w->os, CALLGRIND_OUTSIDE_AFTER "\"");
 	}
 }
