@@ -403,28 +403,6 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 
 /* -- JUnit XML ---------------------------------------------------------- */
 
-/* S as XML text: markup escaped; a control character, or a byte that
- * is not of a UTF-8 character, as \xHH (the file is declared UTF-8). */
-static void put_xml(struct outstream *os, const char *s)
-{
-	while (*s) {
-		size_t n = printable_length(s);
-
-		switch (*s) {
-		case '<': outstream_puts(os, "&lt;"); break;
-		case '>': outstream_puts(os, "&gt;"); break;
-		case '&': outstream_puts(os, "&amp;"); break;
-		case '"': outstream_puts(os, "&quot;"); break;
-		default:
-			if (n == 0)
-				outstream_printf(os, "\\x%02x", (unsigned char)*s);
-			else
-				outstream_write(os, s, n);
-		}
-		s += n ? n : 1;
-	}
-}
-
 /* What crossed the gate, in words, e.g. "self 11.0s -> 14.3s (+30.0%)". */
 void compare_describe_failure(char *buf, size_t n, const struct compare_row *row,
 			     const struct compare_result *r)
@@ -472,13 +450,13 @@ static void write_testcase(struct outstream *os, const struct compare_row *row,
 			   const struct compare_result *r, const struct compare_options *o)
 {
 	outstream_puts(os, "  <testcase classname=\"");
-	put_xml(os, row->name ? row->file : "gmon2cg.compare");
+	outstream_puts_xml(os, row->name ? row->file : "gmon2cg.compare");
 	if (*row->object) {
 		outstream_puts(os, " in ");
-		put_xml(os, row->object);
+		outstream_puts_xml(os, row->object);
 	}
 	outstream_puts(os, "\" name=\"");
-	put_xml(os, row->name ? row->name : "(total)");
+	outstream_puts_xml(os, row->name ? row->name : "(total)");
 	outstream_printf(os, "\" time=\"%.6f\"", row->self[1] / 1e9);
 	if (row->failed || row->inconclusive) {
 		char what[512];
@@ -490,14 +468,14 @@ static void write_testcase(struct outstream *os, const struct compare_row *row,
 		outstream_puts(os, row->failed ?
 			       ">\n    <failure type=\"performance\" message=\"" :
 			       ">\n    <skipped message=\"inconclusive: ");
-		put_xml(os, what);
+		outstream_puts_xml(os, what);
 		outstream_puts(os, "\"/>\n  </testcase>\n");
 	} else if (row->calls_vary) {
 		char what[256];
 
 		describe_varying(what, sizeof what, row, r);
 		outstream_puts(os, ">\n    <system-out>");
-		put_xml(os, what);
+		outstream_puts_xml(os, what);
 		outstream_puts(os, "</system-out>\n  </testcase>\n");
 	} else {
 		outstream_puts(os, "/>\n");

@@ -32,11 +32,13 @@ void options_write_help(FILE *fp)
 "Output:\n"
 "  -o, --output=FILE   write the profile to FILE instead of standard output;\n"
 "                      FILE appears only when complete (\"-\": stdout)\n"
-"      --format=FORMAT callgrind (the default), or speedscope: speedscope's\n"
-"                      own JSON format; its sandwich view shows gprof's self\n"
-"                      and self + children times, its flame graph the call\n"
-"                      graph unrolled as gprof splits time among callers\n"
-"                      (by call counts; a cycle is one node)\n"
+"      --format=FORMAT callgrind (the default), speedscope or svg.  speedscope:\n"
+"                      speedscope's own JSON format; its sandwich view shows\n"
+"                      gprof's self and self + children times, its flame\n"
+"                      graph the call graph unrolled as gprof splits time\n"
+"                      among callers (by call counts; a cycle is one node).\n"
+"                      svg: that flame graph as a self-contained interactive\n"
+"                      SVG for a browser (hover, click to zoom, search)\n"
 "      --gzip          compress the output with gzip (implied when FILE ends\n"
 "                      in .gz); callgrind_annotate cannot read it\n"
 "      --parts         keep each GMON_FILE as a part of its own instead of\n"
@@ -290,7 +292,7 @@ enum {
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
-	OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN, OPT_CODEQUALITY, OPT_SVG,
+	OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN, OPT_CODEQUALITY,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -389,8 +391,10 @@ static enum options_action take_format(struct options *o, const struct given *g)
 		o->format = FORMAT_CALLGRIND;
 	else if (strcmp(g->arg, "speedscope") == 0)
 		o->format = FORMAT_SPEEDSCOPE;
+	else if (strcmp(g->arg, "svg") == 0)
+		o->format = FORMAT_SVG;
 	else
-		return usage_error(o, "unknown output format '%s': callgrind or speedscope",
+		return usage_error(o, "unknown output format '%s': callgrind, speedscope or svg",
 				   g->arg);
 	return OPTIONS_CONVERT;
 }
@@ -704,7 +708,7 @@ static bool for_comparison(int code)
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
 				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
 				     OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN,
-				     OPT_CODEQUALITY, OPT_SVG, 'h', 'V', 'v' };
+				     OPT_CODEQUALITY, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)
@@ -723,9 +727,9 @@ bool names_stdout(const char *path)
 static enum options_action one_on_stdout(struct options *o)
 {
 	const char *const files[] = { o->output, o->junit, o->markdown,
-				      o->codequality, o->svg };
+				      o->codequality };
 	const char *const names[] = { "-o", "--junit", "--markdown",
-				      "--codequality", "--svg" };
+				      "--codequality" };
 	int first = -1;
 
 	for (int i = 0; i < (int)(sizeof files / sizeof *files); i++) {
@@ -791,8 +795,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	/* none: program_open() picks gmon.out or PROG.gmon */
 	o->gmon_files = &argv[optind];
 	o->ngmon = argc - optind;
-	if (o->parts && o->format == FORMAT_SPEEDSCOPE)
-		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=speedscope writes one profile");
+	if (o->parts && o->format != FORMAT_CALLGRIND)
+		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=%s writes one profile",
+				   o->format == FORMAT_SVG ? "svg" : "speedscope");
 	if (o->output && ends_with(o->output, ".gz"))
 		o->gzip = true;
 	return OPTIONS_CONVERT;
