@@ -12,7 +12,13 @@
 cmp=$FIXTURES/compare
 [ -f "$cmp/base/gmon.01.out" ] || skip "fixtures/compare not generated (fixtures/regen-compare.sh)"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
-check_forge=$(cd "${srcdir:-.}/tests/lib" && pwd)/check_forge.py
+lib=$(cd "${srcdir:-.}/tests/lib" && pwd)
+check_forge=$lib/check_forge.py
+xmllint=$(command -v xmllint || true)
+# (the user documentation by absolute paths: the checks below run in the
+# source tree's top)
+docs=()
+for d in "${user_docs[@]}"; do docs+=("$(cd "$(dirname "$d")" && pwd)/$(basename "$d")"); done
 # (the Markdown library is Debian's python3-markdown: the system's python)
 markdown_python=
 for p in "$PYTHON3" /usr/bin/python3; do
@@ -127,6 +133,79 @@ assert "moved" in t.text and "<b>" not in page, page
 EOF
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 	check "summary: the inconclusive function with the change the runs could find; markup in names shown as text"
+fi
+
+# -- The guide's GitHub Actions and GitLab CI recipes, run as a pull or
+# merge request's job would run them (their shell lines, in order, with
+# the forge's variables set; tests/lib/ci_recipes.py reads them): the
+# main branch's profile, made in another directory, is the baseline; the
+# request's build calls step once more.
+recipes_python=
+for p in "$PYTHON3" /usr/bin/python3; do
+	if "$p" -c 'import yaml' 2>/dev/null; then recipes_python=$p; break; fi
+done
+if [ -z "$recipes_python" ] || ! command -v cc >/dev/null; then
+	skip_check "the guide's CI recipes run" "python3 with yaml, or cc, not found"
+else
+	ci=$tmp/ci
+	mkdir -p "$ci/bin" "$ci/main"
+	ln -s "$GMON2CG" "$ci/bin/gmon2cg"
+	cp "$lib/ci-prog.c" "$ci/prog.c"
+	# make: the project's build, CALLS calls of step
+	printf '#!/bin/sh\nexec cc -pg -g -O1 -DCALLS=${CALLS:-3} -o prog prog.c\n' >"$ci/bin/make"
+	# curl: the artifact download, the main branch's profile
+	printf '#!/bin/sh\nwhile [ $# -gt 1 ]; do case $1 in -*o) out=$2; shift ;; esac; shift; done\nexec cp "%s" "$out"\n' \
+		"$ci/main/prog.cg.gz" >"$ci/bin/curl"
+	chmod +x "$ci/bin/make" "$ci/bin/curl"
+	(cd "$ci/main" && cp ../prog.c . && PATH=$ci/bin:$PATH make && ./prog --bench &&
+		PATH=$ci/bin:$PATH gmon2cg -o prog.cg.gz prog gmon.out) >/dev/null 2>&1
+	check "the main branch's profile, made in another directory"
+	"$recipes_python" "$lib/ci_recipes.py" "${docs[@]}" >"$tmp/recipes"
+	check "the guide's CI recipes read"
+	# run_recipe FORGE ENV...: its lines in a fresh checkout; the status
+	# of the first that fails, or 0
+	run_recipe() {
+		local forge=$1 line st=0 f
+		shift
+		rm -rf "$ci/job" && mkdir "$ci/job" && cp "$ci/prog.c" "$ci/job/"
+		: >"$ci/$forge.out"
+		while IFS=$'\t' read -r f line; do
+			[ "$f" = "$forge" ] || continue
+			(cd "$ci/job" && env PATH="$ci/bin:$PATH" MAIN="$ci/main" CALLS=4 CI=true "$@" \
+				bash -c "$line") >>"$ci/$forge.out" 2>>"$ci/$forge.err"
+			st=$?
+			[ "$st" -eq 0 ] || break
+		done <"$tmp/recipes"
+		return "$st"
+	}
+	run_recipe github GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ci/job" \
+		GITHUB_STEP_SUMMARY="$ci/job/step-summary.md" GITHUB_REF=refs/pull/1/merge \
+		GITHUB_BASE_REF=main GITHUB_EVENT_NAME=pull_request
+	st=$?
+	[ "$st" -eq 3 ] && grep -q '^::error file=prog.c,line=[0-9]*,title=step fails --fail-on=calls%3A1::step: calls 3 -> 4 (+1)' "$ci/github.out"
+	check "the guide's GitHub Actions recipe fails the pull request's run (status $st) with an annotation on step in prog.c"
+	(cd "$ci/job" && "$PYTHON3" "$check_forge" github "$ci/github.out" step=error) >/dev/null 2>"$tmp/ci.err"
+	check "... its workflow commands as GitHub documents them, on the checkout's file and line"
+	diag <"$tmp/ci.err"
+	grep -q '^| \*\*fails\*\* calls:1 | step | prog.c:[0-9]* |' "$ci/job/step-summary.md" &&
+		[ -s "$ci/job/perf.xml" ] && grep -q '^<svg ' "$ci/job/prog.svg" &&
+		{ [ -z "$xmllint" ] || "$xmllint" --noout "$ci/job/prog.svg"; }
+	check "... the job summary in \$GITHUB_STEP_SUMMARY, perf.xml, and prog.svg for the artifact"
+	# GitLab: the first run (no baseline to download yet) passes; a merge
+	# request's job fails
+	mv "$ci/bin/curl" "$ci/curl.main"
+	printf '#!/bin/sh\nexit 22\n' >"$ci/bin/curl" && chmod +x "$ci/bin/curl"
+	run_recipe gitlab GITLAB_CI=true CI_API_V4_URL=https://gitlab.example.com/api/v4 CI_PROJECT_ID=7
+	check "the guide's GitLab CI recipe: the first run, with no baseline to download, passes"
+	mv "$ci/curl.main" "$ci/bin/curl"
+	run_recipe gitlab GITLAB_CI=true CI_API_V4_URL=https://gitlab.example.com/api/v4 CI_PROJECT_ID=7 \
+		CI_MERGE_REQUEST_IID=1 CI_PIPELINE_SOURCE=merge_request_event
+	st=$?
+	quality=$(awk -F '\t' '$1 == "reports" { print $3 }' "$tmp/recipes")
+	[ "$st" -eq 3 ] && [ -n "$quality" ] &&
+		(cd "$ci/job" && "$PYTHON3" "$check_forge" codequality "$quality" step=major) >/dev/null 2>"$tmp/ci.err"
+	check "the guide's GitLab CI recipe fails the merge request's job (status $st); its Code Quality report lists step"
+	diag <"$tmp/ci.err"
 fi
 
 # Usage: one of --compare's files on standard output at most; none with
