@@ -40,7 +40,7 @@ tests_unit_test_lines_LDADD = libgmon2cg.a
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/checker.sh tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/call-sites.sh tests/nodecoder.sh tests/lazy-decoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/forge.sh tests/flamegraph.sh tests/cortex-m.sh tests/riscv-baremetal.sh
+SHELL_TESTS = tests/checker.sh tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/call-sites.sh tests/nodecoder.sh tests/lazy-decoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/forge.sh tests/flamegraph.sh tests/completion.sh tests/cortex-m.sh tests/riscv-baremetal.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 # Every test speaks TAP, so each check is a line of test-suite.log; the
