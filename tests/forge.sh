@@ -96,17 +96,9 @@ check "one build against itself: no command, an empty Code Quality report, a pas
 # Names with the characters GitHub escapes, a change within the gates
 # and an inconclusive one (40 samples, 55 % slower), in a source file of
 # the checkout.
-gen() {	# gen SLOW STEADY MOVED
-	awk -v slow="$1" -v steady="$2" -v moved="$3" 'BEGIN {
-		print "# callgrind format"; print "version: 1"
-		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
-		print "ob=(1) prog"; print "fl=(1) /builds/ci/fixtures/compare/src/util.c"
-		p = 10000000; total = 0
-		printf "fn=(1) slow%%25,:|*_<b>\n1 %.0f\n", slow * p; total += slow * p
-		printf "fn=(2) steady\n1 %.0f\n", steady * p; total += steady * p
-		printf "fn=(3) moved\n1 %.0f\n", moved * p; total += moved * p
-		for (i = 4; i <= 21; i++) { printf "fn=(%d) busy_%d\n1 %.0f\n", i, i, 200 * p; total += 200 * p }
-		printf "totals: %.0f\n", total }'
+gen() {	# gen SLOW STEADY MOVED: their samples; 18 more of 200
+	synthetic_profile /builds/ci/fixtures/compare/src/util.c 'slow%25,:|*_<b>'="$1" \
+		steady="$2" moved="$3" $(printf 'busy_%d=200 ' $(seq 4 21))
 }
 gen 40 200 400 >"$tmp/g-base.cg" && gen 62 200 300 >"$tmp/g-new.cg"
 expect 0 '' "$GMON2CG" --compare --fail-on=self:+0% --annotations=github \
@@ -150,7 +142,7 @@ else
 	ci=$tmp/ci
 	mkdir -p "$ci/bin" "$ci/main"
 	ln -s "$GMON2CG" "$ci/bin/gmon2cg"
-	cp "$lib/ci-prog.c" "$ci/prog.c"
+	cp "$lib/perf-prog.c" "$ci/prog.c"
 	# make: the project's build, CALLS calls of step
 	printf '#!/bin/sh\nexec cc -pg -g -O1 -DCALLS=${CALLS:-3} -o prog prog.c\n' >"$ci/bin/make"
 	# curl: the artifact download, the main branch's profile

@@ -119,7 +119,7 @@ EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 # tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
 EXTRA_DIST += tests/lib/check_speedscope.py
 # tests/forge.sh: the reports for GitHub and GitLab
-EXTRA_DIST += tests/lib/check_forge.py tests/lib/ci_recipes.py tests/lib/ci-prog.c
+EXTRA_DIST += tests/lib/check_forge.py tests/lib/ci_recipes.py tests/lib/perf-prog.c
 # tests/flamegraph.sh: --format=svg against speedscope, and in Chromium
 EXTRA_DIST += tests/lib/check_flamegraph.py tests/lib/flamegraph-checks.js
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT) tests/flamegraph-*.png

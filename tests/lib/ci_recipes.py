@@ -14,11 +14,10 @@ import sys
 
 import yaml
 
-text = "\n".join(open(f, encoding="utf-8").read() for f in sys.argv[1:])
 
-
-def block(title):
-    """The first code block after the title, as YAML."""
+def block(text, title):
+    """The first code block after TITLE in TEXT, as YAML (compare.sh
+    checks the recipes' structure with it)."""
     lines, started = [], False
     for line in text[text.index("### " + title):].splitlines()[1:]:
         if line.startswith("    ") or (started and not line):
@@ -29,24 +28,30 @@ def block(title):
     return yaml.safe_load("\n".join(lines))
 
 
-for step in block("In GitHub Actions"):
-    cond = step.get("if", "")
-    if "refs/heads/main" in cond:
-        continue
-    if "uses" in step:
-        if step["uses"].startswith("actions/cache/restore"):
-            print("github\tmkdir -p baseline && cp \"$MAIN/prog.cg.gz\" baseline/")
-        elif step["uses"].startswith("actions/upload-artifact"):
-            print("github\tls %s >/dev/null" % " ".join(step["with"]["path"].split()))
-        continue
-    run = step["run"]
-    if cond.startswith("hashFiles("):
-        run = "if [ -f %s ]; then %s; fi" % (cond.split("'")[1], run)
-    print("github\t" + run)
-job = block("In GitLab CI")["perf"]
-for line in job["script"]:
-    print("gitlab\t" + line)
-reports = job["artifacts"]["reports"]
-print("gitlab\tls %s %s >/dev/null" % (" ".join(job["artifacts"]["paths"]),
-                                       " ".join(reports.values())))
-print("reports\t%s\t%s" % (reports.get("junit", ""), reports.get("codequality", "")))
+def main():
+    text = "\n".join(open(f, encoding="utf-8").read() for f in sys.argv[1:])
+    for step in block(text, "In GitHub Actions"):
+        cond = step.get("if", "")
+        if "refs/heads/main" in cond:
+            continue
+        if "uses" in step:
+            if step["uses"].startswith("actions/cache/restore"):
+                print("github\tmkdir -p baseline && cp \"$MAIN/prog.cg.gz\" baseline/")
+            elif step["uses"].startswith("actions/upload-artifact"):
+                print("github\tls %s >/dev/null" % " ".join(step["with"]["path"].split()))
+            continue
+        run = step["run"]
+        if cond.startswith("hashFiles("):
+            run = "if [ -f %s ]; then %s; fi" % (cond.split("'")[1], run)
+        print("github\t" + run)
+    job = block(text, "In GitLab CI")["perf"]
+    for line in job["script"]:
+        print("gitlab\t" + line)
+    reports = job["artifacts"]["reports"]
+    print("gitlab\tls %s %s >/dev/null" % (" ".join(job["artifacts"]["paths"]),
+                                           " ".join(reports.values())))
+    print("reports\t%s\t%s" % (reports.get("junit", ""), reports.get("codequality", "")))
+
+
+if __name__ == "__main__":
+    main()
