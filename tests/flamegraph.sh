@@ -32,7 +32,11 @@ in_browser() {
 		>/dev/null 2>&1
 }
 
-for name in $(fixture_names); do
+# (the memcheck and sanitizer passes need the code paths once: three
+# native fixtures, a cycle and C++ names among them)
+names=$(fixture_names)
+[ -z "$paths_only" ] || names="calltree cycle cxx"
+for name in $names; do
 	exe=$FIXTURES/$name/prog gmon=$FIXTURES/$name/gmon.out out=$(out_name "$name")
 	svg=${out%.cg}.svg json=${out%.cg}.json
 	"$GMON2CG" --format=svg -o "$svg" "$exe" "$gmon" 2>/dev/null &&
