@@ -55,8 +55,11 @@ check "nothing for an option that takes a number"
 
 # make install puts it where bash-completion looks for gmon2cg's
 if [ -f "$builddir/Makefile" ] && [ -z "$paths_only" ]; then
-	make -C "$builddir" -s install-dist_bashcompDATA DESTDIR="$tmp/inst" >/dev/null 2>&1
-	dir=$(make -C "$builddir" -s --no-print-directory -f Makefile -f - print-bashcompdir <<<'print-bashcompdir: ; @echo $(bashcompdir)' 2>/dev/null)
+	# (not in make check's environment: its MAKEFLAGS would print directories)
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$builddir" -s \
+		install-dist_bashcompDATA DESTDIR="$tmp/inst" >/dev/null 2>&1
+	dir=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$builddir" -s --no-print-directory \
+		-f Makefile -f - print-bashcompdir <<<'print-bashcompdir: ; @echo $(bashcompdir)' 2>/dev/null)
 	[ -n "$dir" ] && cmp -s "$tmp/inst$dir/gmon2cg" "$script"
 	check "make install puts it in bash-completion's directory ($dir)"
 else
