@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,25 +247,32 @@ static const char *skip_space(const char *s)
 	return s;
 }
 
-/* One position at *S: a number, +N, -N or "*". */
-static bool parse_position(const char **s)
+/* One position at *S: a number, +N, -N or "*"; *V the number when it
+ * stands alone (not relative), else 0. */
+static bool parse_position(const char **s, uint64_t *v)
 {
-	uint64_t v;
+	bool relative = **s == '+' || **s == '-';
 
+	*v = 0;
 	if (**s == '*') {
 		(*s)++;
 		return true;
 	}
-	if (**s == '+' || **s == '-')
+	if (relative)
 		(*s)++;
-	return parse_number(s, &v);
+	if (!parse_number(s, v))
+		return false;
+	if (relative)
+		*v = 0;
+	return true;
 }
 
-/* NPOS positions at S, then spaces; returns what follows, or NULL. */
-static const char *parse_positions(const char *s, unsigned npos)
+/* NPOS positions at S, then spaces; returns what follows, or NULL.  *LAST
+ * is the last position (the line) when written whole, else 0. */
+static const char *parse_positions(const char *s, unsigned npos, uint64_t *last)
 {
 	for (unsigned i = 0; i < npos; i++) {
-		if (!parse_position(&s) || (*s && *s != ' ' && *s != '\t'))
+		if (!parse_position(&s, last) || (*s && *s != ' ' && *s != '\t'))
 			return NULL;
 		s = skip_space(s);
 	}
@@ -479,14 +487,19 @@ static int position_spec(struct parser *ps, const char *key, size_t klen,
 /* "calls=COUNT TARGET": its cost line follows. */
 static int call_line(struct parser *ps, const char *s)
 {
+	uint64_t line;
+
 	if (!ps->cfn)
 		return fail(ps, "calls= without cfn=");
 	if (ps->fn == SIZE_MAX && !ps->spontaneous)
 		return fail(ps, "calls= outside a function");
 	s = skip_space(s);
 	if (!parse_number(&s, &ps->call_count) || (*s != ' ' && *s != '\t') ||
-	    !(s = parse_positions(skip_space(s), ps->npos)) || *s)
+	    !(s = parse_positions(skip_space(s), ps->npos, &line)) || *s)
 		return fail(ps, "bad calls= line");
+	/* the writer's target is the callee's entry, written whole */
+	if (!ps->p->fns[ps->callee].line && line <= UINT_MAX)
+		ps->p->fns[ps->callee].line = (unsigned)line;
 	ps->call_pending = true;
 	return 0;
 }
@@ -494,11 +507,11 @@ static int call_line(struct parser *ps, const char *s)
 /* A cost line: positions, then at most one cost per event. */
 static int cost_line(struct parser *ps, const char *s)
 {
-	uint64_t ns = 0, v;
+	uint64_t ns = 0, v, line;
 	unsigned n = 0;
 	double samples;
 
-	if (!(s = parse_positions(s, ps->npos)))
+	if (!(s = parse_positions(s, ps->npos, &line)))
 		return fail(ps, "bad cost line");
 	for (; *s; n++) {
 		if (n == ps->nevents || !parse_number(&s, &v) ||

@@ -33,6 +33,7 @@ struct callgrind_read_fn {
 	uint64_t self_ns, incl_ns;
 	double self_samples, incl_samples;
 	uint64_t calls;		/* calls to it, but from <spontaneous> */
+	unsigned line;		/* its entry's line (a call's target); 0: none */
 };
 
 struct callgrind_read_profile {

@@ -240,6 +240,8 @@ static int add_function(struct matcher *m, const struct callgrind_read_fn *fn,
 	row = &m->rows[hash_slot_entry(slot)];
 	rs = &m->samples[hash_slot_entry(slot)];
 	row->present[side] = true;
+	if (fn->line && (side == 1 || !row->line))	/* where the new code is */
+		row->line = fn->line;
 	row->self[side] += (double)fn->self_ns;
 	row->incl[side] += (double)fn->incl_ns;
 	rs->self[side] += fn->self_samples;
@@ -367,6 +369,8 @@ static void merge_rows(struct matcher *m, size_t g, size_t n)
 	struct compare_row *old = &m->rows[g], *new = &m->rows[n];
 
 	old->file = new->file;
+	if (new->line)
+		old->line = new->line;
 	old->present[1] = true;
 	old->self[1] = new->self[1];
 	old->incl[1] = new->incl[1];

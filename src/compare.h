@@ -81,6 +81,7 @@ extern const char compare_default_gates[];
 /* A function, or the whole program, on both sides: means per profile. */
 struct compare_row {
 	const char *object, *file, *name;	/* the total: name NULL */
+	unsigned line;		/* its entry's line, the new side's; 0: none */
 	double self[2], incl[2], calls[2];	/* ns, ns, calls; [0] old, [1] new */
 	double calls_lo[2], calls_hi[2];	/* calls per run: a side's least, most */
 	bool present[2];

@@ -14,7 +14,7 @@
 /* -- The text report ---------------------------------------------------- */
 
 /* NS in at most 7 characters, with its unit. */
-static void format_time(char *buf, size_t n, double ns)
+void compare_format_time(char *buf, size_t n, double ns)
 {
 	static const struct { double ns; const char *unit; } units[] = {
 		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
@@ -34,7 +34,7 @@ static void format_time(char *buf, size_t n, double ns)
 }
 
 /* The relative change from OLD to NEW, with "*" when it is beyond noise. */
-static void format_change(char *buf, size_t n, double old, double new,
+void compare_format_change(char *buf, size_t n, double old, double new,
 			  bool changed)
 {
 	const char *mark = changed ? "*" : " ";
@@ -55,7 +55,7 @@ static void format_change(char *buf, size_t n, double old, double new,
 
 /* A count, exact: a whole number as it is, a mean of runs to a tenth
  * (a count of billions takes its columns and pushes the line wider). */
-static void format_count(char *buf, size_t n, double v)
+void compare_format_count(char *buf, size_t n, double v)
 {
 	if (v == floor(v) && v < 0x1p64)
 		snprintf(buf, n, "%" PRIu64, (uint64_t)v);
@@ -65,7 +65,7 @@ static void format_count(char *buf, size_t n, double v)
 
 /* The change from OLD to NEW, and MARK after it ("*": changed, "~":
  * varies between runs, " " neither). */
-static void format_count_change(char *buf, size_t n, double old, double new,
+void compare_format_count_change(char *buf, size_t n, double old, double new,
 				const char *mark)
 {
 	double d = new - old;
@@ -109,15 +109,15 @@ static void write_numbers(FILE *fp, const struct compare_row *row)
 	static const char gap[9] = { 2, 1, 1, 2, 1, 1, 2, 1, 1 };
 	char t[9][24], line[9 * 26], *p = line;
 
-	format_time(t[0], sizeof t[0], row->self[0]);
-	format_time(t[1], sizeof t[1], row->self[1]);
-	format_change(t[2], sizeof t[2], row->self[0], row->self[1], row->self_changed);
-	format_time(t[3], sizeof t[3], row->incl[0]);
-	format_time(t[4], sizeof t[4], row->incl[1]);
-	format_change(t[5], sizeof t[5], row->incl[0], row->incl[1], row->incl_changed);
-	format_count(t[6], sizeof t[6], row->calls[0]);
-	format_count(t[7], sizeof t[7], row->calls[1]);
-	format_count_change(t[8], sizeof t[8], row->calls[0], row->calls[1],
+	compare_format_time(t[0], sizeof t[0], row->self[0]);
+	compare_format_time(t[1], sizeof t[1], row->self[1]);
+	compare_format_change(t[2], sizeof t[2], row->self[0], row->self[1], row->self_changed);
+	compare_format_time(t[3], sizeof t[3], row->incl[0]);
+	compare_format_time(t[4], sizeof t[4], row->incl[1]);
+	compare_format_change(t[5], sizeof t[5], row->incl[0], row->incl[1], row->incl_changed);
+	compare_format_count(t[6], sizeof t[6], row->calls[0]);
+	compare_format_count(t[7], sizeof t[7], row->calls[1]);
+	compare_format_count_change(t[8], sizeof t[8], row->calls[0], row->calls[1],
 			    row->calls_changed ? "*" : row->calls_vary ? "~" : " ");
 	for (int i = 0; i < 9; i++) {
 		memset(p, ' ', (size_t)gap[i]);
@@ -187,8 +187,8 @@ static void describe_varying(char *buf, size_t n, const struct compare_row *row,
 	size_t len;
 
 	for (int s = 0; s < 2; s++) {
-		format_count(lo[s], sizeof lo[s], row->calls_lo[s]);
-		format_count(hi[s], sizeof hi[s], row->calls_hi[s]);
+		compare_format_count(lo[s], sizeof lo[s], row->calls_lo[s]);
+		compare_format_count(hi[s], sizeof hi[s], row->calls_hi[s]);
 	}
 	snprintf(buf, n, "calls per run %s to %s old, %s to %s new (%u and %u runs): ",
 		 lo[0], hi[0], lo[1], hi[1], r->nprofiles[0], r->nprofiles[1]);
@@ -220,14 +220,14 @@ static void format_relative(char *buf, size_t n, double change)
  * --fail-on=self:+0%, but not beyond noise (p = 0.03 alone, 0.63 after the
  * correction); these runs find +95% or more; 3 runs a side would find
  * +55%". */
-static void describe_inconclusive(char *buf, size_t n, const struct compare_row *row,
+void compare_describe_inconclusive(char *buf, size_t n, const struct compare_row *row,
 				  const struct compare_options *o)
 {
 	char old[24], new[24], change[24], moved[24], least[24], wanted[24], runs[48];
 
-	format_time(old, sizeof old, row->self[0]);
-	format_time(new, sizeof new, row->self[1]);
-	format_change(change, sizeof change, row->self[0], row->self[1], false);
+	compare_format_time(old, sizeof old, row->self[0]);
+	compare_format_time(new, sizeof new, row->self[1]);
+	compare_format_change(change, sizeof change, row->self[0], row->self[1], false);
 	change[strlen(change) - 1] = '\0';	/* the mark's room */
 	format_relative(moved, sizeof moved, row->moved);
 	format_relative(least, sizeof least, row->detectable);
@@ -373,7 +373,7 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 			if (!r->rows[i].inconclusive)
 				continue;
 			write_name(fp, &r->rows[i]);
-			describe_inconclusive(what, sizeof what, &r->rows[i], o);
+			compare_describe_inconclusive(what, sizeof what, &r->rows[i], o);
 			write_wrapped(fp, what);
 		}
 	}
@@ -403,30 +403,8 @@ void compare_write_text(FILE *fp, const struct compare_result *r,
 
 /* -- JUnit XML ---------------------------------------------------------- */
 
-/* S as XML text: markup escaped; a control character, or a byte that
- * is not of a UTF-8 character, as \xHH (the file is declared UTF-8). */
-static void put_xml(struct outstream *os, const char *s)
-{
-	while (*s) {
-		size_t n = printable_length(s);
-
-		switch (*s) {
-		case '<': outstream_puts(os, "&lt;"); break;
-		case '>': outstream_puts(os, "&gt;"); break;
-		case '&': outstream_puts(os, "&amp;"); break;
-		case '"': outstream_puts(os, "&quot;"); break;
-		default:
-			if (n == 0)
-				outstream_printf(os, "\\x%02x", (unsigned char)*s);
-			else
-				outstream_write(os, s, n);
-		}
-		s += n ? n : 1;
-	}
-}
-
 /* What crossed the gate, in words, e.g. "self 11.0s -> 14.3s (+30.0%)". */
-static void describe_failure(char *buf, size_t n, const struct compare_row *row,
+void compare_describe_failure(char *buf, size_t n, const struct compare_row *row,
 			     const struct compare_result *r)
 {
 	const struct compare_gate *g = row->failed;
@@ -435,13 +413,13 @@ static void describe_failure(char *buf, size_t n, const struct compare_row *row,
 	char old[24], new[24], change[24];
 
 	if (g->what == MEASURE_CALLS) {
-		format_count(old, sizeof old, v[0]);
-		format_count(new, sizeof new, v[1]);
-		format_count_change(change, sizeof change, v[0], v[1], " ");
+		compare_format_count(old, sizeof old, v[0]);
+		compare_format_count(new, sizeof new, v[1]);
+		compare_format_count_change(change, sizeof change, v[0], v[1], " ");
 	} else {
-		format_time(old, sizeof old, v[0]);
-		format_time(new, sizeof new, v[1]);
-		format_change(change, sizeof change, v[0], v[1], false);
+		compare_format_time(old, sizeof old, v[0]);
+		compare_format_time(new, sizeof new, v[1]);
+		compare_format_change(change, sizeof change, v[0], v[1], false);
 	}
 	change[strlen(change) - 1] = '\0';	/* the mark's room */
 	snprintf(buf, n, "%s %s -> %s (%s) crosses --fail-on=%s",
@@ -472,32 +450,32 @@ static void write_testcase(struct outstream *os, const struct compare_row *row,
 			   const struct compare_result *r, const struct compare_options *o)
 {
 	outstream_puts(os, "  <testcase classname=\"");
-	put_xml(os, row->name ? row->file : "gmon2cg.compare");
+	outstream_puts_xml(os, row->name ? row->file : "gmon2cg.compare");
 	if (*row->object) {
 		outstream_puts(os, " in ");
-		put_xml(os, row->object);
+		outstream_puts_xml(os, row->object);
 	}
 	outstream_puts(os, "\" name=\"");
-	put_xml(os, row->name ? row->name : "(total)");
+	outstream_puts_xml(os, row->name ? row->name : "(total)");
 	outstream_printf(os, "\" time=\"%.6f\"", row->self[1] / 1e9);
 	if (row->failed || row->inconclusive) {
 		char what[512];
 
 		if (row->failed)
-			describe_failure(what, sizeof what, row, r);
+			compare_describe_failure(what, sizeof what, row, r);
 		else
-			describe_inconclusive(what, sizeof what, row, o);
+			compare_describe_inconclusive(what, sizeof what, row, o);
 		outstream_puts(os, row->failed ?
 			       ">\n    <failure type=\"performance\" message=\"" :
 			       ">\n    <skipped message=\"inconclusive: ");
-		put_xml(os, what);
+		outstream_puts_xml(os, what);
 		outstream_puts(os, "\"/>\n  </testcase>\n");
 	} else if (row->calls_vary) {
 		char what[256];
 
 		describe_varying(what, sizeof what, row, r);
 		outstream_puts(os, ">\n    <system-out>");
-		put_xml(os, what);
+		outstream_puts_xml(os, what);
 		outstream_puts(os, "</system-out>\n  </testcase>\n");
 	} else {
 		outstream_puts(os, "/>\n");

@@ -20,6 +20,25 @@
 
 struct g2c_error;
 
+/* The report's words and numbers, for the forges' reports too
+ * (compare_forge.c).  A time NS with its unit, in at most 7 characters. */
+void compare_format_time(char *buf, size_t n, double ns);
+/* The relative change from OLD to NEW, and "*" when CHANGED (else " "). */
+void compare_format_change(char *buf, size_t n, double old, double new,
+			   bool changed);
+/* A count, exact: a whole number as it is, a mean of runs to a tenth. */
+void compare_format_count(char *buf, size_t n, double v);
+/* The change of a count from OLD to NEW, and MARK after it. */
+void compare_format_count_change(char *buf, size_t n, double old, double new,
+				 const char *mark);
+/* What crossed ROW's gate (row->failed), in words: "self time 11.0s ->
+ * 14.3s (+30.0%) crosses --fail-on=self:+0%; beyond noise at p = ...". */
+void compare_describe_failure(char *buf, size_t n, const struct compare_row *row,
+			      const struct compare_result *r);
+/* Why ROW is inconclusive, and what would tell. */
+void compare_describe_inconclusive(char *buf, size_t n, const struct compare_row *row,
+				   const struct compare_options *o);
+
 /* The report on FP: the total, then every function, changes first. */
 void compare_write_text(FILE *fp, const struct compare_result *r,
 			const struct compare_options *o);

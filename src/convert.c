@@ -23,6 +23,7 @@
 #include "selection.h"
 #include "source_map.h"
 #include "speedscope.h"
+#include "svg.h"
 #include "symtab.h"
 
 /* The --prefix-map options, OLD=NEW each.  Returns the maps (NULL when
@@ -161,6 +162,8 @@ static int write_profile(const struct options *o, const struct callgraph *cg,
 
 	if (o->format == FORMAT_SPEEDSCOPE)
 		return speedscope_write(cg, map, &ss, os, err);
+	if (o->format == FORMAT_SVG)
+		return svg_write_profile(cg, map, &(struct svg_info){ info->source }, os, err);
 	return callgrind_write(cg, map, info, os, err);
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "compare_forge.h"
 #include "compare_report.h"
 #include "convert.h"
 #include "diag.h"
@@ -78,6 +79,17 @@ static int write_report_file(const char *path, bool gzip,
 	return rc;
 }
 
+/* GitHub's workflow commands on stdout, after the report. */
+static int write_annotations(const struct compare_result *r,
+			     const struct compare_options *co, struct g2c_error *err)
+{
+	struct outstream os;
+
+	outstream_from_file(&os, stdout, "stdout");
+	compare_write_github(&os, r, co);
+	return outstream_close(&os, err);
+}
+
 /* gmon2cg --compare OLD NEW: returns the exit status. */
 static int run_comparison(const struct options *o)
 {
@@ -94,17 +106,26 @@ static int run_comparison(const struct options *o)
 
 	if (rc == 0 && o->junit)
 		rc = write_report_file(o->junit, false, &r, &co, compare_write_junit, &err);
+	if (rc == 0 && o->markdown)
+		rc = write_report_file(o->markdown, false, &r, &co, compare_write_markdown, &err);
+	if (rc == 0 && o->codequality)
+		rc = write_report_file(o->codequality, false, &r, &co,
+				       compare_write_codequality, &err);
 	if (rc == 0 && o->output)
 		rc = write_report_file(o->output, o->gzip, &r, &co,
 				       compare_write_callgrind, &err);
 	if (rc == 0) {
 		/* (with a file on stdout, the report is a log: stderr) */
-		FILE *fp = names_stdout(o->output) || names_stdout(o->junit) ? stderr : stdout;
+		FILE *fp = names_stdout(o->output) || names_stdout(o->junit) ||
+			   names_stdout(o->markdown) || names_stdout(o->codequality) ?
+			   stderr : stdout;
 
 		compare_write_text(fp, &r, &co);
 		if (fflush(fp) != 0 || ferror(fp)) {
 			g2c_error_set(&err, "%s: write error: %s",
 				      fp == stdout ? "stdout" : "stderr", strerror(errno));
+			rc = report(&err);
+		} else if (o->annotations && write_annotations(&r, &co, &err) < 0) {
 			rc = report(&err);
 		} else
 			rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;

@@ -32,11 +32,13 @@ void options_write_help(FILE *fp)
 "Output:\n"
 "  -o, --output=FILE   write the profile to FILE instead of standard output;\n"
 "                      FILE appears only when complete (\"-\": stdout)\n"
-"      --format=FORMAT callgrind (the default), or speedscope: speedscope's\n"
-"                      own JSON format; its sandwich view shows gprof's self\n"
-"                      and self + children times, its flame graph the call\n"
-"                      graph unrolled as gprof splits time among callers\n"
-"                      (by call counts; a cycle is one node)\n"
+"      --format=FORMAT callgrind (the default), speedscope or svg.  speedscope:\n"
+"                      speedscope's own JSON format; its sandwich view shows\n"
+"                      gprof's self and self + children times, its flame\n"
+"                      graph the call graph unrolled as gprof splits time\n"
+"                      among callers (by call counts; a cycle is one node).\n"
+"                      svg: that flame graph as a self-contained interactive\n"
+"                      SVG for a browser (hover, click to zoom, search)\n"
 "      --gzip          compress the output with gzip (implied when FILE ends\n"
 "                      in .gz); callgrind_annotate cannot read it\n"
 "      --parts         keep each GMON_FILE as a part of its own instead of\n"
@@ -129,11 +131,23 @@ void options_write_help(FILE *fp)
 "                      too few to judge it against, is judged against the\n"
 "                      old run beyond it (default %d%%)\n"
 "      --junit=FILE    also write a JUnit XML report: a test case per function\n"
+"      --annotations=github  after the report, print GitHub's workflow commands:\n"
+"                      ::error for a function past a gate, ::warning for a\n"
+"                      change beyond noise, ::notice for an inconclusive one,\n"
+"                      each at the function's file (as the checkout, the\n"
+"                      current directory, names it) and first line\n"
+"      --markdown=FILE also write a Markdown summary (for $GITHUB_STEP_SUMMARY):\n"
+"                      the verdict, a table of the changed functions, the\n"
+"                      inconclusive ones\n"
+"      --codequality=FILE  also write GitLab's Code Quality report (JSON), an\n"
+"                      issue per change, fingerprinted by function, file and\n"
+"                      gate\n"
 "      --all           report also the functions with no samples and no change\n"
 "                      of calls (left out by default)\n"
 "  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
-"                      Old, New, Slower, Faster) for KCachegrind; with -o -\n"
-"                      or --junit=-, the report goes to standard error\n"
+"                      Old, New, Slower, Faster) for KCachegrind; with one of\n"
+"                      these files on standard output (-), the report goes\n"
+"                      to standard error\n"
 "\n"
 "Report bugs to: %s\n", PACKAGE_NAME, PACKAGE_NAME, DEFAULT_RATE, DEFAULT_ALPHA, COMPARE_MACHINE_NOISE,
 		PACKAGE_BUGREPORT);
@@ -278,7 +292,7 @@ enum {
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
-	OPT_MACHINE_NOISE,
+	OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN, OPT_CODEQUALITY,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -377,8 +391,10 @@ static enum options_action take_format(struct options *o, const struct given *g)
 		o->format = FORMAT_CALLGRIND;
 	else if (strcmp(g->arg, "speedscope") == 0)
 		o->format = FORMAT_SPEEDSCOPE;
+	else if (strcmp(g->arg, "svg") == 0)
+		o->format = FORMAT_SVG;
 	else
-		return usage_error(o, "unknown output format '%s': callgrind or speedscope",
+		return usage_error(o, "unknown output format '%s': callgrind, speedscope or svg",
 				   g->arg);
 	return OPTIONS_CONVERT;
 }
@@ -456,10 +472,20 @@ static enum options_action take_alpha(struct options *o, const struct given *g)
 	return OPTIONS_CONVERT;
 }
 
-static enum options_action take_junit(struct options *o, const struct given *g)
+static enum options_action take_compare_string(struct options *o, const struct given *g)
 {
 	compare_only(o, g);
 	return take_string(o, g);
+}
+
+static enum options_action take_annotations(struct options *o, const struct given *g)
+{
+	compare_only(o, g);
+	if (strcmp(g->arg, "github") != 0)
+		return usage_error(o, "unknown --annotations '%s': github (GitHub's workflow commands)",
+				   g->arg);
+	o->annotations = true;
+	return OPTIONS_CONVERT;
 }
 
 static enum options_action take_compare_true(struct options *o, const struct given *g)
@@ -532,7 +558,11 @@ static const struct own_option own_options[] = {
 	{ "alpha", OPT_ALPHA, required_argument, take_alpha, 0, NO_SET },
 	{ "machine-noise", OPT_MACHINE_NOISE, required_argument, take_machine_noise, 0,
 	  NO_SET },
-	{ "junit", OPT_JUNIT, required_argument, take_junit, FIELD(junit), NO_SET },
+	{ "junit", OPT_JUNIT, required_argument, take_compare_string, FIELD(junit), NO_SET },
+	{ "annotations", OPT_ANNOTATIONS, required_argument, take_annotations, 0, NO_SET },
+	{ "markdown", OPT_MARKDOWN, required_argument, take_compare_string, FIELD(markdown), NO_SET },
+	{ "codequality", OPT_CODEQUALITY, required_argument, take_compare_string,
+	  FIELD(codequality), NO_SET },
 	{ "all", OPT_ALL, no_argument, take_compare_true, FIELD(show_all), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
 	{ "version", 'V', no_argument, take_version, 0, NO_SET },
@@ -677,7 +707,8 @@ static bool for_comparison(int code)
 {
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
 				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
-				     OPT_MACHINE_NOISE, 'h', 'V', 'v' };
+				     OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN,
+				     OPT_CODEQUALITY, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)
@@ -688,6 +719,31 @@ static bool for_comparison(int code)
 bool names_stdout(const char *path)
 {
 	return path && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0);
+}
+
+/* --compare's files: at most one on standard output (the report then
+ * goes to standard error), and none with --annotations, whose commands
+ * GitHub reads there. */
+static enum options_action one_on_stdout(struct options *o)
+{
+	const char *const files[] = { o->output, o->junit, o->markdown,
+				      o->codequality };
+	const char *const names[] = { "-o", "--junit", "--markdown",
+				      "--codequality" };
+	int first = -1;
+
+	for (int i = 0; i < (int)(sizeof files / sizeof *files); i++) {
+		if (!names_stdout(files[i]))
+			continue;
+		if (o->annotations)
+			return usage_error(o, "--annotations=github writes to standard output: %s cannot go there too",
+					   names[i]);
+		if (first >= 0)
+			return usage_error(o, "%s and %s both to standard output would mix two files: name a file for one",
+					   names[first], names[i]);
+		first = i;
+	}
+	return OPTIONS_CONVERT;
 }
 
 enum options_action options_parse(int argc, char **argv, struct options *o)
@@ -724,8 +780,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	if (o->compare && o->convert_only)
 		return usage_error(o, "%s is not an option of --compare (it applies to a conversion)",
 				   o->convert_only);
-	if (o->compare && names_stdout(o->output) && names_stdout(o->junit))
-		return usage_error(o, "-o and --junit both to standard output would mix two files: name a file for one");
+	if (o->compare && (action = one_on_stdout(o)) != OPTIONS_CONVERT)
+		return action;
 	if (o->compare)
 		return compare_operands(o, argc - optind, &argv[optind]);
 	if (o->compare_only)
@@ -739,8 +795,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o)
 	/* none: program_open() picks gmon.out or PROG.gmon */
 	o->gmon_files = &argv[optind];
 	o->ngmon = argc - optind;
-	if (o->parts && o->format == FORMAT_SPEEDSCOPE)
-		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=speedscope writes one profile");
+	if (o->parts && o->format != FORMAT_CALLGRIND)
+		return usage_error(o, "--parts is for KCachegrind's Parts view; --format=%s writes one profile",
+				   o->format == FORMAT_SVG ? "svg" : "speedscope");
 	if (o->output && ends_with(o->output, ".gz"))
 		o->gzip = true;
 	return OPTIONS_CONVERT;

@@ -25,7 +25,7 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
 enum { SET_EXCL_TIME, SET_INCL_TIME, SET_EXCL_GRAPH, SET_INCL_GRAPH, NSETS };
 
 /* What the output is written as (--format). */
-enum output_format { FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE };
+enum output_format { FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE, FORMAT_SVG };
 
 struct name_list {
 	const char **names;
@@ -66,6 +66,9 @@ struct options {
 	double min_time_ns;	/* --min-time */
 	double machine_noise;	/* --machine-noise, percent */
 	const char *junit;	/* --junit=FILE */
+	bool annotations;	/* --annotations=github: on stdout */
+	const char *markdown;	/* --markdown=FILE */
+	const char *codequality;	/* --codequality=FILE */
 	bool show_all;		/* --all */
 	const char *compare_only;	/* the first option only --compare takes */
 	const char *convert_only;	/* the first one --compare does not take */
@@ -88,7 +91,7 @@ enum options_action {
  * the answer. */
 enum options_action options_parse(int argc, char **argv, struct options *o);
 
-/* Whether PATH (of -o or --junit; NULL: none given) is standard output. */
+/* Whether PATH (of -o, --junit...; NULL: none given) is standard output. */
 bool names_stdout(const char *path);
 
 void options_write_help(FILE *fp);

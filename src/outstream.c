@@ -321,6 +321,44 @@ void outstream_puts_printable(struct outstream *os, const char *s)
 	}
 }
 
+void outstream_puts_json(struct outstream *os, const char *s)
+{
+	while (*s) {
+		unsigned char ch = (unsigned char)*s;
+		size_t n = utf8_length(s);
+
+		if (ch == '"' || ch == '\\')
+			outstream_printf(os, "\\%c", ch);
+		else if (ch < 0x20)
+			outstream_printf(os, "\\u%04x", ch);
+		else if (n == 0)
+			outstream_printf(os, "\\\\x%02x", ch);
+		else
+			outstream_write(os, s, n);
+		s += n ? n : 1;
+	}
+}
+
+void outstream_puts_xml(struct outstream *os, const char *s)
+{
+	while (*s) {
+		size_t n = printable_length(s);
+
+		switch (*s) {
+		case '<': outstream_puts(os, "&lt;"); break;
+		case '>': outstream_puts(os, "&gt;"); break;
+		case '&': outstream_puts(os, "&amp;"); break;
+		case '"': outstream_puts(os, "&quot;"); break;
+		default:
+			if (n == 0)
+				outstream_printf(os, "\\x%02x", (unsigned char)*s);
+			else
+				outstream_write(os, s, n);
+		}
+		s += n ? n : 1;
+	}
+}
+
 const char outstream_digit_pairs[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"

@@ -53,6 +53,16 @@ int outstream_check_inputs(const char *path, const char *const *inputs,
  * name cannot break the line it is written in. */
 void outstream_puts_printable(struct outstream *os, const char *s);
 
+/* Writes S as the inside of a JSON string: quotes, backslashes and
+ * control characters escaped; a byte that is not of a UTF-8 character
+ * (a name is an object file's bytes; JSON is Unicode) as the text \xHH. */
+void outstream_puts_json(struct outstream *os, const char *s);
+
+/* Writes S as XML text (or an attribute's value): markup escaped; a
+ * control character, or a byte that is not of a UTF-8 character, as the
+ * text \xHH (the files are declared UTF-8). */
+void outstream_puts_xml(struct outstream *os, const char *s);
+
 /* Wraps an open stream (for harnesses that write to /dev/null or a
  * memory stream); outstream_close() flushes it but does not close it. */
 void outstream_from_file(struct outstream *os, FILE *fp, const char *name);

@@ -2,555 +2,107 @@
 #include <config.h>
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind_format.h"
-#include "diag.h"
-#include "object.h"
+#include "flame.h"
 #include "speedscope.h"
-#include "symtab.h"
 #include "util.h"
 
-#define NOT_IN_TREE SIZE_MAX
-#define UNKNOWN SIZE_MAX
+/* Writes S as a JSON string. */
+static void put_json_string(struct outstream *os, const char *s)
+{
+	outstream_puts(os, "\"");
+	outstream_puts_json(os, s);
+	outstream_puts(os, "\"");
+}
 
-/* A node of the condensed graph: a function outside cycles, or a whole
- * cycle. */
-struct component {
-	unsigned cycle;		/* 0: a single function */
-	size_t first, n;	/* its functions: members[first .. first + n) */
-	uint64_t incl_ns;	/* its inclusive cost, as propagated */
-	size_t frame;		/* a cycle's frame number + 1; 0: none yet */
-	/* The self times its inclusive cost is made of, under the
-	 * proportional assumption: shares[first_share .. + nshares), or
-	 * first_share UNKNOWN until asked for. */
-	size_t first_share, nshares;
-};
+static void write_frames(const struct callgraph *cg, const struct source_map *map,
+			 const struct flame_frames *frames, struct outstream *os)
+{
+	outstream_puts(os, "\"shared\":{\"frames\":[");
+	for (size_t i = 0; i < frames->n; i++) {
+		const struct flame_frame *fr = &frames->frames[i];
 
-/* A function's self time within a component's inclusive cost. */
-struct share {
-	size_t func;
-	double ns;
-};
+		outstream_puts(os, i ? ",\n{\"name\":\"" : "\n{\"name\":\"");
+		flame_put_name(cg, fr, os, outstream_puts_json);
+		if (fr->is_cycle) {
+			outstream_puts(os, "\"}");
+			continue;
+		}
+		outstream_puts(os, "\",\"file\":");
+		put_json_string(os, map->home[fr->what].file);
+		if (map->home[fr->what].line)
+			outstream_printf(os, ",\"line\":%u", map->home[fr->what].line);
+		outstream_puts(os, "}");
+	}
+	outstream_puts(os, "]}");
+}
 
-/* A call out of a tree node, to a component, before it is expanded. */
-struct child {
-	size_t comp;
-	double ns;
-};
-
-/* What a frame stands for: a function, or (is_cycle) a component. */
-struct frame_ref {
-	size_t what;
-	bool is_cycle;
-};
-
-struct writer {
-	const struct callgraph *cg;
-	const struct source_map *map;
+/* The samples as they are unrolled: each stack written, its weight kept
+ * for the list of weights after them. */
+struct samples {
 	struct outstream *os;
-	bool failed;			/* out of memory */
-
-	struct component *comps;
-	size_t ncomps;
-	size_t *comp_of;		/* per function; NOT_IN_TREE */
-	size_t *members;		/* functions, grouped by component */
-
-	struct share *shares;
-	size_t nshares, shares_cap;
-	double *acc;			/* per function, while summing shares */
-	size_t *touched;
-
-	struct child *children;		/* a stack of every level's calls */
-	size_t nchildren, children_cap;
-
-	size_t *frame_of;		/* per function: frame number + 1 */
-	struct frame_ref *frames;
-	size_t nframes, frames_cap;
-
-	size_t path[2 * SPEEDSCOPE_MAX_DEPTH + 4];	/* frame numbers */
-	size_t depth;
-
-	double cut_ns;
-	size_t max_depth;
-	double running;			/* the weights so far, unrounded */
-	uint64_t written;		/* and as written */
 	uint64_t *weights;
-	size_t nweights, weights_cap;
+	size_t n, cap;
 };
 
-/* The frame number of function F, or of component C's cycle. */
-static size_t frame_number(struct writer *w, size_t *slot, size_t what,
-			   bool is_cycle)
+static bool write_sample(void *ctx, const size_t *path, size_t depth, uint64_t weight)
 {
-	struct frame_ref *frames;
+	struct samples *s = ctx;
+	uint64_t *weights = array_grow(s->weights, &s->cap, s->n + 1, sizeof *weights);
 
-	if (*slot)
-		return *slot - 1;
-	frames = array_grow(w->frames, &w->frames_cap, w->nframes + 1,
-			    sizeof *frames);
-	if (!frames) {
-		w->failed = true;
-		return 0;
-	}
-	w->frames = frames;
-	frames[w->nframes] = (struct frame_ref){ what, is_cycle };
-	*slot = ++w->nframes;
-	return *slot - 1;
-}
+	if (!weights)
+		return false;
+	s->weights = weights;
+	weights[s->n] = weight;
+	outstream_puts(s->os, s->n++ ? ",\n[" : "\n[");
+	for (size_t i = 0; i < depth; i++) {
+		char *p = outstream_room(s->os, 22);
 
-static void push_function(struct writer *w, size_t f)
-{
-	w->path[w->depth++] = frame_number(w, &w->frame_of[f], f, false);
-}
-
-static void push_component(struct writer *w, size_t c)
-{
-	struct component *comp = &w->comps[c];
-
-	if (comp->cycle)
-		w->path[w->depth++] = frame_number(w, &comp->frame, c, true);
-	else
-		push_function(w, w->members[comp->first]);
-}
-
-/* A stack, the current path, of weight NS: rounded by running sums, so
- * that the weights add up to the rounded sum of all; one that rounds to
- * nothing is left out. */
-static void emit_sample(struct writer *w, double ns)
-{
-	uint64_t upto, weight;
-	uint64_t *weights;
-	char *p;
-
-	if (ns <= 0)
-		return;
-	w->running += ns;
-	upto = (uint64_t)llround(w->running);
-	if (upto <= w->written)
-		return;
-	weight = upto - w->written;
-	weights = array_grow(w->weights, &w->weights_cap, w->nweights + 1,
-			     sizeof *weights);
-	if (!weights) {
-		w->failed = true;
-		return;
-	}
-	w->weights = weights;
-	weights[w->nweights] = weight;
-	outstream_puts(w->os, w->nweights++ ? ",\n[" : "\n[");
-	for (size_t i = 0; i < w->depth; i++) {
-		p = outstream_room(w->os, 22);
 		if (i)
 			*p++ = ',';
-		outstream_advance(w->os, outstream_format_u64(p, w->path[i]));
+		outstream_advance(s->os, outstream_format_u64(p, path[i]));
 	}
-	outstream_puts(w->os, "]");
-	w->written = upto;
-}
-
-/* Sorts the shown functions into components; a cycle's members in
- * function order. */
-static int build_components(struct writer *w)
-{
-	const struct callgraph *cg = w->cg;
-	size_t *cycle_comp = malloc((cg->ncycles + 1) * sizeof *cycle_comp);
-
-	w->comps = calloc(cg->nfuncs + 1, sizeof *w->comps);
-	w->comp_of = malloc((cg->nfuncs + 1) * sizeof *w->comp_of);
-	w->members = malloc((cg->nfuncs + 1) * sizeof *w->members);
-	if (!cycle_comp || !w->comps || !w->comp_of || !w->members) {
-		free(cycle_comp);
-		return -1;
-	}
-	for (unsigned k = 0; k <= cg->ncycles; k++)
-		cycle_comp[k] = NOT_IN_TREE;
-	for (size_t f = 0; f < cg->nfuncs; f++) {
-		const struct cg_func *fn = &cg->funcs[f];
-		size_t c = fn->cycle ? cycle_comp[fn->cycle] : NOT_IN_TREE;
-
-		w->comp_of[f] = NOT_IN_TREE;
-		if (!fn->shown)
-			continue;
-		if (c == NOT_IN_TREE) {
-			c = w->ncomps++;
-			w->comps[c] = (struct component){ .cycle = fn->cycle,
-							  .first_share = UNKNOWN };
-			if (fn->cycle)
-				cycle_comp[fn->cycle] = c;
-		}
-		w->comp_of[f] = c;
-		w->comps[c].n++;
-		w->comps[c].incl_ns += fn->incl_ns;
-	}
-	for (size_t c = 0, at = 0; c < w->ncomps; c++) {
-		w->comps[c].first = at;
-		at += w->comps[c].n;
-		w->comps[c].n = 0;
-	}
-	for (size_t f = 0; f < cg->nfuncs; f++) {
-		if (w->comp_of[f] != NOT_IN_TREE) {
-			struct component *comp = &w->comps[w->comp_of[f]];
-
-			w->members[comp->first + comp->n++] = f;
-		}
-	}
-	free(cycle_comp);
-	return 0;
-}
-
-/* The component ARC leads to from component C, or NOT_IN_TREE when it
- * stays within C or leads to a function not shown. */
-static size_t callee_component(const struct writer *w, size_t c,
-			       const struct cg_arc *arc)
-{
-	size_t to = w->comp_of[arc->callee];
-
-	return to == c ? NOT_IN_TREE : to;
-}
-
-/* Adds NS to function F's share in the sum under way, of *N functions
- * so far. */
-static void add_share(struct writer *w, size_t *n, size_t f, double ns)
-{
-	if (ns <= 0)
-		return;
-	if (w->acc[f] == 0)
-		w->touched[(*n)++] = f;
-	w->acc[f] += ns;
-}
-
-/* Component C's shares, once those of every component it calls are
- * known: its members' self times, and each call's part of its callee's
- * shares. */
-static bool sum_shares(struct writer *w, size_t c)
-{
-	const struct component *comp = &w->comps[c];
-	size_t n = 0;
-	struct share *shares;
-
-	for (size_t m = comp->first; m < comp->first + comp->n; m++) {
-		const struct cg_func *fn = &w->cg->funcs[w->members[m]];
-
-		add_share(w, &n, w->members[m], (double)fn->self_ns);
-		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
-			const struct cg_arc *arc = &w->cg->arcs[a];
-			size_t to = callee_component(w, c, arc);
-			const struct component *callee;
-
-			if (to == NOT_IN_TREE || w->comps[to].incl_ns == 0)
-				continue;
-			callee = &w->comps[to];
-			for (size_t s = callee->first_share;
-			     s < callee->first_share + callee->nshares; s++)
-				add_share(w, &n, w->shares[s].func, w->shares[s].ns *
-					  ((double)arc->ns / (double)callee->incl_ns));
-		}
-	}
-	/* (one more than needed: an array never grown is no error) */
-	shares = array_grow(w->shares, &w->shares_cap, w->nshares + n + 1,
-			    sizeof *shares);
-	if (!shares)
-		return false;
-	w->shares = shares;
-	for (size_t i = 0; i < n; i++) {
-		size_t f = w->touched[i];
-
-		shares[w->nshares + i] = (struct share){ f, w->acc[f] };
-		w->acc[f] = 0;
-	}
-	w->comps[c].nshares = n;
-	w->nshares += n;
+	outstream_puts(s->os, "]");
 	return true;
-}
-
-/* Makes sure component C's shares are known: depth first over the
- * components it calls (the condensed graph has no cycles), without
- * recursion, so that a long chain of calls needs no deep stack. */
-static bool know_shares(struct writer *w, size_t c)
-{
-	struct frame { size_t comp, member, arc; } *stack;
-	size_t n = 0, cap = 0;
-	bool ok = true;
-
-	if (w->comps[c].first_share != UNKNOWN)
-		return true;
-	stack = array_grow(NULL, &cap, 16, sizeof *stack);
-	if (!stack)
-		return false;
-	stack[n++] = (struct frame){ c, w->comps[c].first, 0 };
-	while (n > 0 && ok) {
-		struct frame *top = &stack[n - 1];
-		const struct component *comp = &w->comps[top->comp];
-		size_t next = NOT_IN_TREE;
-
-		while (top->member < comp->first + comp->n && next == NOT_IN_TREE) {
-			const struct cg_func *fn = &w->cg->funcs[w->members[top->member]];
-
-			if (top->arc >= fn->narcs) {
-				top->member++;
-				top->arc = 0;
-				continue;
-			}
-			next = callee_component(w, top->comp,
-						&w->cg->arcs[fn->first_arc + top->arc++]);
-			if (next != NOT_IN_TREE && w->comps[next].first_share != UNKNOWN)
-				next = NOT_IN_TREE;
-		}
-		if (next != NOT_IN_TREE) {
-			struct frame *grown = array_grow(stack, &cap, n + 1,
-							 sizeof *stack);
-
-			if (!grown) {
-				ok = false;
-				break;
-			}
-			stack = grown;
-			stack[n++] = (struct frame){ next, w->comps[next].first, 0 };
-			continue;
-		}
-		w->comps[top->comp].first_share = w->nshares;
-		ok = sum_shares(w, top->comp);
-		n--;
-	}
-	free(stack);
-	return ok;
-}
-
-/* A node not expanded: component C's frame, its members' self time
- * (under their frames, for a cycle), and the self time of everything it
- * calls, at part NS of its inclusive cost, as leaves under it. */
-static void write_cut(struct writer *w, size_t c, double ns)
-{
-	const struct component *comp = &w->comps[c];
-	double scale;
-
-	if (ns <= 0 || comp->incl_ns == 0)
-		return;
-	if (!know_shares(w, c)) {
-		w->failed = true;
-		return;
-	}
-	scale = ns / (double)comp->incl_ns;
-	push_component(w, c);
-	for (size_t s = comp->first_share; s < comp->first_share + comp->nshares; s++) {
-		const struct share *sh = &w->shares[s];
-		bool own = w->comp_of[sh->func] == c;
-
-		if (!own || comp->cycle)
-			push_function(w, sh->func);
-		emit_sample(w, sh->ns * scale);
-		if (!own || comp->cycle)
-			w->depth--;
-	}
-	w->depth--;
-}
-
-static void write_node(struct writer *w, size_t c, double ns, size_t depth);
-
-/* Function F's own time and calls, at SCALE of its cost, under the
- * current path: calls into one component merged, then each expanded or
- * cut. */
-static void write_calls(struct writer *w, size_t c, size_t f, double scale,
-			size_t depth)
-{
-	const struct cg_func *fn = &w->cg->funcs[f];
-	size_t first = w->nchildren;
-
-	emit_sample(w, scale * (double)fn->self_ns);
-	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
-		const struct cg_arc *arc = &w->cg->arcs[a];
-		size_t to = callee_component(w, c, arc), i = first;
-		struct child *children;
-
-		if (to == NOT_IN_TREE)
-			continue;
-		/* arcs are in callee order: only a cycle's members come apart */
-		while (w->comps[to].cycle && i < w->nchildren &&
-		       w->children[i].comp != to)
-			i++;
-		if (i < w->nchildren && w->children[i].comp == to) {
-			w->children[i].ns += scale * (double)arc->ns;
-			continue;
-		}
-		children = array_grow(w->children, &w->children_cap,
-				      w->nchildren + 1, sizeof *children);
-		if (!children) {
-			w->failed = true;
-			return;
-		}
-		w->children = children;
-		children[w->nchildren++] = (struct child){ to, scale * (double)arc->ns };
-	}
-	for (size_t i = first; i < w->nchildren && !w->failed; i++) {
-		struct child ch = w->children[i];
-
-		if (ch.ns >= w->cut_ns && depth + 1 < w->max_depth)
-			write_node(w, ch.comp, ch.ns, depth + 1);
-		else
-			write_cut(w, ch.comp, ch.ns);
-	}
-	w->nchildren = first;
-}
-
-/* An expanded node: component C at part NS of its inclusive cost. */
-static void write_node(struct writer *w, size_t c, double ns, size_t depth)
-{
-	const struct component *comp = &w->comps[c];
-	double scale;
-
-	if (ns <= 0 || comp->incl_ns == 0)
-		return;
-	scale = ns / (double)comp->incl_ns;
-	push_component(w, c);
-	for (size_t m = comp->first; m < comp->first + comp->n; m++) {
-		if (comp->cycle)
-			push_function(w, w->members[m]);
-		write_calls(w, c, w->members[m], scale, depth);
-		if (comp->cycle)
-			w->depth--;
-	}
-	w->depth--;
-}
-
-/* S within a JSON string; a byte that is not of a UTF-8 character (a
- * name is an object file's bytes; JSON is Unicode) as the text \xHH. */
-static void write_escaped(struct outstream *os, const char *s)
-{
-	while (*s) {
-		unsigned char ch = (unsigned char)*s;
-		size_t n = utf8_length(s);
-
-		if (ch == '"' || ch == '\\')
-			outstream_printf(os, "\\%c", ch);
-		else if (ch < 0x20)
-			outstream_printf(os, "\\u%04x", ch);
-		else if (n == 0)
-			outstream_printf(os, "\\\\x%02x", ch);
-		else
-			outstream_write(os, s, n);
-		s += n ? n : 1;
-	}
-}
-
-static void write_string(struct outstream *os, const char *s)
-{
-	outstream_puts(os, "\"");
-	write_escaped(os, s);
-	outstream_puts(os, "\"");
-}
-
-/* A function's name as the callgrind writer names it (but for the
- * labels that keep KCachegrind from merging namesakes: speedscope tells
- * frames apart by number). */
-static void write_function_name(struct writer *w, size_t f)
-{
-	const struct callgraph *cg = w->cg;
-	const struct symtab_func *sym = callgraph_symbol(cg, f);
-
-	if (sym) {
-		write_string(w->os, sym->name);
-	} else if (callgraph_is_no_symbol(cg, f)) {
-		write_string(w->os, CALLGRIND_NO_SYMBOL);
-	} else {
-		outstream_puts(w->os, "\"" CALLGRIND_OUTSIDE_BEFORE);
-		write_escaped(w->os, base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
-		outstream_puts(w->os, CALLGRIND_OUTSIDE_AFTER "\"");
-	}
-}
-
-static void write_frames(struct writer *w)
-{
-	outstream_puts(w->os, "\"shared\":{\"frames\":[");
-	for (size_t i = 0; i < w->nframes; i++) {
-		const struct frame_ref *fr = &w->frames[i];
-
-		outstream_puts(w->os, i ? ",\n{\"name\":" : "\n{\"name\":");
-		if (fr->is_cycle) {
-			outstream_printf(w->os, "\"<cycle %u>\"}",
-					 w->comps[fr->what].cycle);
-			continue;
-		}
-		write_function_name(w, fr->what);
-		outstream_puts(w->os, ",\"file\":");
-		write_string(w->os, w->map->home[fr->what].file);
-		if (w->map->home[fr->what].line)
-			outstream_printf(w->os, ",\"line\":%u",
-					 w->map->home[fr->what].line);
-		outstream_puts(w->os, "}");
-	}
-	outstream_puts(w->os, "]}");
-}
-
-static void writer_release(struct writer *w)
-{
-	free(w->comps);
-	free(w->comp_of);
-	free(w->members);
-	free(w->shares);
-	free(w->acc);
-	free(w->touched);
-	free(w->children);
-	free(w->frame_of);
-	free(w->frames);
-	free(w->weights);
 }
 
 int speedscope_write(const struct callgraph *cg, const struct source_map *map,
 		     const struct speedscope_info *info, struct outstream *os,
 		     struct g2c_error *err)
 {
-	double cut_share = info->cut_share > 0 ? info->cut_share : SPEEDSCOPE_CUT_SHARE;
-	struct writer w = { .cg = cg, .map = map, .os = os,
-			    .cut_ns = cut_share * (double)cg->total_ns,
-			    .max_depth = SPEEDSCOPE_MAX_DEPTH };
+	struct flame_bounds bounds = { info->cut_share, info->max_depth };
+	struct flame_frames frames = { 0 };
+	struct samples samples = { .os = os };
+	uint64_t total;
+	int rc;
 
-	if (info->max_depth > 0 && info->max_depth < SPEEDSCOPE_MAX_DEPTH)
-		w.max_depth = info->max_depth;
-
-	w.acc = calloc(cg->nfuncs + 1, sizeof *w.acc);
-	w.touched = malloc((cg->nfuncs + 1) * sizeof *w.touched);
-	w.frame_of = calloc(cg->nfuncs + 1, sizeof *w.frame_of);
-	if (!w.acc || !w.touched || !w.frame_of || build_components(&w) < 0) {
-		writer_release(&w);
-		return g2c_error_set(err, "out of memory while writing the profile");
-	}
 	outstream_puts(os, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
 		       "\"exporter\":\"" PACKAGE_NAME " " PACKAGE_VERSION "\",\"name\":");
-	write_string(os, info->name);
+	put_json_string(os, info->name);
 	outstream_puts(os, ",\"activeProfileIndex\":0,\n\"profiles\":[{\"type\":\"sampled\",\"name\":");
-	write_string(os, info->name);
+	put_json_string(os, info->name);
 	outstream_printf(os, ",\"unit\":\"%s\",\"startValue\":0,\n\"samples\":[",
 			 info->in_seconds ? "nanoseconds" : "none");
-	for (size_t r = 0; r < cg->nroots && !w.failed; r++) {
-		size_t c = w.comp_of[cg->roots[r].func];
-		double ns = (double)cg->roots[r].ns;
+	rc = flame_unroll(cg, &bounds, write_sample, &samples, &frames, &total, err);
+	if (rc == 0) {
+		outstream_puts(os, "],\n\"weights\":[");
+		for (size_t i = 0; i < samples.n; i++) {
+			char *p = outstream_room(os, 24);
 
-		if (c == NOT_IN_TREE)
-			continue;
-		if (ns >= w.cut_ns)
-			write_node(&w, c, ns, 0);
-		else
-			write_cut(&w, c, ns);
+			if (i)
+				*p++ = ',';
+			if (i % 16 == 0)
+				*p++ = '\n';
+			outstream_advance(os, outstream_format_u64(p, samples.weights[i]));
+		}
+		outstream_printf(os, "],\n\"endValue\":%" PRIu64 "}],\n", total);
+		write_frames(cg, map, &frames, os);
+		outstream_puts(os, "}\n");
 	}
-	outstream_puts(os, "],\n\"weights\":[");
-	for (size_t i = 0; i < w.nweights; i++) {
-		char *p = outstream_room(os, 24);
-
-		if (i)
-			*p++ = ',';
-		if (i % 16 == 0)
-			*p++ = '\n';
-		outstream_advance(os, outstream_format_u64(p, w.weights[i]));
-	}
-	outstream_printf(os, "],\n\"endValue\":%" PRIu64 "}],\n", w.written);
-	write_frames(&w);
-	outstream_puts(os, "}\n");
-	writer_release(&w);
-	if (w.failed)
-		return g2c_error_set(err, "out of memory while writing the profile");
-	return 0;
+	free(samples.weights);
+	flame_frames_release(&frames);
+	return rc;
 }

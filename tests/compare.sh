@@ -221,16 +221,8 @@ fi
 # -- When the runs cannot tell: 220 functions at 100 Hz, 199 of them never
 # sampled; "slow" of 40 samples 55 % slower, "signal" of 200 samples 42 %.
 gen() {	# gen SLOW SIGNAL: their samples; 19 more of 200, 199 of none (1 ns)
-	awk -v slow="$1" -v signal="$2" 'BEGIN {
-		print "# callgrind format"; print "version: 1"
-		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
-		print "ob=(1) prog"; print "fl=(1) /src/many.c"
-		p = 10000000; total = 0
-		printf "fn=(1) slow\n1 %.0f\n", slow * p; total += slow * p
-		printf "fn=(2) signal\n1 %.0f\n", signal * p; total += signal * p
-		for (i = 3; i <= 21; i++) { printf "fn=(%d) busy_%d\n1 %.0f\n", i, i, 200 * p; total += 200 * p }
-		for (i = 22; i <= 220; i++) { printf "fn=(%d) idle_%d\n1 1\n", i, i; total += 1 }
-		printf "totals: %.0f\n", total }'
+	synthetic_profile /src/many.c slow="$1" signal="$2" $(printf 'busy_%d=200 ' $(seq 3 21)) \
+		$(printf 'idle_%d=0 ' $(seq 22 220))
 }
 gen 40 200 >"$tmp/g-base.cg" && gen 62 200 >"$tmp/g-slow.cg" && gen 40 285 >"$tmp/g-signal.cg"
 check "profiles of 220 functions written"
@@ -279,14 +271,7 @@ check "46 % of the samples 25 % slower: found against its peers, the largest amo
 # run with an allowance for the machine's speed, never "nothing changed"
 # (the rest of the program, 50 samples, could not find as small a change).
 gen_hot() {	# gen_hot HOT OTHER: samples of "hot" and of each of 10 others
-	awk -v hot="$1" -v other="$2" 'BEGIN {
-		print "# callgrind format"; print "version: 1"
-		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
-		print "ob=(1) prog"; print "fl=(1) /src/hot.c"
-		p = 10000000; total = hot * p
-		printf "fn=(1) hot\n1 %.0f\n", hot * p
-		for (i = 2; i <= 11; i++) { printf "fn=(%d) other_%d\n1 %.0f\n", i, i, other * p; total += other * p }
-		printf "totals: %.0f\n", total }'
+	synthetic_profile /src/hot.c hot="$1" $(printf "other_%d=$2 " $(seq 2 11))
 }
 gen_hot 2700 5 >"$tmp/h-base.cg" && gen_hot 3780 5 >"$tmp/h-40.cg" && gen_hot 2900 5 >"$tmp/h-7.cg"
 check "profiles of a program in one function written"
@@ -322,19 +307,7 @@ if command -v make >/dev/null && command -v cc >/dev/null; then
 	mkdir -p "$mk/bin" && ln -s "$GMON2CG" "$mk/bin/gmon2cg"
 	{ sed -n '/^### In Make$/,/^###/s/^    //p' "${user_docs[@]}"
 	  printf 'prog: prog.c\n\tcc -pg -O1 -DCALLS=$(CALLS) -o $@ prog.c\n'; } >"$mk/Makefile"
-	cat >"$mk/prog.c" <<'EOF'
-#include <string.h>
-static volatile double sum;
-__attribute__((noinline)) static void work(long n) { for (long i = 0; i < n; i++) sum += i * 0.5; }
-__attribute__((noinline)) static void step(void) { sum += 1; }
-int main(int argc, char **argv)
-{
-	long n = argc > 1 && strcmp(argv[1], "--bench") == 0 ? 50000000 : 1000;
-	for (int i = 0; i < CALLS; i++) step();
-	work(n);
-	return 0;
-}
-EOF
+	cp "${srcdir:-.}/tests/lib/perf-prog.c" "$mk/prog.c"
 	# run_make CALLS TARGET: a build of prog calling step CALLS times
 	run_make() {
 		rm -f "$mk/prog" "$mk/prog.cg"
@@ -381,26 +354,19 @@ fi
 # The guide's CI recipes are YAML the services take: upload-artifact's
 # paths one a line, the cache saved under a key of its own each run.
 if [ -n "${PYTHON3:-}" ] && "$PYTHON3" -c 'import yaml' 2>/dev/null; then
-	"$PYTHON3" - "${user_docs[@]}" <<'EOF' 2>&1 | diag
-import sys, yaml
-text = "\n".join(open(f).read() for f in sys.argv[1:])
-def block(title):	# the first code block after the title
-    lines, started = [], False
-    for l in text[text.index("### " + title):].splitlines()[1:]:
-        if l.startswith("    ") or (started and not l):
-            started = True
-            lines.append(l[4:])
-        elif started:
-            break
-    return yaml.safe_load("\n".join(lines))
-steps = block("In GitHub Actions")
+	"$PYTHON3" - "${srcdir:-.}/tests/lib" "${user_docs[@]}" <<'EOF' 2>&1 | diag
+import sys
+sys.path.insert(0, sys.argv[1])
+from ci_recipes import block
+text = "\n".join(open(f).read() for f in sys.argv[2:])
+steps = block(text, "In GitHub Actions")
 uses = {s["uses"].split("@")[0]: s for s in steps if "uses" in s}
 paths = uses["actions/upload-artifact"]["with"]["path"].split("\n")
 assert all(" " not in p for p in paths) and "perf.xml" in paths, paths
 save = uses["actions/cache/save"]["with"]["key"]
 assert "github.sha" in save, save
 assert "restore-keys" in uses["actions/cache/restore"]["with"]
-job = block("In GitLab CI")["perf"]
+job = block(text, "In GitLab CI")["perf"]
 assert job["artifacts"]["reports"]["junit"] == "perf.xml", job
 EOF
 	[ "${PIPESTATUS[0]}" -eq 0 ]

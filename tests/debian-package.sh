@@ -2,8 +2,8 @@
 # debian-package.sh -- the release's version is the same wherever it is
 # written (configure.ac, gmon2cg --version, the man page, debian/changelog,
 # NEWS), and debian/ builds a package whose gmon2cg, unpacked into a
-# throwaway root, runs and converts as this build's does, and that lintian
-# passes.  The package is built from a copy of the sources in $tmp: the
+# throwaway root, runs and converts as this build's does, installs the
+# bash completion, and that lintian passes.  The package is built from a copy of the sources in $tmp: the
 # tracked files as they are in the working tree in a git checkout, the
 # whole source tree otherwise (a distribution tarball, as in distcheck).
 . "${srcdir:-.}/tests/test-lib.sh"
@@ -33,6 +33,7 @@ package_checks=("dpkg-buildpackage -us -uc -b builds the package"
 	"the package's gmon2cg --version says $version"
 	"the package's gmon2cg writes what this build's writes"
 	"the package holds the man page, README, the user guide, NEWS, doc/internals.md and copyright"
+	"the package installs the bash completion (dh_bash-completion)"
 	"debian/tests/convert-fixture passes against the package's gmon2cg"
 	"lintian: no error or warning on the .deb and the .changes")
 # skip_package REASON: every check of the package is skipped
@@ -93,26 +94,28 @@ doc=$tmp/root/usr/share/doc/gmon2cg
 		[ -f "$chapter" ] || [ -f "$chapter.gz" ] || exit 1
 	done)
 check "${package_checks[3]}"
+cmp -s "$tmp/root/usr/share/bash-completion/completions/gmon2cg" "$srcdir/completion/gmon2cg"
+check "${package_checks[4]}"
 if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
 	if (cd "$tmp/src" && GMON2CG=$packaged CALLGRIND_ANNOTATE=$CALLGRIND_ANNOTATE \
 		sh debian/tests/convert-fixture) >"$tmp/autopkgtest.log" 2>&1; then
-		ok "${package_checks[4]}"
+		ok "${package_checks[5]}"
 	else
-		not_ok "${package_checks[4]}"
+		not_ok "${package_checks[5]}"
 		diag <"$tmp/autopkgtest.log"
 	fi
 else
-	skip_check "${package_checks[4]}" "callgrind_annotate not found"
+	skip_check "${package_checks[5]}" "callgrind_annotate not found"
 fi
 if command -v lintian >/dev/null; then
 	if lintian --fail-on error,warning "$tmp"/gmon2cg_"$version"_*.changes >"$tmp/lintian.log" 2>&1 &&
 		! grep -q '^[EW]: ' "$tmp/lintian.log"; then
-		ok "${package_checks[5]}"
+		ok "${package_checks[6]}"
 	else
-		not_ok "${package_checks[5]}"
+		not_ok "${package_checks[6]}"
 		diag <"$tmp/lintian.log"
 	fi
 else
-	skip_check "${package_checks[5]}" "lintian not installed"
+	skip_check "${package_checks[6]}" "lintian not installed"
 fi
 finish

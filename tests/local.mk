@@ -13,7 +13,7 @@ LDADD = libgmon2cg.a
 tests_unit_test_lines_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 
-SHELL_TESTS = tests/checker.sh tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/call-sites.sh tests/nodecoder.sh tests/lazy-decoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/cortex-m.sh tests/riscv-baremetal.sh
+SHELL_TESTS = tests/checker.sh tests/oom.sh tests/hostile-exe.sh tests/dwarf.sh tests/gprof-options.sh tests/gprof-options-table.sh tests/stale.sh tests/call-sites.sh tests/nodecoder.sh tests/lazy-decoder.sh tests/cli.sh tests/gprof.sh tests/formats.sh tests/cross.sh tests/mingw.sh tests/selection.sh tests/errors.sh tests/positions.sh tests/debuginfo.sh tests/deviations.sh tests/annotate.sh tests/kcachegrind.sh tests/golden.sh tests/viewers.sh tests/speedscope.sh tests/forge.sh tests/flamegraph.sh tests/completion.sh tests/cortex-m.sh tests/riscv-baremetal.sh
 TESTS = $(check_PROGRAMS) $(SHELL_TESTS)
 TEST_EXTENSIONS = .sh
 # Every test speaks TAP, so each check is a line of test-suite.log; the
@@ -90,7 +90,11 @@ SHELL_TESTS += tests/debian-package.sh
 EXTRA_DIST += tests/lib/ldprofile.py tests/lib/ldprofile_compare.py
 # tests/speedscope.sh's comparison of speedscope's sandwich view with gprof
 EXTRA_DIST += tests/lib/check_speedscope.py
-MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT)
+# tests/forge.sh: the reports for GitHub and GitLab
+EXTRA_DIST += tests/lib/check_forge.py tests/lib/ci_recipes.py tests/lib/perf-prog.c
+# tests/flamegraph.sh: --format=svg against speedscope, and in Chromium
+EXTRA_DIST += tests/lib/check_flamegraph.py tests/lib/flamegraph-checks.js
+MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT) tests/flamegraph-*.png
 EXTRA_DIST += tests/fuzz/seeds
 
 # The corpus of Debian packages: run by .ci/run as a step of its own, or

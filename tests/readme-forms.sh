@@ -52,6 +52,14 @@ gmon2cg --version --stats
 	gmon2cg --version --stats > version.txt
 gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
 	gmon2cg --format=speedscope -o interp.json fixtures/interp/prog fixtures/interp/gmon.out
+gmon2cg --format=svg -o interp.svg fixtures/interp/prog fixtures/interp/gmon.out
+	gmon2cg --format=svg -o interp.svg fixtures/interp/prog fixtures/interp/gmon.out
+gmon2cg --format=svg -o prog.svg prog gmon.out
+	gmon2cg --format=svg -o prog.svg prog gmon.out
+gmon2cg --compare --annotations=github --markdown="$GITHUB_STEP_SUMMARY" base.cg new.cg
+	gmon2cg -o base.cg prog gmon.out && gmon2cg -o new.cg prog prof.1 && GITHUB_STEP_SUMMARY=summary.txt && gmon2cg --compare --annotations=github --markdown="$GITHUB_STEP_SUMMARY" base.cg new.cg >cmp.txt && grep -q '^### gmon2cg --compare: passed$' summary.txt
+gmon2cg --compare --codequality=perf-quality.json base.cg new.cg
+	gmon2cg -o base.cg prog gmon.out && gmon2cg -o new.cg prog prof.1 && gmon2cg --compare --codequality=perf-quality.json base.cg new.cg >cmp.txt
 gmon2cg --summary=2 --prefix-map=.=fixtures -o /dev/null fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
 	gmon2cg --summary=2 --prefix-map=.=fixtures -o mingw.cg fixtures/mingw/x86-64/prog.exe fixtures/mingw/x86-64/gmon.out
 gmon2cg -o prog.cg prog.exe gmon.out
@@ -116,22 +124,25 @@ ln -s "$GMON2CG" "$tmp/bin/gmon2cg"
 
 # Each run: exit 0, and every file it wrote is a callgrind profile (gzip
 # compressed where it ends in .gz or was asked for with --gzip), a
-# speedscope profile (.json), or the text --version and --help print.
+# speedscope profile (.json), a Code Quality report (*quality.json), a
+# flame graph (.svg), or text (--version, --help, a report).
 while IFS= read -r line; do
 	case $line in
 	$'\t'walkthrough | $'\t'"run by "* | '') continue ;;
 	$'\t'*) cmd=${line#$'\t'} ;;
 	*) continue ;;
 	esac
-	rm -f "$work"/*.cg "$work"/*.gz "$work"/*.txt "$work"/*.json "$work/callgrind.out"
+	rm -f "$work"/*.cg "$work"/*.gz "$work"/*.txt "$work"/*.json "$work"/*.svg "$work/callgrind.out"
 	(cd "$work" && HOME=$tmp/home PATH=$tmp/bin:$PATH work=$work bash -c "$cmd") \
 		>"$tmp/out" 2>"$tmp/err"
 	st=$? bad=
-	written=$(cd "$work" && ls -- *.cg *.gz *.txt *.json callgrind.out 2>/dev/null)
+	written=$(cd "$work" && ls -- *.cg *.gz *.txt *.json *.svg callgrind.out 2>/dev/null)
 	[ -n "$written" ] || bad="no output"
 	for f in $written; do
 		case $f in
 		*.txt) [ -s "$work/$f" ] || bad="$f empty" ;;
+		*quality.json) head -c 1 "$work/$f" | grep -q '\[' || bad="$f is not a Code Quality report" ;;
+		*.svg) grep -q '^<svg ' "$work/$f" || bad="$f is not an SVG file" ;;
 		*.json) grep -q '"\$schema": *"https://www.speedscope.app/file-format-schema.json"' "$work/$f" ||
 			bad="$f is not a speedscope profile" ;;
 		*.gz | out.gz.cg) gzip -dc "$work/$f" | head -n 1 | grep -qx '# callgrind format' ||

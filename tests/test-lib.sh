@@ -216,6 +216,23 @@ kcg_loads() {
 # one file to another is still run, and one added anywhere must have a run.
 user_docs=("${srcdir:-.}/README" "${srcdir:-.}"/doc/guide/*.md)
 
+# synthetic_profile SOURCE NAME=SAMPLES...: on stdout, a callgrind file
+# as gmon2cg writes one, sampled at 100 Hz, of the functions NAME of the
+# program's SOURCE with SAMPLES samples each (0: the writer's 1 ns of a
+# function never sampled), for --compare's tests.
+synthetic_profile() {
+	local source=$1
+	shift
+	printf '%s\n' "$@" | awk -v source="$source" 'BEGIN {
+		print "# callgrind format"; print "version: 1"
+		print "desc: Sampling rate: 100 Hz"; print "positions: line"; print "events: ns"
+		print "ob=(1) prog"; print "fl=(1) " source; p = 10000000 }
+		{ eq = match($0, /=[0-9]+$/); name = substr($0, 1, eq - 1)
+		  ns = substr($0, eq + 1) * p; if (ns == 0) ns = 1
+		  printf "fn=(%d) %s\n1 %.0f\n", NR, name, ns; total += ns }
+		END { printf "totals: %.0f\n", total }'
+}
+
 # A file name for fixture NAME's output.
 out_name() {
 	echo "$tmp/$(echo "$1" | tr / -).cg"

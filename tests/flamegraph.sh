@@ -1,0 +1,90 @@
+#!/bin/bash
+# flamegraph.sh -- --format=svg: the flame graph of every fixture is XML
+# that xmllint accepts, self-contained (nothing fetched), and has
+# speedscope's numbers: the frames of --format=speedscope's stacks,
+# totals and self times alike, adding up (tests/lib/check_flamegraph.py).
+# Headless Chromium opens a few and checks from the page
+# (tests/lib/flamegraph-checks.js) that the frames are drawn as wide as
+# their times, the titles carry them, and hovering, searching and
+# zooming work; its screenshots (tests/flamegraph-*.png) are the guide's.
+. "${srcdir:-.}/tests/test-lib.sh"
+
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+check=$(cd "${srcdir:-.}/tests/lib" && pwd)/check_flamegraph.py
+checks_js=$srcdir/tests/lib/flamegraph-checks.js
+browser=$(command -v chromium || command -v chromium-browser || true)
+xmllint=$(command -v xmllint || true)
+[ -n "$xmllint" ] || skip_check "xmllint accepts the SVGs" "xmllint not installed (libxml2-utils)"
+
+# in_browser SVG HOT PNG: the SVG with the page's checks (HOT a frame's
+# name), its DOM once they ran, in $tmp/page.dom; a screenshot of SVG
+# itself in PNG.
+in_browser() {
+	local page=$tmp/page.svg height
+	{ sed '$d' "$1"; sed "s/HOT/'$2'/g" "$checks_js"; echo '</svg>'; } >"$page"
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chromium" --dump-dom "file://$page" \
+		2>/dev/null >"$tmp/page.dom"
+	height=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' "$1" | head -n 1)
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chromium" --hide-scrollbars \
+		--window-size="1200,${height:-400}" --screenshot="$3" "file://$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" \
+		>/dev/null 2>&1
+}
+
+# (the memcheck and sanitizer passes need the code paths once: three
+# native fixtures, a cycle and C++ names among them)
+names=$(fixture_names)
+[ -z "$paths_only" ] || names="calltree cycle cxx"
+for name in $names; do
+	exe=$FIXTURES/$name/prog gmon=$FIXTURES/$name/gmon.out out=$(out_name "$name")
+	svg=${out%.cg}.svg json=${out%.cg}.json
+	"$GMON2CG" --format=svg -o "$svg" "$exe" "$gmon" 2>/dev/null &&
+		"$GMON2CG" --format=speedscope -o "$json" "$exe" "$gmon" 2>/dev/null ||
+		{ not_ok "$name: converts to svg and speedscope"; continue; }
+	if [ -n "$xmllint" ]; then
+		"$xmllint" --noout "$svg" 2>"$tmp/xmllint.err"
+		check "$name: xmllint accepts the SVG"
+		diag <"$tmp/xmllint.err"
+	fi
+	! grep -Eq '(href|src)=|url\(|@import' "$svg"
+	check "$name: the SVG fetches nothing (no href, src, url() or @import)"
+	"$PYTHON3" "$check" "$svg" "$json" 2>"$tmp/check.err"
+	check "$name: speedscope's frames and numbers, adding up, each title carrying them"
+	head -n 5 "$tmp/check.err" | diag
+done
+
+# In a real browser: the fixture of fixtures/compare (hot_a), one with a
+# cycle, and a C++ one (names with < and >).
+cmp=$FIXTURES/compare
+top=$(cd "$FIXTURES/.." && pwd)
+if [ -z "$browser" ]; then
+	skip_check "the flame graphs in Chromium" "chromium not installed"
+else
+	set -- compare/base hot_a cycle '<cycle 1>' cxx main
+	while [ $# -ge 2 ]; do
+		name=$1 hot=$2
+		shift 2
+		# (named from the source tree's top, as the guide's screenshots show them)
+		exe=fixtures/$name/prog gmon=fixtures/$name/gmon.out
+		[ "$name" = compare/base ] && gmon=fixtures/compare/base/gmon.01.out
+		[ -f "$top/$gmon" ] || { skip_check "$name in Chromium" "no profile"; continue; }
+		svg=$tmp/browser.svg json=$tmp/browser.json png=$builddir/tests/flamegraph-${name//\//-}.png
+		(cd "$top" && "$GMON2CG" --format=svg --prefix-map=.=fixtures -o "$svg" "$exe" "$gmon" 2>/dev/null &&
+			"$GMON2CG" --format=speedscope --prefix-map=.=fixtures -o "$json" "$exe" "$gmon" 2>/dev/null)
+		in_browser "$svg" "$hot" "$png"
+		"$PYTHON3" "$check" "$svg" "$json" "$tmp/page.dom" 2>"$tmp/check.err"
+		check "$name in Chromium: frames drawn as wide as their times, titles with speedscope's numbers, hover, search and zoom work"
+		head -n 5 "$tmp/check.err" | diag
+		[ -s "$png" ]
+		check "$name: a screenshot, $png"
+	done
+fi
+
+expect 2 "--parts is for KCachegrind's Parts view; --format=svg writes one profile" \
+	"$GMON2CG" --format=svg --parts "$cmp/base/prog" "$cmp/base/gmon.01.out"
+expect 2 "unknown output format 'png': callgrind, speedscope or svg" \
+	"$GMON2CG" --format=png "$cmp/base/prog" "$cmp/base/gmon.01.out"
+expect 1 'write error' "$GMON2CG" --format=svg -o /dev/full "$cmp/base/prog" "$cmp/base/gmon.01.out"
+
+finish
