@@ -48,6 +48,7 @@ dist-hook:
 EXTRA_DIST += tests/lib/callgrind_model.py tests/lib/gprof_model.py \
 	tests/lib/exact_hist.py tests/lib/compare_gprof.py tests/lib/gmon_rewrite.py \
 	tests/lib/check_positions.py tests/lib/check_viewers.py tests/lib/kcg-check \
+	tests/lib/bare-metal.bash \
 	tests/lib/compare_gprof_pct.py tests/lib/compare_flat.py tests/lib/annotate_gprof.py \
 	tests/lib/check_callgrind.py tests/lib/checked-run.bash tests/checker/clean.cg
 
