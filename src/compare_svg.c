@@ -349,9 +349,9 @@ int compare_write_svg(struct outstream *os, const struct compare_result *r,
 			 o->files[0][0], o->nfiles[0] > 1 ? " ..." : "", o->files[1][0],
 			 o->nfiles[1] > 1 ? " ..." : "");
 		snprintf(subtitle, sizeof subtitle,
-			 "total %s -> %s (%s); width: new time (mean of %u runs); red slower, "
-			 "blue faster beyond noise, grey within noise, yellow inconclusive, "
-			 "violet new; outlined: past a gate",
+			 "total %s -> %s (%s); width: new time, mean of %u runs; red slower, "
+			 "blue faster, grey within noise, yellow inconclusive, violet new; "
+			 "outlined: past a gate",
 			 total[0], total[1], trimmed(total[2]), d.nruns);
 		svg_write(&d.picture, &(struct svg_style){
 				  .title = title, .subtitle = subtitle, .name = diff_name,

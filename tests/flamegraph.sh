@@ -96,12 +96,12 @@ for side in base slower; do
 	for n in $(seq -w 1 $runs); do
 		(cd "$top" && "$GMON2CG" --prefix-map=.=fixtures -o "$tmp/$side.$n.cg" \
 			fixtures/compare/$side/prog fixtures/compare/$side/gmon.$(printf %02d "$n").out 2>/dev/null)
-		list=${list:+$list,}$tmp/$side.$n.cg
+		list=${list:+$list,}$side.$n.cg
 	done
 	eval "${side}_cgs=\$list"
 done
 svg=$tmp/diff.svg
-"$GMON2CG" --compare --svg="$svg" --junit="$tmp/diff.xml" "$base_cgs" "$slower_cgs" >"$tmp/diff.txt" 2>&1
+(cd "$tmp" && "$GMON2CG" --compare --svg="$svg" --junit=diff.xml "$base_cgs" "$slower_cgs" >diff.txt 2>&1)
 [ $? = 3 ] && [ -s "$svg" ]
 check "--compare --svg: a differential flame graph, the gate failing"
 if [ -n "$xmllint" ]; then
@@ -126,7 +126,7 @@ else
 	check "differential: a screenshot, $png"
 fi
 expect 2 "-o and --svg both to standard output" \
-	"$GMON2CG" --compare --svg=- -o - "$base_cgs" "$slower_cgs"
+	"$GMON2CG" --compare --svg=- -o - "$tmp/base.1.cg" "$tmp/slower.1.cg"
 expect 2 "is an option of --compare" \
 	"$GMON2CG" --svg="$tmp/x.svg" "$cmp/base/prog" "$cmp/base/gmon.01.out"
 
