@@ -119,6 +119,7 @@ struct parser {
 	bool call_pending;	/* a calls= line wants its cost line */
 	uint64_t call_count;
 	size_t callee;
+	bool keep_calls;	/* the calls are kept in p->calls */
 	struct g2c_error *err;
 };
 
@@ -504,6 +505,46 @@ static int call_line(struct parser *ps, const char *s)
 	return 0;
 }
 
+static bool same_call(const void *calls, size_t pos, const void *key)
+{
+	const struct callgrind_read_call *c =
+		&((const struct callgrind_read_call *)calls)[pos];
+	const struct callgrind_read_call *k = key;
+
+	return c->caller == k->caller && c->callee == k->callee;
+}
+
+/* Adds COUNT calls of cost NS from CALLER to CALLEE to p->calls; false
+ * when out of memory.  (NS stays within the caller's inclusive cost,
+ * which the caller of this checks for 64 bits.) */
+static bool add_call(struct callgrind_read_profile *p, size_t caller,
+		     size_t callee, uint64_t count, uint64_t ns)
+{
+	struct callgrind_read_call key = { caller, callee, count, ns };
+	uint64_t hash = (uint64_t)caller * 0x9e3779b97f4a7c15u ^
+			(uint64_t)callee * 0xbf58476d1ce4e5b9u;
+	struct hash_slot *slot;
+	struct callgrind_read_call *calls;
+
+	hash ^= hash >> 29;
+	if (!hash_index_reserve(&p->call_index, p->ncalls + 1))
+		return false;
+	slot = hash_index_find(&p->call_index, hash, same_call, p->calls, &key);
+	if (!hash_slot_is_free(slot)) {
+		struct callgrind_read_call *c = &p->calls[hash_slot_entry(slot)];
+
+		c->count = add_saturating(c->count, count);
+		c->ns = add_saturating(c->ns, ns);
+		return true;
+	}
+	if (!(calls = array_grow(p->calls, &p->calls_cap, p->ncalls + 1, sizeof *calls)))
+		return false;
+	p->calls = calls;
+	calls[p->ncalls] = key;
+	hash_index_add(&p->call_index, slot, hash, p->ncalls++);
+	return true;
+}
+
 /* A cost line: positions, then at most one cost per event. */
 static int cost_line(struct parser *ps, const char *s)
 {
@@ -541,6 +582,9 @@ static int cost_line(struct parser *ps, const char *s)
 					return fail(ps, "the costs of a function's calls add up to more than 64 bits");
 				caller->incl_ns += ns;
 				caller->incl_samples += samples;
+				if (ps->keep_calls &&
+				    !add_call(ps->p, ps->fn, ps->callee, ps->call_count, ns))
+					return out_of_memory(ps);
 			}
 		}
 		ps->cob = ps->cfi = ps->cfn = NULL;
@@ -748,9 +792,9 @@ static int parse_file(struct parser *ps)
 }
 
 int callgrind_read_file(struct callgrind_read_profile *p, const char *path,
-		struct g2c_error *err)
+			bool calls, struct g2c_error *err)
 {
-	struct parser ps = { .p = p, .err = err };
+	struct parser ps = { .p = p, .keep_calls = calls, .err = err };
 	int rc = -1;
 
 	memset(p, 0, sizeof *p);
@@ -786,5 +830,51 @@ void callgrind_read_release(struct callgrind_read_profile *p)
 	callgrind_read_strings_free(p->strings);
 	free(p->fns);
 	hash_index_release(&p->index);
+	free(p->calls);
+	hash_index_release(&p->call_index);
 	memset(p, 0, sizeof *p);
+}
+
+int callgrind_read_merge(struct callgrind_read_profile *into,
+			 const struct callgrind_read_profile *from,
+			 struct g2c_error *err)
+{
+	size_t *to = malloc((from->nfns + 1) * sizeof *to);
+	bool ok = to != NULL;
+
+	if (ok && !into->strings)
+		ok = (into->strings = callgrind_read_strings_new()) != NULL;
+	for (size_t f = 0; ok && f < from->nfns; f++) {
+		const struct callgrind_read_fn *fn = &from->fns[f];
+		const char *ob = callgrind_read_strings_intern(into->strings, fn->object);
+		const char *fl = callgrind_read_strings_intern(into->strings, fn->file);
+		const char *name = callgrind_read_strings_intern(into->strings, fn->name);
+		struct callgrind_read_fn *sum;
+
+		if (!ob || !fl || !name || (to[f] = function_of(into, ob, fl, name)) == SIZE_MAX) {
+			ok = false;
+			break;
+		}
+		sum = &into->fns[to[f]];
+		sum->self_ns = add_saturating(sum->self_ns, fn->self_ns);
+		sum->incl_ns = add_saturating(sum->incl_ns, fn->incl_ns);
+		sum->self_samples += fn->self_samples;
+		sum->incl_samples += fn->incl_samples;
+		sum->calls = add_saturating(sum->calls, fn->calls);
+		if (!sum->line)
+			sum->line = fn->line;
+	}
+	for (size_t c = 0; ok && c < from->ncalls; c++) {
+		const struct callgrind_read_call *call = &from->calls[c];
+
+		ok = add_call(into, to[call->caller], to[call->callee], call->count, call->ns);
+	}
+	free(to);
+	if (!ok)
+		return g2c_error_set(err, "out of memory");
+	into->total_ns = add_saturating(into->total_ns, from->total_ns);
+	into->total_samples += from->total_samples;
+	if (!into->hz)
+		into->hz = from->hz;
+	return 0;
 }

@@ -15,10 +15,14 @@
  * writer's " [FILE]" or " [0x...]" label), its source file and its object
  * (the base name of a library; "" for the program, the file's first
  * object), so that a rebuild, where every address moves, matches.
+ * Asked to, it also keeps the calls between functions (cfn=, calls= and
+ * their inclusive costs), summed per caller and callee, for the
+ * differential flame graph of the new side.
  */
 #ifndef GMON2CG_CALLGRIND_READ_H
 #define GMON2CG_CALLGRIND_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +40,14 @@ struct callgrind_read_fn {
 	unsigned line;		/* its entry's line (a call's target); 0: none */
 };
 
+/* All calls from one function to another (fns numbers), but from
+ * <spontaneous>. */
+struct callgrind_read_call {
+	size_t caller, callee;
+	uint64_t count;
+	uint64_t ns;		/* their inclusive cost */
+};
+
 struct callgrind_read_profile {
 	const char *path;
 	struct callgrind_read_fn *fns;
@@ -43,18 +55,31 @@ struct callgrind_read_profile {
 	uint64_t total_ns;	/* every self cost */
 	double total_samples;
 	uint32_t hz;		/* the first part's sampling rate; 0: none */
+	struct callgrind_read_call *calls;	/* when asked for, as first met */
+	size_t ncalls;
 	/* callgrind_read.c's: owns the names */
 	struct callgrind_read_strings *strings;
 	size_t fns_cap;
 	struct hash_index index;	/* the reader's: fns by identity */
+	size_t calls_cap;
+	struct hash_index call_index;	/* the reader's: calls by ends */
 };
 
-/* Reads the callgrind file PATH into P.  Returns 0, or -1 with ERR set
- * ("PATH:LINE: what is wrong"); P is to be released either way. */
+/* Reads the callgrind file PATH into P, the calls too when CALLS.
+ * Returns 0, or -1 with ERR set ("PATH:LINE: what is wrong"); P is to be
+ * released either way. */
 int callgrind_read_file(struct callgrind_read_profile *p, const char *path,
-		struct g2c_error *err);
+			bool calls, struct g2c_error *err);
 
 void callgrind_read_release(struct callgrind_read_profile *p);
+
+/* Adds the functions and calls of FROM to INTO (zeroed at first, then
+ * the sum of the profiles added: functions matched as within a file,
+ * names copied into its own table).  Returns 0, or -1 with ERR set; INTO
+ * is to be released either way. */
+int callgrind_read_merge(struct callgrind_read_profile *into,
+			 const struct callgrind_read_profile *from,
+			 struct g2c_error *err);
 
 /* A table of strings, each kept once: the profile's names, and those a
  * comparison keeps once the profiles are released. */

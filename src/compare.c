@@ -1216,6 +1216,7 @@ static int sort_rows(struct compare_result *r)
 struct read_job {
 	struct callgrind_read_profile *p;
 	const char *path;
+	bool calls;		/* keep its calls */
 	struct g2c_error err;
 	int rc;
 };
@@ -1224,7 +1225,7 @@ static void *read_profile(void *arg)
 {
 	struct read_job *job = arg;
 
-	job->rc = callgrind_read_file(job->p, job->path, &job->err);
+	job->rc = callgrind_read_file(job->p, job->path, job->calls, &job->err);
 	return NULL;
 }
 
@@ -1269,7 +1270,8 @@ static int read_profiles(struct compare_result *r, struct matcher *m,
 			int side = f >= o->nfiles[0];
 
 			job[j] = (struct read_job){
-				.p = &p[j], .path = o->files[side][f - (side ? o->nfiles[0] : 0)] };
+				.p = &p[j], .path = o->files[side][f - (side ? o->nfiles[0] : 0)],
+				.calls = side == 1 && o->new_graph };
 		}
 		if (n == 2)
 			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
@@ -1287,6 +1289,8 @@ static int read_profiles(struct compare_result *r, struct matcher *m,
 			}
 			if (rc == 0 && add_profile(r, m, &p[j], side, &total[side]) < 0)
 				rc = g2c_error_set(err, "out of memory");
+			if (rc == 0 && job[j].calls)
+				rc = callgrind_read_merge(&r->graph, &p[j], err);
 			callgrind_read_release(&p[j]);
 		}
 	}
@@ -1376,5 +1380,6 @@ void compare_release(struct compare_result *r)
 		free(r->remaps[i].new_prefix);
 	}
 	free(r->remaps);
+	callgrind_read_release(&r->graph);
 	memset(r, 0, sizeof *r);
 }

@@ -60,6 +60,7 @@ struct compare_options {
 	const struct compare_gate *gates;	/* none: compare_default_gates */
 	size_t ngates;
 	bool show_all;		/* report rows without samples and changes too */
+	bool new_graph;		/* keep the new side's calls (compare_result.graph) */
 };
 
 /* --machine-noise's default (percent): on a steady machine, sides of 10
@@ -140,6 +141,9 @@ struct compare_result {
 	struct compare_gate *defaults;	/* the gates used without --fail-on */
 	struct compare_remap *remaps;
 	size_t nremaps;
+	/* With compare_options.new_graph: the new side's functions and
+	 * calls, summed over its runs (callgrind_read_merge). */
+	struct callgrind_read_profile graph;
 };
 
 /* Reads and compares the profiles O names.  Returns 0, or -1 with ERR set;

@@ -22,6 +22,7 @@
 #include "compare.h"
 #include "compare_forge.h"
 #include "compare_report.h"
+#include "compare_svg.h"
 #include "convert.h"
 #include "diag.h"
 #include "options.h"
@@ -51,15 +52,20 @@ static void reuse_freed_memory(void)
 #endif
 }
 
-/* Writes a report of the comparison R into the file PATH with WRITE,
+/* A report's writer: WRITE, or CHECKED, which can run out of memory. */
+struct report_writer {
+	void (*write)(struct outstream *, const struct compare_result *,
+		      const struct compare_options *);
+	int (*checked)(struct outstream *, const struct compare_result *,
+		       const struct compare_options *, struct g2c_error *);
+};
+
+/* Writes a report of the comparison R into the file PATH with W,
  * unless PATH is one of the profiles compared. */
 static int write_report_file(const char *path, bool gzip,
 			     const struct compare_result *r,
 			     const struct compare_options *co,
-			     void (*write)(struct outstream *,
-					   const struct compare_result *,
-					   const struct compare_options *),
-			     struct g2c_error *err)
+			     struct report_writer w, struct g2c_error *err)
 {
 	size_t n = co->nfiles[0] + co->nfiles[1];
 	const char **inputs = calloc(n, sizeof *inputs);
@@ -72,8 +78,13 @@ static int write_report_file(const char *path, bool gzip,
 		inputs[i] = i < co->nfiles[0] ? co->files[0][i] : co->files[1][i - co->nfiles[0]];
 	if (outstream_check_inputs(path, inputs, n, err) == 0 &&
 	    outstream_open(&os, path, gzip, err) == 0) {
-		write(&os, r, co);
-		rc = outstream_close(&os, err);
+		if (!w.write && w.checked(&os, r, co, err) < 0)
+			outstream_discard(&os);	/* (no part of a file appears) */
+		else {
+			if (w.write)
+				w.write(&os, r, co);
+			rc = outstream_close(&os, err);
+		}
 	}
 	free(inputs);
 	return rc;
@@ -99,25 +110,34 @@ static int run_comparison(const struct options *o)
 		.alpha = o->alpha, .min_time_ns = o->min_time_ns,
 		.machine_noise = o->machine_noise / 100,
 		.gates = o->gates, .ngates = o->ngates, .show_all = o->show_all,
+		.new_graph = o->svg != NULL,
 	};
 	struct compare_result r;
 	struct g2c_error err;
 	int rc = compare_profiles(&r, &co, &err);
 
 	if (rc == 0 && o->junit)
-		rc = write_report_file(o->junit, false, &r, &co, compare_write_junit, &err);
+		rc = write_report_file(o->junit, false, &r, &co,
+				       (struct report_writer){ compare_write_junit, NULL }, &err);
 	if (rc == 0 && o->markdown)
-		rc = write_report_file(o->markdown, false, &r, &co, compare_write_markdown, &err);
+		rc = write_report_file(o->markdown, false, &r, &co,
+				       (struct report_writer){ compare_write_markdown, NULL }, &err);
 	if (rc == 0 && o->codequality)
 		rc = write_report_file(o->codequality, false, &r, &co,
-				       compare_write_codequality, &err);
+				       (struct report_writer){ compare_write_codequality, NULL },
+				       &err);
+	if (rc == 0 && o->svg)
+		rc = write_report_file(o->svg, false, &r, &co,
+				       (struct report_writer){ NULL, compare_write_svg }, &err);
 	if (rc == 0 && o->output)
 		rc = write_report_file(o->output, o->gzip, &r, &co,
-				       compare_write_callgrind, &err);
+				       (struct report_writer){ compare_write_callgrind, NULL },
+				       &err);
 	if (rc == 0) {
 		/* (with a file on stdout, the report is a log: stderr) */
 		FILE *fp = names_stdout(o->output) || names_stdout(o->junit) ||
-			   names_stdout(o->markdown) || names_stdout(o->codequality) ?
+			   names_stdout(o->markdown) || names_stdout(o->codequality) ||
+			   names_stdout(o->svg) ?
 			   stderr : stdout;
 
 		compare_write_text(fp, &r, &co);

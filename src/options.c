@@ -142,6 +142,10 @@ void options_write_help(FILE *fp)
 "      --codequality=FILE  also write GitLab's Code Quality report (JSON), an\n"
 "                      issue per change, fingerprinted by function, file and\n"
 "                      gate\n"
+"      --svg=FILE      also write a differential flame graph (SVG): the new\n"
+"                      side's call graph, widths its times, colours the\n"
+"                      verdicts (slower, faster, within noise, inconclusive,\n"
+"                      new), the functions past a gate outlined\n"
 "      --all           report also the functions with no samples and no change\n"
 "                      of calls (left out by default)\n"
 "  -o, --output=FILE   also write the comparison as a callgrind file (events\n"
@@ -292,7 +296,7 @@ enum {
 	OPT_PARTS, OPT_RATE, OPT_STATS, OPT_GZIP, OPT_SUMMARY, OPT_PREFIX_MAP,
 	OPT_DEMANGLE, OPT_GRAPH, OPT_NO_GRAPH, OPT_NO_INSTR, OPT_LIBRARY,
 	OPT_FORMAT, OPT_COMPARE, OPT_FAIL_ON, OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
-	OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN, OPT_CODEQUALITY,
+	OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN, OPT_CODEQUALITY, OPT_SVG,
 	OPT_REFUSED		/* + index in refused[] */
 };
 
@@ -563,6 +567,7 @@ static const struct own_option own_options[] = {
 	{ "markdown", OPT_MARKDOWN, required_argument, take_compare_string, FIELD(markdown), NO_SET },
 	{ "codequality", OPT_CODEQUALITY, required_argument, take_compare_string,
 	  FIELD(codequality), NO_SET },
+	{ "svg", OPT_SVG, required_argument, take_compare_string, FIELD(svg), NO_SET },
 	{ "all", OPT_ALL, no_argument, take_compare_true, FIELD(show_all), NO_SET },
 	{ "help", 'h', no_argument, take_help, 0, NO_SET },
 	{ "version", 'V', no_argument, take_version, 0, NO_SET },
@@ -708,7 +713,7 @@ static bool for_comparison(int code)
 	static const int codes[] = { 'o', OPT_GZIP, OPT_COMPARE, OPT_FAIL_ON,
 				     OPT_MIN_TIME, OPT_ALPHA, OPT_JUNIT, OPT_ALL,
 				     OPT_MACHINE_NOISE, OPT_ANNOTATIONS, OPT_MARKDOWN,
-				     OPT_CODEQUALITY, 'h', 'V', 'v' };
+				     OPT_CODEQUALITY, OPT_SVG, 'h', 'V', 'v' };
 
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
 		if (codes[i] == code)
@@ -727,9 +732,9 @@ bool names_stdout(const char *path)
 static enum options_action one_on_stdout(struct options *o)
 {
 	const char *const files[] = { o->output, o->junit, o->markdown,
-				      o->codequality };
+				      o->codequality, o->svg };
 	const char *const names[] = { "-o", "--junit", "--markdown",
-				      "--codequality" };
+				      "--codequality", "--svg" };
 	int first = -1;
 
 	for (int i = 0; i < (int)(sizeof files / sizeof *files); i++) {

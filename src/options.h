@@ -69,6 +69,7 @@ struct options {
 	bool annotations;	/* --annotations=github: on stdout */
 	const char *markdown;	/* --markdown=FILE */
 	const char *codequality;	/* --codequality=FILE */
+	const char *svg;	/* --svg=FILE */
 	bool show_all;		/* --all */
 	const char *compare_only;	/* the first option only --compare takes */
 	const char *convert_only;	/* the first one --compare does not take */

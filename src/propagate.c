@@ -873,3 +873,25 @@ out:
 	free(uncalled);
 	return rc;
 }
+
+int propagate_find_cycles(struct callgraph *cg, struct g2c_error *err)
+{
+	struct components comps = { 0 };
+
+	if (cg->nfuncs >= UINT32_MAX || cg->narcs >= UINT32_MAX)
+		return g2c_error_set(err, "too many functions or calls for one call graph");
+	if (find_components(cg, &comps) < 0) {
+		components_release(&comps);
+		return g2c_error_set(err, "out of memory for the call graph");
+	}
+	cg->ncycles = 0;
+	for (size_t c = 0; c < comps.count; c++) {
+		size_t k = comps.first[c + 1] - comps.first[c];
+		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
+
+		for (size_t m = comps.first[c]; m < comps.first[c + 1]; m++)
+			cg->funcs[comps.members[m]].cycle = cycle;
+	}
+	components_release(&comps);
+	return 0;
+}

@@ -30,4 +30,11 @@ struct g2c_error;
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 		    struct g2c_error *err);
 
+/* Finds the cycles of a graph that has its propagated costs already (one
+ * read back from a callgrind file): CG's used functions and its arcs,
+ * sorted by caller then callee.  Sets each function's cycle (numbered as
+ * propagate_graph numbers them) and cg->ncycles.  Returns 0, or -1 with
+ * ERR set. */
+int propagate_find_cycles(struct callgraph *cg, struct g2c_error *err);
+
 #endif

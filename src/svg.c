@@ -165,7 +165,10 @@ static void write_node(const struct svg_picture *p, const struct svg_node *n,
 		outstream_puts(os, fill);
 	else
 		put_warm_fill(os, n->frame);
-	outstream_printf(os, "\"/><text x=\"%.2f\" y=\"%.0f\">", x + 3, y + ROW - 4);
+	outstream_puts(os, "\"");
+	if (style->rect_attributes)
+		style->rect_attributes(style->ctx, n, os);
+	outstream_printf(os, "/><text x=\"%.2f\" y=\"%.0f\">", x + 3, y + ROW - 4);
 	style->name(style->ctx, n, os, outstream_puts_xml);
 	outstream_puts(os, "</text></g>\n");
 }

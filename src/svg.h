@@ -61,6 +61,9 @@ struct svg_style {
 	void (*details)(void *ctx, const struct svg_node *n, struct outstream *os);
 	/* Its fill, "#rrggbb"; NULL: by its name, a flame's warm colours. */
 	const char *(*fill)(void *ctx, const struct svg_node *n);
+	/* Writes more attributes of its <rect> (" name=\"value\"..."), such
+	 * as an outline; NULL: none. */
+	void (*rect_attributes)(void *ctx, const struct svg_node *n, struct outstream *os);
 	void *ctx;
 };
 

@@ -7,6 +7,12 @@
 # (tests/lib/flamegraph-checks.js) that the frames are drawn as wide as
 # their times, the titles carry them, and hovering, searching and
 # zooming work; its screenshots (tests/flamegraph-*.png) are the guide's.
+# --compare --svg's differential flame graph of fixtures/compare (base
+# against slower) is checked against the comparison's text report and
+# JUnit XML (tests/lib/check_flamegraph_diff.py: titles with the report's
+# numbers, fills by verdict, gated functions outlined, widths adding up to
+# the new side's total), by xmllint, and in Chromium likewise
+# (tests/flamegraph-diff.png).
 . "${srcdir:-.}/tests/test-lib.sh"
 
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -80,6 +86,49 @@ else
 		check "$name: a screenshot, $png"
 	done
 fi
+
+# --compare --svg: the differential flame graph (5 runs a side)
+diff_check=$(dirname "$check")/check_flamegraph_diff.py
+runs=5
+[ -z "$paths_only" ] || runs=2
+for side in base slower; do
+	list=
+	for n in $(seq -w 1 $runs); do
+		(cd "$top" && "$GMON2CG" --prefix-map=.=fixtures -o "$tmp/$side.$n.cg" \
+			fixtures/compare/$side/prog fixtures/compare/$side/gmon.$(printf %02d "$n").out 2>/dev/null)
+		list=${list:+$list,}$side.$n.cg
+	done
+	eval "${side}_cgs=\$list"
+done
+svg=$tmp/diff.svg
+(cd "$tmp" && "$GMON2CG" --compare --svg="$svg" --junit=diff.xml "$base_cgs" "$slower_cgs" >diff.txt 2>&1)
+[ $? = 3 ] && [ -s "$svg" ]
+check "--compare --svg: a differential flame graph, the gate failing"
+if [ -n "$xmllint" ]; then
+	"$xmllint" --noout "$svg" 2>"$tmp/xmllint.err"
+	check "differential: xmllint accepts the SVG"
+	diag <"$tmp/xmllint.err"
+fi
+! grep -Eq '(href|src)=|url\(|@import' "$svg"
+check "differential: the SVG fetches nothing (no href, src, url() or @import)"
+"$PYTHON3" "$diff_check" "$svg" "$tmp/diff.txt" "$tmp/diff.xml" 2>"$tmp/check.err"
+check "differential: titles with the report's numbers, fills by verdict, gates outlined, widths adding up"
+head -n 5 "$tmp/check.err" | diag
+if [ -z "$browser" ]; then
+	skip_check "the differential flame graph in Chromium" "chromium not installed"
+else
+	png=$builddir/tests/flamegraph-diff.png
+	in_browser "$svg" hot_a "$png"
+	"$PYTHON3" "$diff_check" "$svg" "$tmp/diff.txt" "$tmp/diff.xml" "$tmp/page.dom" 2>"$tmp/check.err"
+	check "differential in Chromium: frames as wide as their times, the report's numbers, hover, search and zoom work"
+	head -n 5 "$tmp/check.err" | diag
+	[ -s "$png" ]
+	check "differential: a screenshot, $png"
+fi
+expect 2 "-o and --svg both to standard output" \
+	"$GMON2CG" --compare --svg=- -o - "$tmp/base.1.cg" "$tmp/slower.1.cg"
+expect 2 "is an option of --compare" \
+	"$GMON2CG" --svg="$tmp/x.svg" "$cmp/base/prog" "$cmp/base/gmon.01.out"
 
 expect 2 "--parts is for KCachegrind's Parts view; --format=svg writes one profile" \
 	"$GMON2CG" --format=svg --parts "$cmp/base/prog" "$cmp/base/gmon.01.out"

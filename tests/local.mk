@@ -94,7 +94,8 @@ EXTRA_DIST += tests/lib/check_speedscope.py
 # tests/forge.sh: the reports for GitHub and GitLab
 EXTRA_DIST += tests/lib/check_forge.py tests/lib/ci_recipes.py tests/lib/perf-prog.c
 # tests/flamegraph.sh: --format=svg against speedscope, and in Chromium
-EXTRA_DIST += tests/lib/check_flamegraph.py tests/lib/flamegraph-checks.js
+EXTRA_DIST += tests/lib/check_flamegraph.py tests/lib/check_flamegraph_diff.py \
+	tests/lib/flamegraph-checks.js
 MOSTLYCLEANFILES = tests/unit/dump-gmon$(EXEEXT) tests/flamegraph-*.png
 EXTRA_DIST += tests/fuzz/seeds
 

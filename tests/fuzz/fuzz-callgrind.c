@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		abort();
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, len, 0) != (ssize_t)len)
 		abort();
-	if (callgrind_read_file(&p, path, &err) == 0) {
+	if (callgrind_read_file(&p, path, true, &err) == 0) {
 		uint64_t sum = 0;
 
 		for (size_t f = 0; f < p.nfns; f++) {
