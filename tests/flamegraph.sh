@@ -32,10 +32,18 @@ in_browser() {
 		--user-data-dir="$tmp/chromium" --dump-dom "file://$page" \
 		2>/dev/null >"$tmp/page.dom"
 	height=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' "$1" | head -n 1)
+	height=${height:-400}
+	# (headless Chromium's page is about 90 pixels shorter than the
+	# window it is given: a taller window, then the SVG's part of it)
 	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 		--user-data-dir="$tmp/chromium" --hide-scrollbars \
-		--window-size="1200,${height:-400}" --screenshot="$3" "file://$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" \
-		>/dev/null 2>&1
+		--window-size="1200,$((height + 200))" --screenshot="$tmp/window.png" \
+		"file://$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" >/dev/null 2>&1
+	if command -v convert >/dev/null && convert -version 2>/dev/null | grep -q ImageMagick; then
+		convert "$tmp/window.png" -crop "1200x$height+0+0" +repage "$3"
+	else
+		mv "$tmp/window.png" "$3"
+	fi
 }
 
 # (the memcheck and sanitizer passes need the code paths once: three
