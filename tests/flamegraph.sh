@@ -46,6 +46,17 @@ in_browser() {
 	fi
 }
 
+# well_formed_alone NAME SVG: xmllint accepts SVG, and it fetches nothing.
+well_formed_alone() {
+	if [ -n "$xmllint" ]; then
+		"$xmllint" --noout "$2" 2>"$tmp/xmllint.err"
+		check "$1: xmllint accepts the SVG"
+		diag <"$tmp/xmllint.err"
+	fi
+	! grep -Eq '(href|src)=|url\(|@import' "$2"
+	check "$1: the SVG fetches nothing (no href, src, url() or @import)"
+}
+
 # (the memcheck and sanitizer passes need the code paths once: three
 # native fixtures, a cycle and C++ names among them)
 names=$(fixture_names)
@@ -56,13 +67,7 @@ for name in $names; do
 	"$GMON2CG" --format=svg -o "$svg" "$exe" "$gmon" 2>/dev/null &&
 		"$GMON2CG" --format=speedscope -o "$json" "$exe" "$gmon" 2>/dev/null ||
 		{ not_ok "$name: converts to svg and speedscope"; continue; }
-	if [ -n "$xmllint" ]; then
-		"$xmllint" --noout "$svg" 2>"$tmp/xmllint.err"
-		check "$name: xmllint accepts the SVG"
-		diag <"$tmp/xmllint.err"
-	fi
-	! grep -Eq '(href|src)=|url\(|@import' "$svg"
-	check "$name: the SVG fetches nothing (no href, src, url() or @import)"
+	well_formed_alone "$name" "$svg"
 	"$PYTHON3" "$check" "$svg" "$json" 2>"$tmp/check.err"
 	check "$name: speedscope's frames and numbers, adding up, each title carrying them"
 	head -n 5 "$tmp/check.err" | diag
@@ -112,13 +117,7 @@ svg=$tmp/diff.svg
 (cd "$tmp" && "$GMON2CG" --compare --svg="$svg" --junit=diff.xml "$base_cgs" "$slower_cgs" >diff.txt 2>&1)
 [ $? = 3 ] && [ -s "$svg" ]
 check "--compare --svg: a differential flame graph, the gate failing"
-if [ -n "$xmllint" ]; then
-	"$xmllint" --noout "$svg" 2>"$tmp/xmllint.err"
-	check "differential: xmllint accepts the SVG"
-	diag <"$tmp/xmllint.err"
-fi
-! grep -Eq '(href|src)=|url\(|@import' "$svg"
-check "differential: the SVG fetches nothing (no href, src, url() or @import)"
+well_formed_alone differential "$svg"
 "$PYTHON3" "$diff_check" "$svg" "$tmp/diff.txt" "$tmp/diff.xml" 2>"$tmp/check.err"
 check "differential: titles with the report's numbers, fills by verdict, gates outlined, widths adding up"
 head -n 5 "$tmp/check.err" | diag

@@ -41,6 +41,30 @@ def speedscope_frames(path):
     return [(names[f], d, x0, w, s) for f, d, x0, w, s in nodes], x
 
 
+def adding_up(frames, total):
+    """What is wrong with FRAMES (name, depth, x, width, self) as a flame
+    graph of TOTAL: each frame's children and self add up to its width,
+    the roots to the total."""
+    problems = []
+    for name, d, x, w, s in frames:
+        inner = sum(c[3] for c in frames if c[1] == d + 1 and x <= c[2] < x + w)
+        if inner + s != w:
+            problems.append("%s at %d: children %d + self %d != %d" % (name, x, inner, s, w))
+    if sum(n[3] for n in frames if n[1] == 0) != total:
+        problems.append("the roots do not add up to the total")
+    return problems
+
+
+def browser_verdict(dom_path):
+    """What the page's own checks (flamegraph-checks.js) found wrong, from
+    the DOM Chromium dumped after they ran."""
+    dom = open(dom_path, encoding="utf-8").read()
+    m = re.search(r'data-check="([^"]*)"', dom)
+    if not m or m.group(1) != "ok":
+        return ["in the browser: %s" % (m.group(1) if m else "the checks did not run")]
+    return []
+
+
 def main():
     svg = ET.parse(sys.argv[1]).getroot()
     want, total = speedscope_frames(sys.argv[2])
@@ -57,18 +81,9 @@ def main():
     if got != want:
         problems.append("%d frames, speedscope's %d; first differences: %s" % (
             len(got), len(want), [(a, b) for a, b in zip(got, want) if a != b][:3]))
-    # children and self add up to the total
-    for i, (name, d, x, w, s) in enumerate(got):
-        inner = sum(c[3] for c in got if c[1] == d + 1 and x <= c[2] < x + w)
-        if inner + s != w:
-            problems.append("%s at %d: children %d + self %d != %d" % (name, x, inner, s, w))
-    if sum(n[3] for n in got if n[1] == 0) != total:
-        problems.append("the roots do not add up to the total")
+    problems.extend(adding_up(got, total))
     if len(sys.argv) > 3:
-        dom = open(sys.argv[3], encoding="utf-8").read()
-        m = re.search(r'data-check="([^"]*)"', dom)
-        if not m or m.group(1) != "ok":
-            problems.append("in the browser: %s" % (m.group(1) if m else "the checks did not run"))
+        problems.extend(browser_verdict(sys.argv[3]))
     for p in problems:
         print("%s: %s" % (sys.argv[1], p), file=sys.stderr)
     return 1 if problems else 0

@@ -17,6 +17,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+from check_flamegraph import adding_up, browser_verdict
+
 NS = "{http://www.w3.org/2000/svg}"
 FILLS = {"slower": "#e8553f", "faster": "#4f8fe0", "noise": "#d9d6c8",
          "inconclusive": "#f2c53d", "new": "#b48ce6", "none": "#b8b8b8"}
@@ -75,19 +77,11 @@ def main():
         gated = rect.get("data-gate") == "failed" and rect.get("stroke") == "#000"
         if gated != (mark == "!") or (("\n! FAILS: " in title) != (mark == "!")):
             problems.append("%s: past a gate %s, but marked %s" % (lines[0], mark == "!", gated))
-    for i, (name, d, x, w, s) in enumerate(frames):
-        inner = sum(c[3] for c in frames if c[1] == d + 1 and x <= c[2] < x + w)
-        if inner + s != w:
-            problems.append("%s at %d: children %d + self %d != %d" % (name, x, inner, s, w))
-    if sum(n[3] for n in frames if n[1] == 0) != total:
-        problems.append("the roots do not add up to the total")
+    problems.extend(adding_up(frames, total))
     if not seen:
         problems.append("no frame of a function in the report")
     if len(sys.argv) > 4:
-        dom = open(sys.argv[4], encoding="utf-8").read()
-        m = re.search(r'data-check="([^"]*)"', dom)
-        if not m or m.group(1) != "ok":
-            problems.append("in the browser: %s" % (m.group(1) if m else "the checks did not run"))
+        problems.extend(browser_verdict(sys.argv[4]))
     for p in problems:
         print("%s: %s" % (sys.argv[1], p), file=sys.stderr)
     return 1 if problems else 0
