@@ -3,12 +3,16 @@
  * symbols. */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callgraph.h"
+#include "callgrind_format.h"
 #include "diag.h"
+#include "object.h"
 #include "symtab.h"
+#include "util.h"
 
 size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first)
 {
@@ -80,4 +84,18 @@ void callgraph_release(struct callgraph *cg)
 	free(cg->sites);
 	free(cg->roots);
 	memset(cg, 0, sizeof *cg);
+}
+
+const char *callgraph_name(const struct callgraph *cg, size_t f, char *buf,
+			   size_t size)
+{
+	const struct symtab_func *sym = callgraph_symbol(cg, f);
+
+	if (sym)
+		return sym->name;
+	if (callgraph_is_no_symbol(cg, f))
+		return CALLGRIND_NO_SYMBOL;
+	snprintf(buf, size, CALLGRIND_OUTSIDE_BEFORE "%s" CALLGRIND_OUTSIDE_AFTER,
+		 base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
+	return buf;
 }

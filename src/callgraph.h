@@ -223,6 +223,12 @@ size_t callgraph_number_funcs(const size_t *nfuncs, size_t n, size_t *first);
 /* The object function F is in (for a pseudo function: the object it
  * stands for), and its symbol (NULL for a pseudo function). */
 size_t callgraph_object_of(const struct callgraph *cg, size_t f);
+
+/* The name every output gives function F: its symbol's, or a pseudo
+ * function's ("<no symbol>", "<outside SONAME>", this one written into
+ * BUF of SIZE bytes).  The one place the pseudo functions are named. */
+const char *callgraph_name(const struct callgraph *cg, size_t f, char *buf,
+			   size_t size);
 const struct symtab_func *callgraph_symbol(const struct callgraph *cg, size_t f);
 
 /* Starts the graph of OBJS[0..NOBJS): CG empty but for its objects, its

@@ -233,7 +233,7 @@ static void diff_name(void *ctx, const struct svg_node *n, struct outstream *os,
 	char cycle[48];
 
 	if (fr->is_cycle) {
-		snprintf(cycle, sizeof cycle, "<cycle %zu>", fr->what);
+		snprintf(cycle, sizeof cycle, FLAME_CYCLE_NAME, fr->what);
 		put(os, cycle);
 	} else {
 		put(os, d->g->fns[fr->what].name);

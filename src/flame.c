@@ -5,11 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callgrind_format.h"
 #include "diag.h"
 #include "flame.h"
-#include "object.h"
-#include "symtab.h"
 #include "util.h"
 
 #define NOT_IN_TREE SIZE_MAX
@@ -445,19 +442,12 @@ void flame_put_name(const struct callgraph *cg, const struct flame_frame *frame,
 		    struct outstream *os,
 		    void (*put)(struct outstream *os, const char *s))
 {
-	const struct symtab_func *sym;
-	char cycle[48];
+	char name[320];	/* (a base name, or a cycle's number) */
 
 	if (frame->is_cycle) {
-		snprintf(cycle, sizeof cycle, "<cycle %zu>", frame->what);
-		put(os, cycle);
-	} else if ((sym = callgraph_symbol(cg, frame->what))) {
-		put(os, sym->name);
-	} else if (callgraph_is_no_symbol(cg, frame->what)) {
-		put(os, CALLGRIND_NO_SYMBOL);
+		snprintf(name, sizeof name, FLAME_CYCLE_NAME, frame->what);
+		put(os, name);
 	} else {
-		put(os, CALLGRIND_OUTSIDE_BEFORE);
-		put(os, base_name(cg->objs[callgraph_object_of(cg, frame->what)].obj->path));
-		put(os, CALLGRIND_OUTSIDE_AFTER);
+		put(os, callgraph_name(cg, frame->what, name, sizeof name));
 	}
 }

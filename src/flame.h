@@ -81,6 +81,9 @@ int flame_unroll(const struct callgraph *cg, const struct flame_bounds *bounds,
 
 void flame_frames_release(struct flame_frames *frames);
 
+/* How a cycle's frame is named: "<cycle N>", N its number. */
+#define FLAME_CYCLE_NAME "<cycle %zu>"
+
 /* Writes FRAME's name as the callgrind writer names the function ("<cycle
  * N>" for a cycle; without the labels that keep KCachegrind from merging
  * namesakes: a flame graph tells frames apart by number), each piece of

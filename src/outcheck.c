@@ -5,28 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callgrind_format.h"
 #include "diag.h"
-#include "object.h"
 #include "outcheck.h"
 #include "symtab.h"
 #include "util.h"
 
 /* A cost this large is a difference that went below 0. */
 #define COST_LIMIT (UINT64_C(1) << 63)
-
-/* Function F's name, for the message. */
-static const char *name_of(const struct callgraph *cg, size_t f, char *buf,
-			   size_t size)
-{
-	if (!callgraph_is_pseudo(cg, f))
-		return callgraph_symbol(cg, f)->name;
-	if (callgraph_is_no_symbol(cg, f))
-		return CALLGRIND_NO_SYMBOL;
-	snprintf(buf, size, CALLGRIND_OUTSIDE_BEFORE "%s" CALLGRIND_OUTSIDE_AFTER,
-		 base_name(cg->objs[callgraph_object_of(cg, f)].obj->path));
-	return buf;
-}
 
 /* Sets ERR to the internal error WHAT (a failed invariant) of function F
  * (SIZE_MAX: of the whole profile); returns -1. */
@@ -37,7 +22,7 @@ static int violated(const struct callgraph *cg, size_t f, const char *what,
 
 	return g2c_error_set(err, "internal error: %s%s%s; this is a bug of gmon2cg, please report it at %s",
 			     what, f == SIZE_MAX ? "" : " for ",
-			     f == SIZE_MAX ? "" : name_of(cg, f, buf, sizeof buf),
+			     f == SIZE_MAX ? "" : callgraph_name(cg, f, buf, sizeof buf),
 			     PACKAGE_BUGREPORT);
 }
 
