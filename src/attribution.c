@@ -576,7 +576,7 @@ static uint64_t raw_call_key(const void *x)
 	return ((const struct raw_call *)x)->caller;
 }
 
-static int compare_raw_calls(const void *x, const void *y)
+static int by_raw_calls(const void *x, const void *y)
 {
 	const struct raw_call *a = x, *b = y;
 
@@ -816,7 +816,7 @@ static int collect_arcs(struct build *b, const struct cg_selection *sel)
 			return -1;
 		}
 	}
-	sort_by_key(calls, n, sizeof *calls, raw_call_key, compare_raw_calls);
+	sort_by_key(calls, n, sizeof *calls, raw_call_key, by_raw_calls);
 	cg->arcs = calloc(n ? n : 1, sizeof *cg->arcs);
 	cg->sites = calloc(n ? n : 1, sizeof *cg->sites);
 	if (!cg->arcs || !cg->sites) {

@@ -357,7 +357,7 @@ void disasm_close(struct disasm *d)
 	free(d);
 }
 
-static int compare_arm_modes(const void *x, const void *y)
+static int by_arm_modes(const void *x, const void *y)
 {
 	const struct arm_mode *a = x, *b = y;
 
@@ -387,7 +387,7 @@ int disasm_read_arm_modes(struct disasm *d, asymbol **syms, size_t nsyms,
 				bfd_asymbol_value(syms[i]), syms[i]->name[1] == 't' };
 	if (d->narm_modes)
 		qsort(d->arm_modes, d->narm_modes, sizeof *d->arm_modes,
-		      compare_arm_modes);
+		      by_arm_modes);
 	return 0;
 }
 

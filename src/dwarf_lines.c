@@ -888,7 +888,7 @@ static uint64_t unit_key(const void *x)
 	return ((const struct unit_ref *)x)->line_offset;
 }
 
-static int compare_units(const void *x, const void *y)
+static int by_units(const void *x, const void *y)
 {
 	const struct unit_ref *a = x, *b = y;
 
@@ -897,7 +897,7 @@ static int compare_units(const void *x, const void *y)
 
 /* A total order, so that the sort is deterministic: by address, a
  * sequence's end before the start of the next one, then by position. */
-static int compare_rows(const void *x, const void *y)
+static int by_rows(const void *x, const void *y)
 {
 	const struct line_row *a = x, *b = y;
 
@@ -918,7 +918,7 @@ static uint64_t row_key(const void *x)
 static bool rows_sorted(const struct dwarf_lines *lt)
 {
 	for (size_t i = 1; i < lt->nrows; i++)
-		if (compare_rows(&lt->rows[i - 1], &lt->rows[i]) > 0)
+		if (by_rows(&lt->rows[i - 1], &lt->rows[i]) > 0)
 			return false;
 	return true;
 }
@@ -1072,12 +1072,12 @@ int dwarf_lines_parse(struct dwarf_lines *lt, const struct dwarf_sections *given
 	st = sec.info_size && sec.line_size ? read_units(&r) : REFUSE;
 	/* one table per offset, however many units share it */
 	if (st == OK && r.nunits > 0)
-		sort_by_key(r.units, r.nunits, sizeof *r.units, unit_key, compare_units);
+		sort_by_key(r.units, r.nunits, sizeof *r.units, unit_key, by_units);
 	if (st == OK)
 		st = read_all_units(&r, req && req->split);
 	free(r.units);
 	if (st == OK && !rows_sorted(lt))
-		sort_by_key(lt->rows, lt->nrows, sizeof *lt->rows, row_key, compare_rows);
+		sort_by_key(lt->rows, lt->nrows, sizeof *lt->rows, row_key, by_rows);
 	return finish(lt, st, err);
 }
 

@@ -44,7 +44,7 @@ static uint64_t record_key(const void *x)
 
 /* (NKEYS is 1 or 2: spelt out, as every record of a file passes here
  * several times) */
-static int compare_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
+static int order_of_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
 {
 	if (a[0] != b[0])
 		return a[0] < b[0] ? -1 : 1;
@@ -53,14 +53,14 @@ static int compare_keys(const uint64_t *a, const uint64_t *b, unsigned nkeys)
 	return 0;
 }
 
-static int compare_arc_records(const void *x, const void *y)
+static int by_arc_records(const void *x, const void *y)
 {
-	return compare_keys(x, y, 2);
+	return order_of_keys(x, y, 2);
 }
 
-static int compare_bb_records(const void *x, const void *y)
+static int by_bb_records(const void *x, const void *y)
 {
-	return compare_keys(x, y, 1);
+	return order_of_keys(x, y, 1);
 }
 
 /* Appends record FROM to OUT[*K], or adds its count to OUT[*K - 1] when
@@ -72,7 +72,7 @@ static inline void put_record(uint64_t *out, size_t *k,
 
 	/* (no sum overflows: the total of all counts fits, see
 	 * add_counted) */
-	if (last && compare_keys(last, from, nkeys) == 0) {
+	if (last && order_of_keys(last, from, nkeys) == 0) {
 		last[nkeys] += from[nkeys];
 		return;
 	}
@@ -96,7 +96,7 @@ static size_t merge_runs(uint64_t *out, const uint64_t *a, size_t na,
 
 	while (i < na || j < nb) {
 		bool take_a = j == nb ||
-			(i < na && compare_keys(a + i * w, b + j * w, nkeys) <= 0);
+			(i < na && order_of_keys(a + i * w, b + j * w, nkeys) <= 0);
 
 		put_record(out, &k, take_a ? a + i++ * w : b + j++ * w, nkeys);
 	}
@@ -115,7 +115,7 @@ static size_t find_record(const uint64_t *base, size_t n, const uint64_t *rec,
 	*from = rec[0] == 0 ? 0 :
 		search_above(base, n, w * sizeof *base, rec[0] - 1, *from);
 	for (size_t i = *from; i < n && base[i * w] == rec[0]; i++)
-		if (compare_keys(base + i * w, rec, nkeys) == 0)
+		if (order_of_keys(base + i * w, rec, nkeys) == 0)
 			return i;
 	return n;
 }
@@ -161,7 +161,7 @@ static int merge_records(const struct records *rs)
 		return 0;
 	}
 	sort_by_key(base + old * w, *rs->n - old, w * sizeof *base, record_key,
-		    rs->nkeys == 2 ? compare_arc_records : compare_bb_records);
+		    rs->nkeys == 2 ? by_arc_records : by_bb_records);
 	for (size_t r = old; r < *rs->n; r++) {
 		size_t at = run - old;
 
@@ -170,7 +170,7 @@ static int merge_records(const struct records *rs)
 	}
 	/* (records come mostly in address order: a run all above the
 	 * merged ones merges where it lies) */
-	if (old == 0 || compare_keys(base + (old - 1) * w, base + old * w,
+	if (old == 0 || order_of_keys(base + (old - 1) * w, base + old * w,
 				     rs->nkeys) < 0) {
 		*rs->n = *rs->merged = run;
 		return 0;

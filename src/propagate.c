@@ -47,7 +47,7 @@ static uint64_t cost_pc(const void *x)
 	return ((const struct cg_cost *)x)->pc;
 }
 
-static int compare_cost_pcs(const void *x, const void *y)
+static int by_cost_pcs(const void *x, const void *y)
 {
 	const struct cg_cost *a = x, *b = y;
 
@@ -73,7 +73,7 @@ static void finish_costs(struct callgraph *cg)
 		for (size_t i = 1; i < f->ncosts; i++)
 			if (run[i].pc < run[i - 1].pc) {
 				sort_by_key(run, f->ncosts, sizeof *run, cost_pc,
-					    compare_cost_pcs);
+					    by_cost_pcs);
 				break;
 			}
 		for (size_t i = 0; i < f->ncosts; i++) {
@@ -705,7 +705,7 @@ static uint64_t root_key(const void *x)
 	return ((const struct cg_root *)x)->func;
 }
 
-static int compare_roots(const void *x, const void *y)
+static int by_roots(const void *x, const void *y)
 {
 	const struct cg_root *a = x, *b = y;
 
@@ -816,7 +816,7 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 	}
 	if (cg->nroots)
 		sort_by_key(cg->roots, cg->nroots, sizeof *cg->roots, root_key,
-			    compare_roots);
+			    by_roots);
 	return 0;
 }
 

@@ -309,7 +309,7 @@ struct flat_row {
 };
 
 /* gprof's order: most self time first, then most calls, then by name. */
-static int compare_rows(const void *x, const void *y)
+static int by_rows(const void *x, const void *y)
 {
 	const struct flat_row *a = x, *b = y;
 
@@ -348,7 +348,7 @@ void report_summary(FILE *fp, const struct callgraph *cg, unsigned rows)
 		flat[n++] = (struct flat_row){ sym->name, self,
 					       self + fn->flat_child_ns, fn->ncalls };
 	}
-	qsort(flat, n, sizeof *flat, compare_rows);
+	qsort(flat, n, sizeof *flat, by_rows);
 	if (rows > n)
 		rows = (unsigned)n;
 	/* Like gprof, the finest unit in which every function's time per

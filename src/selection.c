@@ -60,7 +60,7 @@ struct name_entry {
 	size_t func;
 };
 
-static int compare_names_of(const char *a, size_t alen, const char *b,
+static int order_of_names(const char *a, size_t alen, const char *b,
 			    size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
@@ -68,10 +68,10 @@ static int compare_names_of(const char *a, size_t alen, const char *b,
 	return c ? c : (alen > blen) - (alen < blen);
 }
 
-static int compare_entries(const void *x, const void *y)
+static int by_entries(const void *x, const void *y)
 {
 	const struct name_entry *a = x, *b = y;
-	int c = compare_names_of(a->text, a->len, b->text, b->len);
+	int c = order_of_names(a->text, a->len, b->text, b->len);
 
 	return c ? c : (a->func > b->func) - (a->func < b->func);
 }
@@ -103,7 +103,7 @@ static int index_names(struct name_index *ix, const struct symtab *st,
 		}
 	}
 	if (ix->n)
-		qsort(ix->entries, ix->n, sizeof *ix->entries, compare_entries);
+		qsort(ix->entries, ix->n, sizeof *ix->entries, by_entries);
 	ix->built = true;
 	return 0;
 }
@@ -114,7 +114,7 @@ static bool entry_below(const void *elem, const void *key)
 	const struct name_entry *e = elem;
 	const struct symspec *spec = key;
 
-	return compare_names_of(e->text, e->len, spec->name, spec->name_len) < 0;
+	return order_of_names(e->text, e->len, spec->name, spec->name_len) < 0;
 }
 
 /* Marks in SET the functions of OBJ (names indexed in IX) that SPEC
@@ -137,7 +137,7 @@ static size_t mark_spec(const struct selection_object *obj,
 	size_t lo = search_first(ix->entries, ix->n, sizeof *ix->entries,
 				 entry_below, spec, 0);
 
-	for (; lo < ix->n && compare_names_of(ix->entries[lo].text, ix->entries[lo].len,
+	for (; lo < ix->n && order_of_names(ix->entries[lo].text, ix->entries[lo].len,
 					      spec->name, spec->name_len) == 0; lo++) {
 		size_t f = ix->entries[lo].func;
 		const char *file;
@@ -288,7 +288,7 @@ static int mark_functions(struct selection *sel,
 			     spec, near);
 }
 
-static int compare_pairs(const void *x, const void *y)
+static int by_pairs(const void *x, const void *y)
 {
 	const struct cg_func_pair *a = x, *b = y;
 
@@ -365,7 +365,7 @@ int selection_build(struct selection *s, const struct options *o,
 			return g2c_error_set(err, "out of memory");
 	}
 	if (s->narcs)
-		qsort(s->arcs, s->narcs, sizeof *s->arcs, compare_pairs);
+		qsort(s->arcs, s->narcs, sizeof *s->arcs, by_pairs);
 	s->sel.excl_arcs = s->arcs;
 	s->sel.nexcl_arcs = s->narcs;
 	return 0;

@@ -129,7 +129,7 @@ static uint64_t address_key(const void *x)
 	return *(const uint64_t *)x;
 }
 
-static int compare_addresses(const void *x, const void *y)
+static int by_addresses(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
@@ -211,7 +211,7 @@ static uint64_t *expected_positions(const struct callgraph *cg, size_t o,
 	for (size_t i = 1; i < n; i++)
 		if (pcs[i - 1] > pcs[i]) {
 			sort_by_key(pcs, n, sizeof *pcs, address_key,
-				    compare_addresses);
+				    by_addresses);
 			break;
 		}
 	*n_distinct = 0;
@@ -331,7 +331,7 @@ fail:
 	return -1;
 }
 
-static int compare_pointers(const void *x, const void *y)
+static int by_pointers(const void *x, const void *y)
 {
 	uintptr_t a = (uintptr_t)*(const char *const *)x;
 	uintptr_t b = (uintptr_t)*(const char *const *)y;
@@ -359,7 +359,7 @@ static void add_name(const char **names, size_t *n, const char *file)
 		names[(*n)++] = file;
 }
 
-static int compare_names(const void *x, const void *y)
+static int by_names(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
@@ -407,10 +407,10 @@ int source_map_count_files(const struct source_map *map,
 	/* The names are shared strings: most repeats are the same pointer,
 	 * so drop those before comparing the strings. */
 	if (n)
-		qsort(names, n, sizeof *names, compare_pointers);
+		qsort(names, n, sizeof *names, by_pointers);
 	n = unique_pointers(names, n);
 	if (n)
-		qsort(names, n, sizeof *names, compare_names);
+		qsort(names, n, sizeof *names, by_names);
 	for (size_t i = 0; i < n; i++) {
 		if ((i > 0 && strcmp(names[i], names[i - 1]) == 0) ||
 		    strcmp(names[i], CALLGRIND_UNKNOWN_FILE) == 0 ||

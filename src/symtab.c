@@ -233,7 +233,7 @@ static uint64_t func_key(const void *a)
 	return ((const struct symtab_func *)a)->addr;
 }
 
-static int compare_funcs(const void *a, const void *b)
+static int by_funcs(const void *a, const void *b)
 {
 	const struct symtab_func *x = a, *y = b;
 
@@ -472,7 +472,7 @@ int symtab_names(struct symtab *st, struct g2c_error *err)
 }
 
 /* Compares NAME (LEN bytes) with a whole raw name. */
-static int compare_prefix(const char *name, size_t len, const char *raw)
+static int order_of_prefix(const char *name, size_t len, const char *raw)
 {
 	int c = strncmp(name, raw, len);
 
@@ -491,7 +491,7 @@ struct named_func {
 	size_t index;
 };
 
-static int compare_named_funcs(const void *x, const void *y)
+static int by_named_funcs(const void *x, const void *y)
 {
 	const struct named_func *a = x, *b = y;
 	int c = strcmp(a->raw_name, b->raw_name);
@@ -512,7 +512,7 @@ static bool name_below(const void *elem, const void *key)
 {
 	const struct name_prefix *k = key;
 
-	return compare_prefix(k->name, k->len,
+	return order_of_prefix(k->name, k->len,
 			      ((const struct named_func *)elem)->raw_name) > 0;
 }
 
@@ -550,7 +550,7 @@ static int assign_cold_parts(struct symtab *st)
 	for (size_t i = 0; i < st->naliases; i++)
 		by_name[st->nfuncs + i] = (struct named_func){
 			st->aliases[i].raw_name, symtab_lookup(st, st->aliases[i].addr) };
-	qsort(by_name, nnames, sizeof *by_name, compare_named_funcs);
+	qsort(by_name, nnames, sizeof *by_name, by_named_funcs);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		const char *name = st->funcs[i].raw_name;
 		size_t len = cold_parent_length(name), lo;
@@ -562,7 +562,7 @@ static int assign_cold_parts(struct symtab *st)
 		lo = search_first(by_name, nnames, sizeof *by_name, name_below,
 				  &(struct name_prefix){ name, len }, 0);
 		for (; lo < nnames &&
-		       compare_prefix(name, len, by_name[lo].raw_name) == 0; lo++) {
+		       order_of_prefix(name, len, by_name[lo].raw_name) == 0; lo++) {
 			uint64_t a = st->funcs[by_name[lo].index].addr;
 			uint64_t distance = a > b ? a - b : b - a;
 
@@ -648,7 +648,7 @@ static int merge_aliases(struct symtab *st, size_t n)
 	st->naliases = 0;
 	if (n && !(st->aliases = malloc(n * sizeof *st->aliases)))
 		return -1;
-	sort_by_key(f, n, sizeof *f, func_key, compare_funcs);
+	sort_by_key(f, n, sizeof *f, func_key, by_funcs);
 	for (size_t i = 0; i < n; i++) {
 		if (kept > 0 && f[kept - 1].addr == f[i].addr) {
 			uint64_t size = f[kept - 1].body_end > f[i].body_end ?
@@ -700,7 +700,7 @@ static int resume_outer_functions(struct symtab *st)
 	if (extra) {
 		st->nfuncs = n + extra;
 		sort_by_key(st->funcs, st->nfuncs, sizeof *st->funcs, func_key,
-			    compare_funcs);
+			    by_funcs);
 	}
 	return 0;
 }
@@ -832,7 +832,7 @@ static int add_section_heads(struct symtab *st, bfd *abfd,
 	if (!heads)
 		return -1;
 	memcpy(heads, st->funcs + n, nheads * sizeof *heads);
-	sort_by_key(heads, nheads, sizeof *heads, func_key, compare_funcs);
+	sort_by_key(heads, nheads, sizeof *heads, func_key, by_funcs);
 	st->nfuncs = to = n + nheads;
 	while (nheads > 0) {
 		if (n > 0 && st->funcs[n - 1].addr > heads[nheads - 1].addr)
