@@ -1251,9 +1251,9 @@ static int add_profile(struct compare_result *r, struct matcher *m,
  * the tests need only each side's sums, so memory holds two profiles and
  * the rows however many runs there are.  Sample totals to TOTAL[side].
  * The first error in the files' order is the one reported. */
-static int read_profiles(struct compare_result *r, struct matcher *m,
-			 const struct compare_options *o, double total[2],
-			 struct g2c_error *err)
+static int read_runs(struct compare_result *r, struct matcher *m,
+		     const struct compare_options *o, double total[2],
+		     struct g2c_error *err)
 {
 	size_t nfiles = o->nfiles[0] + o->nfiles[1];
 	int rc = 0;
@@ -1322,7 +1322,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	memset(r, 0, sizeof *r);
 	if (!(r->strings = m.strings = callgrind_read_strings_new()))
 		return g2c_error_set(err, "out of memory");
-	if (read_profiles(r, &m, o, total, err) < 0)
+	if (read_runs(r, &m, o, total, err) < 0)
 		goto out;
 	end_runs(&m, r->nprofiles);
 	if (match_moved_files(r, &m) < 0) {

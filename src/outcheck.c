@@ -40,7 +40,7 @@ struct placed_func {
 	const struct symtab_func *sym;
 };
 
-static struct placed_func place(const struct callgraph *cg, size_t f)
+static struct placed_func func_and_object(const struct callgraph *cg, size_t f)
 {
 	return (struct placed_func){ f, &cg->objs[callgraph_object_of(cg, f)],
 				     callgraph_symbol(cg, f) };
@@ -111,7 +111,7 @@ static int check_function(const struct callgraph *cg, size_t f,
 	if (pseudo && fn->marker_ns)
 		return violated(cg, f, "a marker cost on a function without an entry", err);
 	if (!pseudo)
-		placed = place(cg, f);
+		placed = func_and_object(cg, f);
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &cg->costs[i];
 

@@ -93,10 +93,10 @@ static int position_in(struct object_lines *sl, uint64_t pc, bool outermost,
 /* Sets *POS to the position of PC in function F of CG, whose home is
  * HOME (POS may be HOME).  Pseudo functions have no code: all their
  * positions are unknown.  Returns 0, or -1 with ERR set. */
-static int place(struct object_lines *sl, const struct callgraph *cg,
-		 size_t f, uint64_t pc, bool outermost,
-		 const struct src_pos *home, struct src_pos *pos,
-		 struct g2c_error *err)
+static int position_of(struct object_lines *sl, const struct callgraph *cg,
+		       size_t f, uint64_t pc, bool outermost,
+		       const struct src_pos *home, struct src_pos *pos,
+		       struct g2c_error *err)
 {
 	if (callgraph_is_pseudo(cg, f)) {
 		*pos = *home;
@@ -305,15 +305,15 @@ int source_map_build(struct source_map *map, const struct callgraph *cg,
 			continue;
 		/* A function's entry is its own code, never inlined code. */
 		sym = callgraph_symbol(cg, f);
-		if (place(sl, cg, f, sym ? sym->addr : 0, false, home, home, err) < 0)
+		if (position_of(sl, cg, f, sym ? sym->addr : 0, false, home, home, err) < 0)
 			goto fail;
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++)
-			if (place(sl, cg, f, cg->costs[i].pc, outermost, home,
+			if (position_of(sl, cg, f, cg->costs[i].pc, outermost, home,
 				  &map->cost[i], err) < 0)
 				goto fail;
 		callgraph_sites_of(cg, f, &first, &end);
 		for (size_t s = first; s < end; s++)
-			if (place(sl, cg, f, cg->sites[s].pc, outermost, home,
+			if (position_of(sl, cg, f, cg->sites[s].pc, outermost, home,
 				  &map->site[s], err) < 0)
 				goto fail;
 		if (nmaps > 0 && map_positions(map, cg, f, maps, nmaps) < 0)
