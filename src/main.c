@@ -30,7 +30,8 @@
 #include "report.h"
 #include "util.h"
 
-static int report(const struct g2c_error *err)
+/* Prints ERR, the one line of a run that failed; returns its status. */
+static int fail_with(const struct g2c_error *err)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", PACKAGE_NAME, err->msg);
@@ -144,13 +145,13 @@ static int run_comparison(const struct options *o)
 		if (fflush(fp) != 0 || ferror(fp)) {
 			g2c_error_set(&err, "%s: write error: %s",
 				      fp == stdout ? "stdout" : "stderr", strerror(errno));
-			rc = report(&err);
+			rc = fail_with(&err);
 		} else if (o->annotations && write_annotations(&r, &co, &err) < 0) {
-			rc = report(&err);
+			rc = fail_with(&err);
 		} else
 			rc = r.nfailed ? EXIT_GATE : EXIT_SUCCESS;
 	} else {
-		rc = report(&err);
+		rc = fail_with(&err);
 	}
 	compare_release(&r);
 	return rc;
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
 	else {
 		rc = convert_program(&o, &warnings, &err);
 		warnings_print(&warnings, rc == 0);
-		rc = rc < 0 ? report(&err) : EXIT_SUCCESS;
+		rc = rc < 0 ? fail_with(&err) : EXIT_SUCCESS;
 	}
 	options_release(&o);
 	return rc;
