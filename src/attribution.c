@@ -26,6 +26,7 @@
 
 struct build {
 	struct callgraph *cg;
+	struct attribution_stats *stats;
 	const struct cg_object *obj;	/* the object being read */
 	const struct symtab *st;	/* its functions */
 	bool counting;		/* only count the positions, not keep them */
@@ -120,7 +121,7 @@ static void add_executions(struct build *b, const struct gmon_profile *prof)
 		if (prof->bbs[i].count == 0)
 			continue;
 		if (f == SYMTAB_NONE || b->st->funcs[f].excluded) {
-			cg->stats.blocks_unresolved++;
+			b->stats->blocks_unresolved++;
 			continue;
 		}
 		add_cost(b, func_number(b, f), prof->bbs[i].addr, 0,
@@ -242,7 +243,7 @@ static bool has_own_samples(const struct build *b, size_t f)
 static void credit(struct build *b, size_t f, uint64_t pc, double ticks)
 {
 	if (b->st->funcs[f].excluded)
-		b->cg->stats.excluded_ticks += ticks;
+		b->stats->excluded_ticks += ticks;
 	else
 		add_cost(b, func_number(b, b->st->funcs[f].owner), pc, ticks, 0);
 }
@@ -498,14 +499,14 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 			add_share(&ran, e - a, insns, last - first);
 	}
 	if (all.bytes == 0) {
-		b->cg->stats.unattributed_ticks += (double)count;
+		b->stats->unattributed_ticks += (double)count;
 		add_cost(b, callgraph_no_symbol(b->cg, obj_number(b)), lo,
 			 (double)count, 0);
 		return 0;
 	}
 	share = ran.bytes > 0 ? &ran : &all;
 	if (share == &ran && ran.bytes < all.bytes)
-		b->cg->stats.never_ran_ticks += (double)count *
+		b->stats->never_ran_ticks += (double)count *
 			(!all.by_bytes && all.nstarts > 0 ?
 			 (double)(all.nstarts - ran.nstarts) / (double)all.nstarts :
 			 (double)(all.bytes - ran.bytes) / (double)all.bytes);
@@ -539,18 +540,18 @@ static int attribute_samples(struct build *b, const struct gmon_profile *prof)
 		uint32_t scale = gmon_hist_scale(hist);
 		size_t f = first_func_ending_after(b->st, hist->low_pc);
 
-		b->cg->stats.hists++;
+		b->stats->hists++;
 		b->bin_func = 0;
 		b->starts_func = SIZE_MAX;
 		b->span.func = SIZE_MAX;
 		if (f >= b->st->nfuncs || b->st->funcs[f].addr >= hist->high_pc)
-			b->cg->stats.hists_outside++;
+			b->stats->hists_outside++;
 
 		for (size_t i = 0; i < hist->ncounted; i++) {
 			const struct gmon_bin *bin = &hist->counted[i];
 			uint64_t lo, hi;
 
-			b->cg->stats.samples += bin->count;
+			b->cg->samples += bin->count;
 			counted_range(hist, scale, i, &lo, &hi);
 			if (hi > lo && attribute_bin(b, lo, hi, bin->count) < 0) {
 				rc = -1;
@@ -654,7 +655,7 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 		     size_t callee, uint64_t bucket, bool ld_profile,
 		     uint64_t *site, bool *far)
 {
-	struct cg_stats *stats = &b->cg->stats;
+	struct attribution_stats *stats = b->stats;
 	enum code_check at_site = CODE_UNKNOWN, at_self;
 	const struct code_recorded recorded = { recorded_call_into, b };
 
@@ -724,7 +725,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			 const struct cg_selection *sel, struct raw_call *calls,
 			 size_t *nout)
 {
-	struct cg_stats *stats = &b->cg->stats;
+	struct attribution_stats *stats = b->stats;
 	size_t n = *nout;
 	uint64_t bucket = call_bucket(b);
 	bool ld_profile = prof->first_format == GMON_FORMAT_LD_PROFILE;
@@ -887,12 +888,14 @@ static int credit_objects(struct build *b)
 static int credit_samples(struct build *b)
 {
 	struct callgraph *cg = b->cg;
-	struct cg_stats stats = cg->stats;	/* (counted once) */
+	struct attribution_stats stats = *b->stats;	/* (counted once) */
+	uint64_t samples = cg->samples;
 
 	b->counting = true;
 	if (credit_objects(b) < 0)
 		return -1;
-	cg->stats = stats;
+	*b->stats = stats;
+	cg->samples = samples;
 	cg->ncosts = 0;
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		cg->funcs[f].first_cost = cg->ncosts;
@@ -924,9 +927,9 @@ static void set_ns_per_tick(struct callgraph *cg)
 }
 
 int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
-		       struct g2c_error *err)
+		       struct attribution_stats *stats, struct g2c_error *err)
 {
-	struct build b = { .cg = cg, .err = err };
+	struct build b = { .cg = cg, .stats = stats, .err = err };
 	int rc;
 
 	set_ns_per_tick(cg);
@@ -945,14 +948,14 @@ int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
 	return 0;
 }
 
-const char *attribute_misfit(const struct callgraph *cg)
+const char *attribute_misfit(const struct callgraph *cg,
+			     const struct attribution_stats *s)
 {
-	const struct cg_stats *s = &cg->stats;
 	uint64_t resolved = s->arcs_read - s->arcs_unresolved - s->arcs_excluded;
 
 	if (s->hists > 0 && s->hists_outside == s->hists)
 		return "its histogram covers none of the executable's functions";
-	if (s->samples > 0 && s->unattributed_ticks > 0.5 * (double)s->samples)
+	if (cg->samples > 0 && s->unattributed_ticks > 0.5 * (double)cg->samples)
 		return "most samples fall outside every function";
 	if (s->arcs_read > 0 && s->arcs_unresolved * 2 > s->arcs_read)
 		return "most call arcs point outside every function";

@@ -16,20 +16,47 @@
 
 struct g2c_error;
 
+/* What attribution met on the way, for --stats, the warnings and the
+ * check that the profile belongs to the program. */
+struct attribution_stats {
+	double excluded_ticks;		/* in the mcount family */
+	double unattributed_ticks;	/* in no function */
+	double never_ran_ticks;		/* that a split over every function
+					   in their bins would have given to
+					   functions that never ran */
+	uint64_t blocks_unresolved;	/* basic blocks in no function */
+	uint64_t arcs_read;		/* records with a non-zero count */
+	uint64_t arcs_unresolved;	/* an end in no function */
+	uint64_t arcs_excluded;		/* an end in the mcount family */
+	uint64_t arcs_deselected;	/* left out by -k */
+	/* Resolved records whose callee address is far from the callee's
+	 * entry, where mcount is called from: a sign of the wrong executable. */
+	uint64_t arcs_far_from_entry;
+	/* Arcs checked against the decoded code, and those whose addresses
+	 * do not follow call instructions: a program rebuilt after
+	 * profiling, or another program's profile. */
+	uint64_t arcs_checked, arcs_not_after_call;
+	/* Records gprof -s wrote (self_pc the callee's entry, where no
+	 * mcount call returns): not checked, their call sites unknown. */
+	uint64_t arcs_summed;
+	size_t hists, hists_outside;	/* histograms; those covering no function */
+};
+
 /* Fills CG's positions (cg->costs, each function's together as its
  * first_cost and ncosts say, in any order within), arcs and sites (sorted by
- * caller, callee and site), statistics, hz and each function's
+ * caller, callee and site), samples, hz and each function's
  * ns_per_tick from the profiles of its objects, whose functions are
  * numbered and cg->funcs allocated already.  SEL's arc filters (-k)
- * drop arcs; with show_unused every function is used.  Returns 0, or -1
- * with ERR set. */
+ * drop arcs; with show_unused every function is used.  Counts into
+ * *STATS (zeroed by the caller).  Returns 0, or -1 with ERR set. */
 int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
-		       struct g2c_error *err);
+		       struct attribution_stats *stats, struct g2c_error *err);
 
 /* Whether the profile plausibly belongs to the executable: returns NULL,
  * or a short reason why not (most samples or arcs in no function, arcs
  * that do not point at function entries or do not follow call
  * instructions, histograms outside the code). */
-const char *attribute_misfit(const struct callgraph *cg);
+const char *attribute_misfit(const struct callgraph *cg,
+			     const struct attribution_stats *stats);
 
 #endif

@@ -124,30 +124,6 @@ struct cg_root {
 				   recorded (a call counts at least 1) */
 };
 
-struct cg_stats {
-	uint64_t samples;		/* sum of all histogram bins */
-	double excluded_ticks;		/* in the mcount family */
-	double unattributed_ticks;	/* in no function */
-	double never_ran_ticks;		/* that a split over every function
-					   in their bins would have given to
-					   functions that never ran */
-	uint64_t blocks_unresolved;	/* basic blocks in no function */
-	uint64_t arcs_read;		/* records with a non-zero count */
-	uint64_t arcs_unresolved;	/* an end in no function */
-	uint64_t arcs_excluded;		/* an end in the mcount family */
-	uint64_t arcs_deselected;	/* left out by -k */
-	/* Resolved records whose callee address is far from the callee's
-	 * entry, where mcount is called from: a sign of the wrong executable. */
-	uint64_t arcs_far_from_entry;
-	/* Arcs checked against the decoded code, and those whose addresses
-	 * do not follow call instructions: a program rebuilt after
-	 * profiling, or another program's profile. */
-	uint64_t arcs_checked, arcs_not_after_call;
-	/* Records gprof -s wrote (self_pc the callee's entry, where no
-	 * mcount call returns): not checked, their call sites unknown. */
-	uint64_t arcs_summed;
-	size_t hists, hists_outside;	/* histograms; those covering no function */
-};
 
 struct callgraph {
 	struct cg_object *objs;	/* the objects, as given */
@@ -168,7 +144,7 @@ struct callgraph {
 	uint64_t total_ns;	/* the sum of all self costs */
 	bool has_executions;	/* the profile has basic-block counts */
 	uint64_t total_executions;
-	struct cg_stats stats;
+	uint64_t samples;	/* in all profiles' histograms */
 };
 
 /* The pseudo function that holds object O's samples outside every

@@ -795,7 +795,7 @@ static void write_header(struct writer *w,
 				 cg->hz, 1e9 / cg->hz,
 				 info->rate_assumed ? ", assumed: the profile does not record it" : "");
 		outstream_printf(w->os, CALLGRIND_KEY_DESC ": Samples: %" PRIu64 "\n",
-				 cg->stats.samples);
+				 cg->samples);
 	} else {
 		outstream_printf(w->os, CALLGRIND_KEY_DESC ": " CALLGRIND_DESC_NO_SAMPLES
 				 " (the profile has no histogram, so all costs are 0)\n");

@@ -177,6 +177,7 @@ static int convert_part(const struct options *o, struct program *prog,
 {
 	struct conversion c;
 	struct callgraph cg = { 0 };
+	struct attribution_stats stats = { 0 };
 	struct source_map map = { 0 };
 	struct object_lines **lines = calloc(prog->nobjs, sizeof *lines);
 	struct callgrind_write_info info = { .part = part,
@@ -204,7 +205,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);
 	if (rc == 0)
-		rc = attribute_profiles(&cg, sel, err);
+		rc = attribute_profiles(&cg, sel, &stats, err);
 	/* Once credited, neither the raw profiles nor decoded code are
 	 * needed: free them before propagation sorts the positions and the
 	 * line lookups load the debug information (a histogram with every
@@ -240,14 +241,14 @@ static int convert_part(const struct options *o, struct program *prog,
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)
 			goto out;
-		report_stats(report_stream(w), &cg, prog, c.profs,
+		report_stats(report_stream(w), &cg, &stats, prog, c.profs,
 			     part ? files : NULL, n);
 	}
 	/* The numbers are checked on every run before they are written: it
 	 * costs a pass over the graph, and a profile that breaks the check
 	 * would mislead every viewer. */
-	if (report_check_belongs(w, &cg, info.source, info.nsources > 1, o->exe,
-				 o->force, err) == 0 &&
+	if (report_check_belongs(w, &cg, &stats, info.source,
+				 info.nsources > 1, o->exe, o->force, err) == 0 &&
 	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts, maps,
 			     o->prefix_maps.n, err) == 0 &&
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&

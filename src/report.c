@@ -174,19 +174,20 @@ void report_folded(struct warnings *w, const char *file, size_t folded,
 }
 
 int report_check_belongs(struct warnings *w, const struct callgraph *cg,
+			 const struct attribution_stats *stats,
 			 const char *source, bool more_sources,
 			 const char *exe, bool force, struct g2c_error *err)
 {
-	const char *misfit = attribute_misfit(cg);
+	const char *misfit = attribute_misfit(cg, stats);
 
 	if (misfit && !force)
 		return g2c_error_set(err, "%s%s: does not belong to %s: %s (--force converts anyway)",
 				     source, more_sources ? " and the other profiles" : "",
 				     exe, misfit);
-	if (!misfit && cg->stats.arcs_not_after_call > 0)
+	if (!misfit && stats->arcs_not_after_call > 0)
 		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
 		     " %s's calls return (was it rebuilt after profiling?)",
-		     cg->stats.arcs_not_after_call, cg->stats.arcs_checked,
+		     stats->arcs_not_after_call, stats->arcs_checked,
 		     source, exe);
 	return 0;
 }
@@ -215,8 +216,8 @@ int report_sources(struct warnings *w, const struct source_map *map,
 }
 
 void report_stats(FILE *fp, const struct callgraph *cg,
-		  const struct program *prog, const struct gmon_profile *profs,
-		  const char **files, size_t n)
+		  const struct attribution_stats *s, const struct program *prog,
+		  const struct gmon_profile *profs, const char **files, size_t n)
 {
 	static const char *const format_names[] = {
 		[GMON_FORMAT_TAGGED] = "GNU tagged",
@@ -224,7 +225,6 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 		[GMON_FORMAT_BSD44] = "4.4BSD",
 		[GMON_FORMAT_LD_PROFILE] = "glibc LD_PROFILE",
 	};
-	const struct cg_stats *s = &cg->stats;
 	size_t written = 0;
 
 	for (size_t f = 0; f < cg->nfuncs; f++)
@@ -270,8 +270,8 @@ void report_stats(FILE *fp, const struct callgraph *cg,
 	}
 	fprintf(fp, "%s: stats: samples: %" PRIu64 " at %" PRIu32 " Hz;"
 		" in functions %.3f, in no function %.3f, in the mcount family"
-		" (left out) %.3f\n", PACKAGE_NAME, s->samples, cg->hz,
-		(double)s->samples - s->unattributed_ticks - s->excluded_ticks,
+		" (left out) %.3f\n", PACKAGE_NAME, cg->samples, cg->hz,
+		(double)cg->samples - s->unattributed_ticks - s->excluded_ticks,
 		s->unattributed_ticks, s->excluded_ticks);
 	if (s->never_ran_ticks > 0)
 		fprintf(fp, "%s: stats: samples kept off functions that never"

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "attribution.h"
 #include "callgraph.h"
 #include "code.h"
 #include "gmon_store.h"
@@ -81,6 +82,7 @@ void report_folded(struct warnings *w, const char *file, size_t folded,
  * to EXE, as CG found it: returns -1 with ERR set when it does not and
  * FORCE is not given; warns when some of its arcs are not after calls. */
 int report_check_belongs(struct warnings *w, const struct callgraph *cg,
+			 const struct attribution_stats *stats,
 			 const char *source, bool more_sources,
 			 const char *exe, bool force, struct g2c_error *err);
 
@@ -94,6 +96,7 @@ int report_sources(struct warnings *w, const struct source_map *map,
  * (the executable's: FILES[0..N) when FILES is not NULL), attributed and
  * dropped. */
 void report_stats(FILE *fp, const struct callgraph *cg,
+		  const struct attribution_stats *stats,
 		  const struct program *prog, const struct gmon_profile *profs,
 		  const char **files, size_t n);
 

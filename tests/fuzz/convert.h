@@ -34,6 +34,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 					     .source = "fuzz" };
 	struct source_map map = { 0 };
 	struct callgraph cg;
+	struct attribution_stats stats = { 0 };
 	struct outstream os;
 	struct code code[FUZZ_MAX_OBJECTS];
 	struct g2c_error err;
@@ -49,7 +50,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 		objs[opened].code = &code[opened];
 	}
 	if (callgraph_init(&cg, objs, n, &err) == 0 &&
-	    attribute_profiles(&cg, &none, &err) == 0 &&
+	    attribute_profiles(&cg, &none, &stats, &err) == 0 &&
 	    propagate_graph(&cg, &none, &err) == 0) {
 		for (size_t i = 0; i < n; i++)
 			code_close(&code[i]);

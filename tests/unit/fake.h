@@ -43,9 +43,10 @@ static inline int build_graph(struct callgraph *cg, struct cg_object *objs,
 			      size_t n, struct g2c_error *err)
 {
 	static const struct cg_selection none;
+	struct attribution_stats stats = { 0 };
 
 	if (callgraph_init(cg, objs, n, err) < 0 ||
-	    attribute_profiles(cg, &none, err) < 0 ||
+	    attribute_profiles(cg, &none, &stats, err) < 0 ||
 	    propagate_graph(cg, &none, err) < 0) {
 		callgraph_release(cg);
 		return -1;

@@ -75,7 +75,7 @@ static void test_straddling_bins(void)
 	CHECK_NEAR(cg.funcs[nosym].self_ticks, 1.0, 1e-12);
 	CHECK_U64(cg.funcs[1].self_ns, 3 * TICK);
 	CHECK_U64(cg.total_ns, 6 * TICK);
-	CHECK_U64(cg.stats.samples, 6);
+	CHECK_U64(cg.samples, 6);
 	/* Y's cost sits at its first byte in each bin */
 	CHECK_U64(cg.funcs[1].ncosts, 2);
 	CHECK_U64(cg.costs[cg.funcs[1].first_cost].pc, 0x2003);
