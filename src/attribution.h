@@ -13,6 +13,7 @@
 #define GMON2CG_ATTRIBUTION_H
 
 #include "callgraph.h"
+#include "propagate.h"
 
 struct g2c_error;
 

@@ -39,22 +39,6 @@ struct cg_object {
 				   callgraph_init) */
 };
 
-/* gprof's selections (-E, -F, -e, -f), as sets of function numbers:
- * arrays of nfuncs flags, or NULL for the empty set; and -k's arcs, as
- * the pairs of function numbers it leaves out. */
-struct cg_func_pair {
-	size_t from, to;
-};
-
-struct cg_selection {
-	const bool *excl_time;	/* -E: its time is not propagated */
-	const bool *incl_time;	/* -F: only its time and its callees' is */
-	const bool *excl_graph;	/* -e, -E: not shown */
-	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
-	const struct cg_func_pair *excl_arcs;	/* -k: arcs left out, sorted */
-	size_t nexcl_arcs;
-	bool show_unused;	/* -z: functions never called or sampled too */
-};
 
 /* Self cost at one position of a function (cg_func.first_cost and
  * ncosts say whose).  A histogram with every bin counted has one per

@@ -11,9 +11,27 @@
 #ifndef GMON2CG_PROPAGATE_H
 #define GMON2CG_PROPAGATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "callgraph.h"
+
+/* gprof's selections (-E, -F, -e, -f), as sets of function numbers:
+ * arrays of nfuncs flags, or NULL for the empty set; and -k's arcs, as
+ * the pairs of function numbers it leaves out. */
+struct cg_func_pair {
+	size_t from, to;
+};
+
+struct cg_selection {
+	const bool *excl_time;	/* -E: its time is not propagated */
+	const bool *incl_time;	/* -F: only its time and its callees' is */
+	const bool *excl_graph;	/* -e, -E: not shown */
+	const bool *incl_graph;	/* -f, -F: only it and its callees are shown */
+	const struct cg_func_pair *excl_arcs;	/* -k: arcs left out, sorted */
+	size_t nexcl_arcs;
+	bool show_unused;	/* -z: functions never called or sampled too */
+};
 
 struct g2c_error;
 

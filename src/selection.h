@@ -15,6 +15,7 @@
 
 #include "callgraph.h"
 #include "options.h"
+#include "propagate.h"
 
 struct g2c_error;
 struct object_lines;
