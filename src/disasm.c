@@ -1,4 +1,6 @@
-/* disasm.c -- machine instructions of one target, through libopcodes. */
+/* disasm.c -- machine instructions of one target: libopcodes, loaded
+ * when needed, its text read for calls, ARM's mapping symbols; x86-64's
+ * common instructions by x86_decode.h. */
 #include <config.h>
 
 #include <bfd.h>
@@ -15,6 +17,7 @@
 #include "diag.h"
 #include "disasm.h"
 #include "util.h"
+#include "x86_decode.h"
 
 /* The mnemonic libopcodes printed for one instruction, past any prefix
  * words before it (x86: "rex.W", "cs", "repz", "notrack"...), and the
@@ -99,78 +102,6 @@ struct arm_mode {
 	bool thumb;
 };
 
-/* What follows an x86-64 opcode (x86_operands): a ModRM byte (with SIB
- * and displacement), an immediate of 1 byte, of 2 or 4 (with or without
- * the operand-size prefix), of 2, 4 or 8 (mov $imm,%reg), a relative
- * branch target of 1 or 4 bytes. */
-enum {
-	X86_MODRM = 1, X86_IMM8 = 2, X86_IMMZ = 4, X86_IMMV = 8,
-	X86_REL8 = 16, X86_REL32 = 32, X86_UNKNOWN = 64,
-};
-
-/* The operands of the one-byte opcode OP (after 0x0f when TWO_BYTE) of
- * the common integer instructions, whose decoding does not depend on
- * ModRM's reg field but as REG_OK says (bit N: reg N is valid); or
- * X86_UNKNOWN, for libopcodes. */
-static unsigned x86_operands(unsigned op, bool two_byte, unsigned *reg_ok)
-{
-	*reg_ok = 0xff;
-	if (two_byte) {
-		if ((op >= 0x40 && op <= 0x4f) || op == 0xa3 || op == 0xa5 ||
-		    op == 0xab || op == 0xad || op == 0xaf || op == 0xb3 ||
-		    op == 0xbb || op == 0xb6 || op == 0xb7 || op == 0xbe ||
-		    op == 0xbf)
-			return X86_MODRM;
-		if (op == 0x1f || (op >= 0x90 && op <= 0x9f)) {
-			*reg_ok = 1;	/* nop Ev, setcc Eb */
-			return X86_MODRM;
-		}
-		if (op == 0xa4 || op == 0xac)
-			return X86_MODRM | X86_IMM8;
-		if (op >= 0x80 && op <= 0x8f)
-			return X86_REL32;
-		if (op == 0x05 || op == 0x0b || op == 0xa2 ||
-		    (op >= 0xc8 && op <= 0xcf))
-			return 0;
-		return X86_UNKNOWN;
-	}
-	if (op < 0x40 && (op & 7) < 4)
-		return X86_MODRM;		/* add ... cmp Eb,Gb and so on */
-	if (op < 0x40 && (op & 7) == 4)
-		return X86_IMM8;		/* add ... cmp $imm8,%al */
-	if (op < 0x40 && (op & 7) == 5)
-		return X86_IMMZ;		/* add ... cmp $imm,%eax */
-	if ((op >= 0x50 && op <= 0x5f) || (op >= 0x90 && op <= 0x99) ||
-	    op == 0xc3 || op == 0xc9 || op == 0xcc || op == 0xf4)
-		return 0;
-	if (op == 0x63 || (op >= 0x84 && op <= 0x8b) || op == 0x8d ||
-	    (op >= 0xd0 && op <= 0xd3))
-		return X86_MODRM;
-	if (op == 0x69 || op == 0x81)
-		return X86_MODRM | X86_IMMZ;
-	if (op == 0x6b || op == 0x80 || op == 0x83 || op == 0xc0 || op == 0xc1)
-		return X86_MODRM | X86_IMM8;
-	if (op == 0x68 || op == 0xa9)
-		return X86_IMMZ;
-	if (op == 0x6a || op == 0xa8 || (op >= 0xb0 && op <= 0xb7))
-		return X86_IMM8;
-	if (op >= 0xb8 && op <= 0xbf)
-		return X86_IMMV;
-	if ((op >= 0x70 && op <= 0x7f) || op == 0xeb)
-		return X86_REL8;
-	if (op == 0xe8 || op == 0xe9)
-		return X86_REL32;
-	switch (op) {
-	case 0x8f: *reg_ok = 0x01; return X86_MODRM;		/* pop Ev */
-	case 0xc6: *reg_ok = 0x01; return X86_MODRM | X86_IMM8;	/* mov */
-	case 0xc7: *reg_ok = 0x01; return X86_MODRM | X86_IMMZ;
-	case 0xfe: *reg_ok = 0x03; return X86_MODRM;		/* inc, dec */
-	case 0xff: *reg_ok = 0x57; return X86_MODRM;	/* inc dec call jmp push */
-	case 0xf6: *reg_ok = 0xfd; return X86_MODRM;	/* (test's imm8 below) */
-	case 0xf7: *reg_ok = 0xfd; return X86_MODRM;
-	}
-	return X86_UNKNOWN;
-}
 
 /* What is called of libopcodes. */
 struct opcodes {
@@ -247,10 +178,8 @@ struct disasm {
 	struct insn_text text;
 	struct arm_mode *arm_modes;	/* sorted by address */
 	size_t narm_modes;
-	/* x86-64: x86_operands of each opcode, of one byte and after 0x0f,
-	 * and which of ModRM's reg fields each takes (bit N: reg N) */
 	bool x86_64;
-	unsigned char x86_ops[2][256], x86_reg_ok[2][256];
+	struct x86_tables x86;	/* x86-64: its common instructions */
 };
 
 const char *disasm_arch_name(const struct disasm_target *target)
@@ -330,14 +259,8 @@ int disasm_open(struct disasm **out, const struct disasm_target *target,
 		free(d);
 		return rc;
 	}
-	for (unsigned op = 0; d->x86_64 && op < 256; op++)
-		for (int two_byte = 0; two_byte < 2; two_byte++) {
-			unsigned reg_ok;
-
-			d->x86_ops[two_byte][op] =
-				(unsigned char)x86_operands(op, two_byte, &reg_ok);
-			d->x86_reg_ok[two_byte][op] = (unsigned char)reg_ok;
-		}
+	if (d->x86_64)
+		x86_tables_fill(&d->x86);
 	*out = d;
 	return 0;
 }
@@ -417,146 +340,20 @@ static void decode_from(struct disasm *d, const struct code_bytes *code,
 					     "force-thumb" : "no-force-thumb";
 }
 
-/* A signed 32-bit little-endian word at P. */
-static int64_t signed_word_at(const unsigned char *p)
-{
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
-/* The bytes of the ModRM byte at P and the SIB byte and displacement
- * that follow it, LEFT bytes being there; 0 past LEFT.  *RIP_DISP: the
- * offset of a RIP-relative displacement from P, else 0. */
-static uint64_t x86_modrm_length(const unsigned char *p, uint64_t left,
-				 uint64_t *rip_disp)
-{
-	unsigned mod = p[0] >> 6, rm = p[0] & 7;
-	uint64_t len = 1;
-
-	*rip_disp = 0;
-	if (mod == 3)
-		return 1;
-	if (rm == 4) {			/* SIB */
-		if (left < 2)
-			return 0;
-		len = 2;
-		if (mod == 0 && (p[1] & 7) == 5)
-			len += 4;
-	} else if (mod == 0 && rm == 5) {
-		*rip_disp = 1;
-		len += 4;
-	}
-	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return len <= left ? len : 0;
-}
-
-/* Whether P (LEFT bytes there) starts the padding gcc puts between
- * functions, xchg %ax,%ax or (data16...) cs nopw 0x0(%rax,%rax,1), one
- * instruction for libopcodes too; *LEN its bytes. */
-static bool x86_padding(const unsigned char *p, uint64_t left, uint64_t *len)
-{
-	static const unsigned char cs_nopw[] = { 0x2e, 0x0f, 0x1f, 0x84, 0x00,
-						 0x00, 0x00, 0x00, 0x00 };
-	uint64_t n66 = 0;
-
-	while (n66 < left && n66 < 6 && p[n66] == 0x66)
-		n66++;
-	if (n66 == 1 && left >= 2 && p[1] == 0x90)
-		*len = 2;
-	else if (n66 > 0 && left - n66 >= sizeof cs_nopw &&
-		 memcmp(p + n66, cs_nopw, sizeof cs_nopw) == 0)
-		*len = n66 + sizeof cs_nopw;
-	else
-		return false;
-	return true;
-}
 
 /* Without libopcodes: the instruction at PC of the code INFO points at
- * into *OUT, with the length, call flag and target libopcodes gives it
- * (a branch's target, or the address a RIP-relative operand names), for
- * the common x86-64 integer instructions with at most an operand-size
- * prefix and a REX prefix (no prefix before a branch or call).  Finding
- * the instruction starts of every function (a histogram with every bin
- * counted) and each function's mcount call then costs a table look-up
- * an instruction instead of libopcodes' decoding and formatting.
- * Returns false for any other instruction, which libopcodes decodes. */
+ * into *OUT, where x86_decode tells it (x86_decode.h).  Returns false for
+ * any other instruction, which libopcodes decodes. */
 static bool decode_x86_64_insn(const struct disasm *d, uint64_t pc,
 			       struct insn *out)
 {
 	const struct disassemble_info *info = &d->info;
-	uint64_t at = pc - info->buffer_vma, left, len = 0, rip_disp = 0;
-	const unsigned char *p;
-	bool opsize = false, two_byte = false;
-	unsigned rex = 0, op, operands, reg_ok, reg = 0;
+	uint64_t at = pc - info->buffer_vma;
 
 	if (!d->x86_64 || pc < info->buffer_vma || at >= info->buffer_length)
 		return false;
-	p = info->buffer + at;
-	left = info->buffer_length - at;
-	if (left >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
-	    p[3] == 0xfa) {
-		*out = (struct insn){ .pc = pc, .len = 4 };	/* endbr64 */
-		return true;
-	}
-	if (x86_padding(p, left, &len)) {
-		*out = (struct insn){ .pc = pc, .len = (uint32_t)len };
-		return true;
-	}
-	if (len < left && p[len] == 0x66)
-		opsize = ++len;
-	if (len < left && (p[len] & 0xf0) == 0x40)
-		rex = p[len++];
-	if (len < left && p[len] == 0x0f)
-		two_byte = ++len;
-	if (len >= left)
-		return false;
-	op = p[len++];
-	operands = d->x86_ops[two_byte][op];
-	reg_ok = d->x86_reg_ok[two_byte][op];
-	if (operands & X86_UNKNOWN)
-		return false;
-	if (operands & X86_MODRM) {
-		uint64_t n;
-
-		if (len >= left)
-			return false;
-		reg = (p[len] >> 3) & 7;
-		if (!(reg_ok >> reg & 1) ||
-		    (!two_byte && op == 0x8d && p[len] >> 6 == 3) ||
-		    (!two_byte && op == 0xff && reg >= 2 && (opsize || rex)))
-			return false;	/* lea of a register; a prefixed call
-					   (an unused REX is printed first) */
-		if (!(n = x86_modrm_length(p + len, left - len, &rip_disp)))
-			return false;
-		rip_disp += rip_disp ? len : 0;	/* (from the instruction's start) */
-		len += n;
-		if (!two_byte && (op == 0xf6 || op == 0xf7) && reg == 0)
-			operands |= op == 0xf6 ? X86_IMM8 : X86_IMMZ;
-	}
-	if ((operands & (X86_REL8 | X86_REL32)) && (opsize || rex))
-		return false;
-	if (opsize && !two_byte &&
-	    ((op >= 0x50 && op <= 0x5f) || (op >= 0x90 && op <= 0x99) ||
-	     op == 0x68 || op == 0x6a || op == 0x8f || op == 0xc3 ||
-	     op == 0xc9 || op == 0xcc || op == 0xf4))
-		return false;	/* (pushw, retw...: for libopcodes) */
-	if (opsize && two_byte && operands == 0)
-		return false;
-	len += operands & (X86_IMM8 | X86_REL8) ? 1 :
-	       operands & X86_REL32 ? 4 :
-	       operands & X86_IMMZ ? (opsize && !(rex & 8) ? 2 : 4) :
-	       operands & X86_IMMV ? (rex & 8 ? 8 : opsize ? 2 : 4) : 0;
-	if (len > left)
-		return false;
-	*out = (struct insn){ .pc = pc, .len = (uint32_t)len };
-	if (operands & X86_REL8)
-		out->target = pc + len + (uint64_t)(int64_t)(int8_t)p[len - 1];
-	else if (operands & X86_REL32)
-		out->target = pc + len + (uint64_t)signed_word_at(p + len - 4);
-	else if (rip_disp)
-		out->target = pc + len + (uint64_t)signed_word_at(p + rip_disp);
-	out->is_call = !two_byte && (op == 0xe8 || (op == 0xff && reg == 2));
-	return true;
+	return x86_decode(&d->x86, info->buffer + at, info->buffer_length - at,
+			  pc, out);
 }
 
 /* Sets up libopcodes' decoder where it was left for the first
@@ -671,36 +468,6 @@ int disasm_range(struct disasm *d, const struct code_bytes *code,
 	return 0;
 }
 
-/* PC past the instructions gcc's x86-64 prologues put before the mcount
- * call, below END (endbr64, push, mov %rsp,%rbp, sub from %rsp): what
- * decode_x86_64_insn makes of them, none a call, told in a few
- * comparisons each.  The rest is left to it. */
-static uint64_t skip_x86_64_prologue(const struct code_bytes *code,
-				     uint64_t pc, uint64_t end)
-{
-	while (pc < end) {
-		const unsigned char *p = code->data + (pc - code->vma);
-		uint64_t left = end - pc, n;
-
-		if (left >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
-		    p[3] == 0xfa)
-			n = 4;				/* endbr64 */
-		else if (p[0] >= 0x50 && p[0] <= 0x57)
-			n = 1;				/* push %rax..%rdi */
-		else if (left >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
-			n = 2;				/* push %r8..%r15 */
-		else if (left >= 3 && p[0] == 0x48 && p[1] == 0x89 && p[2] == 0xe5)
-			n = 3;				/* mov %rsp,%rbp */
-		else if (left >= 4 && p[0] == 0x48 && p[1] == 0x83 && p[2] == 0xec)
-			n = 4;				/* sub $imm8,%rsp */
-		else if (left >= 7 && p[0] == 0x48 && p[1] == 0x81 && p[2] == 0xec)
-			n = 7;				/* sub $imm32,%rsp */
-		else
-			break;
-		pc += n;
-	}
-	return pc;
-}
 
 bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 		       uint64_t lo, uint64_t hi, struct insn *call)
@@ -711,7 +478,7 @@ bool disasm_first_call(struct disasm *d, const struct code_bytes *code,
 	if (lo < code->vma)
 		lo = code->vma;
 	if (d->x86_64)
-		lo = skip_x86_64_prologue(code, lo, end);
+		lo = x86_skip_prologue(code, lo, end);
 	for (uint64_t pc = lo; pc < end;
 	     pc += call->len) {
 		*call = decode_at(d, pc);
