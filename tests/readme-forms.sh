@@ -72,6 +72,8 @@ gmon2cg --compare base.cg slower.cg; echo "exit status $?"
 	gmon2cg -o base.cg fixtures/compare/base/prog fixtures/compare/base/gmon.01.out && gmon2cg -o slower.cg fixtures/compare/slower/prog fixtures/compare/slower/gmon.01.out && { gmon2cg --compare base.cg slower.cg >cmp.txt; [ $? -eq 3 ]; }
 gmon2cg --compare base.cg new.cg
 	gmon2cg -o base.cg prog gmon.out && gmon2cg -o new.cg prog prof.1 && gmon2cg --compare base.cg new.cg >cmp.txt
+gmon2cg --compare [OPTION]... OLD NEW
+	gmon2cg -o old.cg prog gmon.out && gmon2cg -o new.cg prog prof.1 && gmon2cg --compare --fail-on=self:+50% old.cg new.cg >cmp.txt
 gmon2cg --compare base1.cg,base2.cg new1.cg,new2.cg
 	for f in base1 base2 new1 new2; do gmon2cg -o $f.cg prog gmon.out || exit; done && gmon2cg --compare base1.cg,base2.cg new1.cg,new2.cg >cmp.txt
 gmon2cg --compare --junit=perf.xml -o diff.cg --fail-on=self:+10% \
