@@ -183,7 +183,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	struct callgrind_write_info info = { .part = part,
 					     .no_instr = o->no_instr };
 	struct source_map_lines ahead;
-	bool reading = false;
+	bool reading = false, read_ahead = false;
 	int rc = -1;
 
 	if (!lines)
@@ -222,7 +222,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	 * propagated (a part of --parts reads them whole, for the next). */
 	if (rc == 0 && !o->parts) {
 		rc = source_map_read_lines(&ahead, &cg, lines, o->no_inline, err);
-		reading = rc == 0;
+		reading = read_ahead = rc == 0;
 	}
 	if (rc < 0 || propagate_graph(&cg, sel, err) < 0) {
 		rc = -1;
@@ -249,8 +249,8 @@ static int convert_part(const struct options *o, struct program *prog,
 	 * would mislead every viewer. */
 	if (report_check_belongs(w, &cg, &stats, info.source,
 				 info.nsources > 1, o->exe, o->force, err) == 0 &&
-	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts, maps,
-			     o->prefix_maps.n, err) == 0 &&
+	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts,
+			     read_ahead, maps, o->prefix_maps.n, err) == 0 &&
 	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
 	    names_in_place(prog, err) == 0 &&
 	    outcheck_graph(&cg, err) == 0) {

@@ -55,8 +55,7 @@ bool object_lines_read_whole(const struct object_lines *sl);
 
 /* The look-ups that follow are of PCS[0..N) alone (sorted and distinct;
  * SL takes the array), or with PCS NULL of any address.  Tables read for
- * other addresses are read again; tables read whole, or for these very
- * addresses, are kept. */
+ * other addresses are read again; tables read whole are kept. */
 void object_lines_expect(struct object_lines *sl, uint64_t *pcs, size_t n);
 
 /* Reads the tables now (for the addresses expected), not at the first

@@ -279,11 +279,13 @@ int source_map_lines_wait(struct source_map_lines *rl, struct g2c_error *err)
 
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct object_lines *const *lines, bool outermost,
-		     bool only_these, const struct prefix_map *maps,
-		     size_t nmaps, struct g2c_error *err)
+		     bool only_these, bool read_ahead,
+		     const struct prefix_map *maps, size_t nmaps,
+		     struct g2c_error *err)
 {
 	memset(map, 0, sizeof *map);
-	if (prepare_tables(cg, lines, outermost, only_these) < 0)
+	/* (propagation changes none of the positions read ahead for) */
+	if (!read_ahead && prepare_tables(cg, lines, outermost, only_these) < 0)
 		goto oom;
 	map->home = calloc(cg->nfuncs, sizeof *map->home);
 	map->cost = calloc(cg->ncosts ? cg->ncosts : 1, sizeof *map->cost);

@@ -85,12 +85,14 @@ int source_map_lines_wait(struct source_map_lines *rl, struct g2c_error *err);
  * is "???", as callgrind writes it, and a position's file its function's
  * file.  File names are rewritten by MAPS[0..NMAPS).  With ONLY_THESE, these
  * positions are the last looked up in LINES (no other part of the
- * profile follows), so the line tables keep only the rows they need.
+ * profile follows), so the line tables keep only the rows they need;
+ * with READ_AHEAD, source_map_read_lines read them for CG already.
  * Returns 0, or -1 with ERR set. */
 int source_map_build(struct source_map *map, const struct callgraph *cg,
 		     struct object_lines *const *lines, bool outermost,
-		     bool only_these, const struct prefix_map *maps,
-		     size_t nmaps, struct g2c_error *err);
+		     bool only_these, bool read_ahead,
+		     const struct prefix_map *maps, size_t nmaps,
+		     struct g2c_error *err);
 
 /* Counts the distinct source files of the program's own that MAP names
  * for CG (not "???", not the system's or the compiler's headers) into

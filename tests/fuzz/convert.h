@@ -55,7 +55,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 		for (size_t i = 0; i < n; i++)
 			code_close(&code[i]);
 		outstream_from_file(&os, devnull, "/dev/null");
-		if (source_map_build(&map, &cg, lines, false, true, NULL, 0, &err) == 0 &&
+		if (source_map_build(&map, &cg, lines, false, true, false, NULL, 0, &err) == 0 &&
 		    callgrind_write(&cg, &map, &info, &os, &err) == 0)
 			outstream_close(&os, &err);
 		source_map_release(&map);
