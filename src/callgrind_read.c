@@ -304,12 +304,12 @@ static size_t function_of(struct callgrind_read_profile *p, const char *ob,
 	uint64_t hash = h ^ (h >> 29);
 	struct hash_slot *slot;
 	struct callgrind_read_fn *fns;
+	size_t at;
 
-	if (!hash_index_reserve(&p->index, p->nfns + 1))
-		return SIZE_MAX;
-	slot = hash_index_find(&p->index, hash, same_fn, p->fns, &key);
-	if (!hash_slot_is_free(slot))
-		return hash_slot_entry(slot);
+	at = hash_index_place(&p->index, hash, same_fn, p->fns, p->nfns, &key,
+			      &slot);
+	if (at != p->nfns)
+		return at;
 	if (!(fns = array_grow(p->fns, &p->fns_cap, p->nfns + 1, sizeof *fns)))
 		return SIZE_MAX;
 	p->fns = fns;
@@ -525,13 +525,15 @@ static bool add_call(struct callgrind_read_profile *p, size_t caller,
 			(uint64_t)callee * 0xbf58476d1ce4e5b9u;
 	struct hash_slot *slot;
 	struct callgrind_read_call *calls;
+	size_t at;
 
 	hash ^= hash >> 29;
-	if (!hash_index_reserve(&p->call_index, p->ncalls + 1))
+	at = hash_index_place(&p->call_index, hash, same_call, p->calls,
+			      p->ncalls, &key, &slot);
+	if (at == SIZE_MAX)
 		return false;
-	slot = hash_index_find(&p->call_index, hash, same_call, p->calls, &key);
-	if (!hash_slot_is_free(slot)) {
-		struct callgrind_read_call *c = &p->calls[hash_slot_entry(slot)];
+	if (at != p->ncalls) {
+		struct callgrind_read_call *c = &p->calls[at];
 
 		c->count = add_saturating(c->count, count);
 		c->ns = add_saturating(c->ns, ns);

@@ -1168,17 +1168,16 @@ static const char *join(struct dwarf_lines *lt, struct line_file *f)
 	struct line_file *files;
 	struct hash_slot *slot;
 	uint64_t hash = hash_parts(f);
-	size_t len, count;
+	size_t len, count, at;
 	char *path;
 
 	if (!pi && !(pi = lt->paths = calloc(1, sizeof *pi)))
 		return NULL;
 	count = pi->index.count;
-	if (!hash_index_reserve(&pi->index, count + 1))
-		return NULL;
-	slot = hash_index_find(&pi->index, hash, same_parts, pi->files, f);
-	if (!hash_slot_is_free(slot))
-		return pi->files[hash_slot_entry(slot)].path;
+	at = hash_index_place(&pi->index, hash, same_parts, pi->files, count, f,
+			      &slot);
+	if (at != count)
+		return at == SIZE_MAX ? NULL : pi->files[at].path;
 	files = array_grow(pi->files, &pi->files_cap, count + 1, sizeof *files);
 	if (!files)
 		return NULL;

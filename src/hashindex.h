@@ -71,6 +71,22 @@ static inline void hash_index_add(struct hash_index *t, struct hash_slot *slot,
 	t->count++;
 }
 
+/* Find-or-add, the first half: the position of KEY's entry among the
+ * COUNT entries T indexes, or COUNT where it has none yet, *SLOT then the
+ * free slot for hash_index_add once the caller has put the entry at
+ * COUNT.  SIZE_MAX when memory runs out. */
+static inline size_t hash_index_place(struct hash_index *t, uint64_t hash,
+		bool (*same)(const void *entries, size_t pos, const void *key),
+		const void *entries, size_t count, const void *key,
+		struct hash_slot **slot)
+{
+	*slot = NULL;
+	if (!hash_index_reserve(t, count + 1))
+		return SIZE_MAX;
+	*slot = hash_index_find(t, hash, same, entries, key);
+	return hash_slot_is_free(*slot) ? count : hash_slot_entry(*slot);
+}
+
 /* Makes TO a copy of FROM.  Returns false when out of memory, with TO
  * empty. */
 bool hash_index_copy(struct hash_index *to, const struct hash_index *from);

@@ -48,7 +48,7 @@ static const char *map_file(struct source_map *map, const char *file,
 			    const struct prefix_map *maps, size_t nmaps)
 {
 	const struct prefix_map *best = prefix_map_find(maps, nmaps, file);
-	size_t count = map->mapped_index.count;
+	size_t count = map->mapped_index.count, at;
 	uint64_t hash = hash_pointer(file);
 	struct mapped_name *mapped;
 	struct hash_slot *slot;
@@ -56,11 +56,10 @@ static const char *map_file(struct source_map *map, const char *file,
 
 	if (!best)
 		return file;
-	if (!hash_index_reserve(&map->mapped_index, count + 1))
-		return NULL;
-	slot = hash_index_find(&map->mapped_index, hash, same_from, map->mapped, file);
-	if (!hash_slot_is_free(slot))
-		return map->mapped[hash_slot_entry(slot)].to;
+	at = hash_index_place(&map->mapped_index, hash, same_from, map->mapped,
+			      count, file, &slot);
+	if (at != count)
+		return at == SIZE_MAX ? NULL : map->mapped[at].to;
 	mapped = array_grow(map->mapped, &map->mapped_cap, count + 1, sizeof *mapped);
 	if (!mapped)
 		return NULL;
