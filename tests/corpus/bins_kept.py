@@ -56,23 +56,26 @@ def oracle_bins(oracle):
 
 
 def self_costs(profile):
-    """[(address, cost of the first event)] of the self-cost lines."""
-    out, last, after_calls, npos = [], None, False, 1
-    for line in open(profile, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\n")
-        if line.startswith("positions:"):
-            npos = len(line.split()) - 1
-        if line.startswith("calls="):
-            after_calls = True
-            continue
-        if not line or not (line[0].isdigit() or line[0] in "+-*"):
-            continue
-        toks = line.split()
-        last = cp.relative(toks[0], last)
-        if not after_calls and len(toks) > npos:
-            out.append((last, int(toks[npos])))
-        after_calls = False
-    return out
+    """[(address, cost of the first event)] of the self-cost lines, as the
+    callgrind model reads them."""
+    class SelfCosts(object):
+        def __init__(self):
+            self.out = []
+
+        def define(self, *_args):
+            pass
+
+        def call_target(self, *_args):
+            pass
+
+        def cost(self, _fn, addr, vals, is_call, _line):
+            if not is_call and vals:
+                self.out.append((addr, vals[0]))
+
+    seen = SelfCosts()
+    with open(profile, encoding="utf-8", errors="surrogateescape") as fh:
+        callgrind_model.parse_text(fh.read(), profile, seen)
+    return seen.out
 
 
 def marker_bounds(profile):

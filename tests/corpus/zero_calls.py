@@ -1,39 +1,41 @@
 #!/usr/bin/env python3
 """zero_calls.py PROFILE: every call line of cost 0 in a callgrind file,
-one "CALLER -> CALLEE (calls=N)" a line; exits 1 if there is any."""
-import re
+one "CALLER -> CALLEE at LINE" a line; exits 1 if there is any.  The
+file is read by the callgrind model (tests/lib/callgrind_model.py)."""
+import os
 import sys
 
-names = {}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import callgrind_model  # noqa: E402
 
 
-def name(kind_value):
-    m = re.match(r"^\((\d+)\)(?: (.*))?$", kind_value)
-    if not m:
-        return kind_value
-    if m.group(2) is not None:
-        names[m.group(1)] = m.group(2)
-    return names.get(m.group(1), "(%s)" % m.group(1))
+class ZeroCalls(object):
+    """Told each calls= line's callee, then its cost line."""
+
+    def __init__(self):
+        self.callee = None
+        self.zero = []
+
+    def define(self, *_args):
+        pass
+
+    def call_target(self, callee, _rest, _line):
+        self.callee = callee
+
+    def cost(self, fn, _addr, vals, is_call, line):
+        if is_call and all(v == 0 for v in vals):
+            self.zero.append("%s -> %s at %d" % (fn.name, self.callee.name, line))
 
 
-npos = 1
-caller = callee = calls = None
-zero = []
-for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    line = line.rstrip("\n")
-    if line.startswith("positions:"):
-        npos = len(line.split()) - 1
-    elif line.startswith("fn="):
-        caller = name(line[3:])
-    elif line.startswith("cfn="):
-        callee = name(line[4:])
-    elif line.startswith("calls="):
-        calls = line.split()[0][6:]
-    elif calls is not None and line and (line[0].isdigit() or line[0] in "+-*"):
-        costs = line.split()[npos:]
-        if all(c == "0" for c in costs):
-            zero.append("%s -> %s (calls=%s)" % (caller, callee, calls))
-        calls = None
-for z in zero:
-    print(z)
-sys.exit(1 if zero else 0)
+def main():
+    seen = ZeroCalls()
+    with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as fh:
+        callgrind_model.parse_text(fh.read(), sys.argv[1], seen)
+    for z in seen.zero:
+        print(z)
+    return 1 if seen.zero else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -410,7 +410,9 @@ class _Parser(object):
         # last: define(space, index, identity) at every "(N) name" (a
         # function's identity: name, file and object base names),
         # call_target(callee Function, rest of calls=), cost(Function,
-        # address or None, values, is_call).
+        # address or None, values, is_call); and, where the observer has
+        # it, position(address or None, file name, line, is_call) after
+        # each cost.
         self.observer = None
 
     def err(self, msg):
@@ -616,6 +618,7 @@ class _Parser(object):
                 self.observer.cost(self.m.functions[self.cur_fn],
                                    self.addr if self.has_addr else None,
                                    vals, True, self.lineno)
+                self._tell_position(True)
             self.called_obj = None
             self.called_file = None
         else:
@@ -629,6 +632,14 @@ class _Parser(object):
             if self.observer:
                 self.observer.cost(fn, self.addr if self.has_addr else None,
                                    vals, False, self.lineno)
+                self._tell_position(False)
+
+    def _tell_position(self, is_call):
+        """position(address or None, file name, line, is_call) to an
+        observer that asks for positions."""
+        if hasattr(self.observer, "position"):
+            self.observer.position(self.addr if self.has_addr else None,
+                                   self.cur_file, self.line, is_call)
 
     def keyword_line(self, s):
         m = self.m

@@ -14,6 +14,8 @@ import re
 import subprocess
 import sys
 
+import callgrind_model
+
 # The call instructions as objdump prints them: x86, ARM, PowerPC, s390x,
 # MIPS, RISC-V, SPARC (call), m68k (bsr.l, jsr), Alpha (bsr, jsr), SuperH
 # (jsr, bsr, bsrf), HP-PA (b,l and be,l; a call site is never "b,l X,r0").
@@ -21,43 +23,29 @@ CALLS = re.compile(r"^(?:notrack |bnd )?(call[qlw]?|bl|blx|blr|bla|bctrl|blrl|br
                    r"jal|jalr|bal|bsr[swl]?|jsr|jbsr|bsrf|b,l(?:,n)?|be,l(?:,n)?|bve,l)(?=\s|$)")
 
 
-def relative(tok, last):
-    if tok.startswith("0x"):
-        return int(tok, 16)
-    if tok == "*":
-        return last
-    if tok[0] in "+-":
-        return last + int(tok)
-    return int(tok)
-
-
 def positions(path):
-    """(address, is_call_site, file, line) of every position line."""
-    out, last, last_line, after_calls = [], None, None, False
-    names, current = {}, None
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\n")
-        m = re.match(r"^(fl|fi|fe)=\((\d+)\)(?: (.*))?$", line)
-        if m:
-            if m.group(3) is not None:
-                names[m.group(2)] = m.group(3)
-            current = names.get(m.group(2))
-            continue
-        m = re.match(r"^cfi=\((\d+)\)(?: (.*))?$", line)
-        if m and m.group(2) is not None:
-            names[m.group(1)] = m.group(2)
-        if line.startswith("calls="):
-            after_calls = True
-            continue
-        if not line or not (line[0].isdigit() or line[0] in "+-*"):
-            continue
-        toks = line.split()
-        addr = relative(toks[0], last)
-        lineno = relative(toks[1], last_line)
-        last, last_line = addr, lineno
-        out.append((addr, after_calls, current, lineno))
-        after_calls = False
-    return out
+    """(address, is_call_site, file, line) of every position line, as the
+    callgrind model (callgrind_model.py) reads them."""
+    class Positions(object):
+        def __init__(self):
+            self.out = []
+
+        def define(self, *_args):
+            pass
+
+        def call_target(self, *_args):
+            pass
+
+        def cost(self, *_args):
+            pass
+
+        def position(self, addr, file, line, is_call):
+            self.out.append((addr, is_call, file, line))
+
+    seen = Positions()
+    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        callgrind_model.parse_text(fh.read(), path, seen)
+    return seen.out
 
 
 def undouble(path):
