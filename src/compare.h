@@ -28,27 +28,9 @@
 
 #include "callgrind_read.h"
 
+#include "compare_gates.h"
+
 struct g2c_error;
-
-enum compare_measure { MEASURE_SELF, MEASURE_INCL, MEASURE_CALLS, MEASURE_TOTAL };
-
-/* One --fail-on threshold: WHAT:[+|-]AMOUNT[%|ns|us|ms|s]. */
-struct compare_gate {
-	enum compare_measure what;
-	int direction;		/* +1: an increase, -1: a decrease, 0: either */
-	bool relative;		/* AMOUNT is a percentage of the old value */
-	double amount;		/* percent, ns, or calls */
-	char text[64];		/* as written, for reports */
-};
-
-/* Parses SPEC (one or more thresholds, comma-separated) and appends them
- * to *GATES[0..*N).  Returns 0, or -1 with ERR saying what is wrong (or
- * that memory ran out). */
-int compare_parse_gates(const char *spec, struct compare_gate **gates,
-			size_t *n, struct g2c_error *err);
-
-/* A time such as "10ms" (units ns, us, ms, s) into *NS: 0, or -1. */
-int compare_parse_time(const char *s, double *ns);
 
 struct compare_options {
 	const char *const *files[2];	/* old, new */
@@ -76,8 +58,6 @@ struct compare_options {
  * times, but not beyond the level, is inconclusive. */
 #define COMPARE_HINT_P 0.05
 
-/* Without --fail-on: any slowdown beyond noise, any change of calls. */
-extern const char compare_default_gates[];
 
 /* A function, or the whole program, on both sides: means per profile. */
 struct compare_row {
