@@ -32,7 +32,7 @@ check "clang's code converts with libopcodes at hand"
 
 if [ "$BFD_MULTIARCH" = yes ]; then
 	expect -n "PowerPC code: libopcodes from the start, one line" 1 \
-		"^gmon2cg: $FIXTURES/cross/powerpc/prog: $OPCODES_SONAME has no disassembler$" \
+		"^gmon2cg: .*fixtures/cross/powerpc/prog: $OPCODES_SONAME has no disassembler$" \
 		env LD_LIBRARY_PATH="$tmp" "$GMON2CG" -o "$tmp/ppc.cg" \
 		"$FIXTURES/cross/powerpc/prog" "$FIXTURES/cross/powerpc/gmon.out"
 	[ ! -e "$tmp/ppc.cg" ]; check "and no output file"
