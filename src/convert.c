@@ -241,7 +241,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	if (o->stats) {
 		if (names_in_place(prog, err) < 0)
 			goto out;
-		report_stats(report_stream(w), &cg, &stats, prog, c.profs,
+		report_stats(warnings_stream(w), &cg, &stats, prog, c.profs,
 			     part ? files : NULL, n);
 	}
 	/* The numbers are checked on every run before they are written: it
@@ -256,7 +256,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	    outcheck_graph(&cg, err) == 0) {
 		rc = write_profile(o, &cg, &map, &info, os, err);
 		if (rc == 0 && o->summary)
-			report_summary(report_stream(w), &cg, o->summary);
+			report_summary(warnings_stream(w), &cg, o->summary);
 	}
 out:
 	if (reading) {

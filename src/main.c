@@ -27,7 +27,7 @@
 #include "diag.h"
 #include "options.h"
 #include "outstream.h"
-#include "report.h"
+#include "warnings.h"
 #include "util.h"
 
 /* Prints ERR, the one line of a run that failed; returns its status. */

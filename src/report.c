@@ -1,4 +1,5 @@
-/* report.c -- warnings, desc: lines, --stats and --summary. */
+/* report.c -- what a run says besides its output: the warnings' causes,
+ * desc: lines, --stats and --summary. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -29,53 +30,6 @@ static void put_name(FILE *fp, const char *name, size_t max)
 	}
 }
 
-__attribute__((format(printf, 2, 3)))
-static void warn(struct warnings *w, const char *fmt, ...)
-{
-	char **lines = realloc(w->lines, (w->n + 1) * sizeof *lines);
-	va_list ap;
-
-	if (!lines)
-		return;
-	w->lines = lines;
-	va_start(ap, fmt);
-	if (vasprintf(&lines[w->n], fmt, ap) >= 0)
-		w->n++;
-	va_end(ap);
-	/* the same cause again (another part of the profile): said once */
-	for (size_t i = 0; w->n > 0 && i + 1 < w->n; i++)
-		if (strcmp(lines[i], lines[w->n - 1]) == 0) {
-			free(lines[--w->n]);
-			break;
-		}
-}
-
-FILE *report_stream(struct warnings *w)
-{
-	if (!w->held)
-		w->held = open_memstream(&w->held_text, &w->held_len);
-	return w->held ? w->held : stderr;
-}
-
-void warnings_print(struct warnings *w, bool succeeded)
-{
-	fflush(stdout);
-	if (w->held) {
-		fclose(w->held);
-		if (succeeded)
-			fwrite(w->held_text, 1, w->held_len, stderr);
-		free(w->held_text);
-	}
-	for (size_t i = 0; i < w->n; i++) {
-		/* (a file name cannot break the line) */
-		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
-		if (succeeded)
-			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
-		free(w->lines[i]);
-	}
-	free(w->lines);
-}
-
 /* The samples in PROF's histograms. */
 static uint64_t count_samples(const struct gmon_profile *prof)
 {
@@ -91,7 +45,7 @@ void report_calls_lost(struct warnings *w, const struct gmon_profile *prof,
 		       const char *source)
 {
 	if (prof->calls_lost)
-		warn(w, "%s: the dynamic loader's arc table was full: %" PRIu64
+		warnings_add(w, "%s: the dynamic loader's arc table was full: %" PRIu64
 		     " calls it counted are in no arc, so the call counts are"
 		     " short (LD_PROFILE keeps a fixed table)", source,
 		     prof->calls_lost);
@@ -107,17 +61,17 @@ void report_no_samples(struct warnings *w, const struct program_object *po,
 		return;
 	if (po->ld_profile) {
 		if (prof->narcs > 0)
-			warn(w, "%s: call counts but no samples: a program built"
+			warnings_add(w, "%s: call counts but no samples: a program built"
 			     " with -pg takes the profiling timer for its own"
 			     " gmon.out, so no time in %s was sampled (gprof"
 			     " says \"no time accumulated\"); profile a program"
 			     " built without -pg for its time", source,
 			     base_name(po->obj.path));
 	} else if (prof->nhists == 0) {
-		warn(w, "%s%s: no histogram, so no time: only counts (gprof"
+		warnings_add(w, "%s%s: no histogram, so no time: only counts (gprof"
 		     " says \"no time propagated\")", source, more);
 	} else {
-		warn(w, "%s%s: no samples (gprof says \"no time"
+		warnings_add(w, "%s%s: no samples (gprof says \"no time"
 		     " accumulated\"): the run was shorter than one tick of"
 		     " the profiling timer, or its time was spent in shared"
 		     " libraries, which the histogram does not cover"
@@ -154,19 +108,19 @@ int report_describe_object(char **line, const struct program_object *po,
  * so, and how to get one, once per object (also as a --stats line). */
 void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
 {
-	warn(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
+	warnings_add(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
 	     " stay at histogram bins and calls at their hash buckets (build"
 	     " gmon2cg with binutils-multiarch-dev for exact positions)",
 	     code->obj->path, code_arch_name(code));
 	if (stats)
-		fprintf(report_stream(w), "%s: stats: instructions of %s: not decoded (%s)\n",
+		fprintf(warnings_stream(w), "%s: stats: instructions of %s: not decoded (%s)\n",
 			PACKAGE_NAME, code->obj->path, code_arch_name(code));
 }
 
 void report_folded(struct warnings *w, const char *file, size_t folded,
 		   const char *example)
 {
-	warn(w, "%s: a sum gprof -s wrote has the calls of gprof's own"
+	warnings_add(w, "%s: a sum gprof -s wrote has the calls of gprof's own"
 	     " functions: %zu function%s it does not list (such as %s)"
 	     " %s part of the function before, as in its call graph",
 	     file, folded, folded == 1 ? "" : "s", example,
@@ -185,7 +139,7 @@ int report_check_belongs(struct warnings *w, const struct callgraph *cg,
 				     source, more_sources ? " and the other profiles" : "",
 				     exe, misfit);
 	if (!misfit && stats->arcs_not_after_call > 0)
-		warn(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
+		warnings_add(w, "%" PRIu64 " of %" PRIu64 " call arcs of %s are not where"
 		     " %s's calls return (was it rebuilt after profiling?)",
 		     stats->arcs_not_after_call, stats->arcs_checked,
 		     source, exe);
@@ -204,11 +158,11 @@ int report_sources(struct warnings *w, const struct source_map *map,
 	if (source_map_count_files(map, cg, &named, &found, &example) < 0)
 		return g2c_error_set(err, "out of memory");
 	if (stats)
-		fprintf(report_stream(w), "%s: stats: source files: %zu named, %zu of them"
+		fprintf(warnings_stream(w), "%s: stats: source files: %zu named, %zu of them"
 			" found here\n", PACKAGE_NAME, named, found);
 	if (named > 0 && found == 0 && !w->sources_warned) {
 		w->sources_warned = true;
-		warn(w, "none of the %zu source files the profile names is here"
+		warnings_add(w, "none of the %zu source files the profile names is here"
 		     " (such as %s); --prefix-map=OLD=NEW says where they are",
 		     named, example);
 	}

@@ -19,30 +19,9 @@
 #include "gmon_store.h"
 #include "program.h"
 #include "source_map.h"
+#include "warnings.h"
 
 struct g2c_error;
-
-/* What a run says besides its output, the --stats and --summary reports
- * and the warnings, is printed only when the conversion succeeds: a
- * failed run says one line, its error (even when the failure comes last,
- * writing the output).  Each warning is said once, however many parts
- * of the profile give cause.  (A warning that finds no memory is lost.) */
-struct warnings {
-	char **lines;
-	size_t n;
-	bool sources_warned;	/* "none of the source files is here" */
-	FILE *held;		/* the reports, into HELD_TEXT */
-	char *held_text;
-	size_t held_len;
-};
-
-/* Where reports go until the run ends: a stream held in memory, or
- * stderr itself if there is no memory for one. */
-FILE *report_stream(struct warnings *w);
-
-/* Prints the reports, then the warnings, on stderr when the run
- * SUCCEEDED, and frees them. */
-void warnings_print(struct warnings *w, bool succeeded);
 
 /* Into *LINE, a desc: line saying what was profiled in object PO, from
  * what (PROF), and whether its static functions are missing.  Returns 0,
