@@ -52,7 +52,7 @@ static int sniff(char **files, int n)
 
 int main(int argc, char **argv)
 {
-	struct gmon_target target;
+	struct gmon_target target = { 0 };	/* (no code span: any file) */
 	struct gmon_profile prof;
 	struct g2c_error err;
 
