@@ -16,6 +16,9 @@ compare="$PYTHON3 $srcdir/tests/lib/compare_gprof.py"
 for dir in "$FIXTURES"/cross/*/; do
 	arch=$(basename "$dir") exe=$dir/prog gmon=$dir/gmon.out
 	[ -f "$exe" ] || continue
+	# (the memcheck and sanitizer passes: the BSD layouts' readers once
+	# for each byte order and address size)
+	case $arch in powerpc|s390x|armhf|arm64) ;; *) [ -z "$paths_only" ] || continue ;; esac
 	for layout in bsd-old bsd44; do
 		bsd=$tmp/$arch-$layout
 		{ $PYTHON3 "$srcdir/tests/lib/gmon_rewrite.py" $layout "$exe" "$gmon" "$bsd.out" &&
@@ -31,6 +34,8 @@ done
 for dir in "$FIXTURES"/cross/*/ "$FIXTURES"/cross/ppc64/static/; do
 	[ -f "$dir/stale-prog" ] || continue
 	name=${dir#"$FIXTURES"/} name=${name%/}
+	case $name in cross/hppa-dynamic) ;;
+	cross/*-dynamic) [ -z "$paths_only" ] || continue ;; esac
 	"$GMON2CG" --stats --prefix-map=.="$FIXTURES" -o "$tmp/valid.cg" "$dir/prog" "$dir/gmon.out" 2>"$tmp/err"
 	status=$? arcs=$(sed -n 's/^gmon2cg: stats: call arcs checked against the code: \([0-9]*\); not where calls return: 0$/\1/p' "$tmp/err")
 	[ $status -eq 0 ] && [ -z "$(grep -v '^gmon2cg: stats: ' "$tmp/err")" ] && [ "${arcs:-0}" -ge 9 ] &&
