@@ -552,7 +552,8 @@ static void take_back(struct callgraph *cg, const struct components *comps,
  * (each pass on less can leave more sites empty); what the calls still
  * carry above INCL then is taken back from the sites above their floor,
  * so that they never carry more than INCL: what they leave of it goes to
- * the pseudo caller, a difference that must not go below 0.  INCL is at
+ * the pseudo caller, a difference that must not go below 0, unless WHOLE
+ * (they are all the callers): then the last site takes it.  INCL is at
  * least MIN_CALL_NS per written site, so there is enough to take back.
  * Returns what the calls carry. */
 static uint64_t split_entering(struct callgraph *cg,
@@ -586,6 +587,17 @@ static uint64_t split_entering(struct callgraph *cg,
 	}
 	if (given > incl) {
 		take_back(cg, comps, c, given - incl, floors);
+		given = incl;
+	}
+	/* (entering calls that are all the component's callers carry all of
+	 * it: what a split that did not settle left goes to the last site,
+	 * not to the pseudo caller, whose call would count one call more) */
+	if (whole && given < incl && last >= &comps->entering[comps->entering_first[c]] &&
+	    cg->arcs[last->arc].nsites > 0) {
+		struct cg_arc *arc = &cg->arcs[last->arc];
+
+		cg->sites[arc->first_site + arc->nsites - 1].ns += incl - given;
+		arc->ns += incl - given;
 		given = incl;
 	}
 	return given;
