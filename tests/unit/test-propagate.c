@@ -398,31 +398,43 @@ static uint64_t incoming_ns(const struct callgraph *cg, size_t f)
  * is what grouping viewers show as <cycle N>; and no call costs 0.  (A
  * call that gprof gives nothing carries MIN_CALL_NS, which the sums
  * allow for.) */
+/* Up to 3 N distinct random arcs among N functions (N at most
+ * RANDOM_MAXF), each of 1 to MAXCOUNT calls, into ARCS; returns how many. */
+enum { RANDOM_MAXF = 16 };
+static size_t random_arcs(uint64_t *state, size_t n, uint64_t maxcount,
+			  struct arc_spec *arcs)
+{
+	bool taken[RANDOM_MAXF][RANDOM_MAXF] = { { false } };
+	size_t narcs = 0;
+
+	for (size_t i = 0, want = n + next_random(state) % (2 * n); i < want; i++) {
+		size_t from = next_random(state) % n, to = next_random(state) % n;
+
+		if (taken[from][to])
+			continue;
+		taken[from][to] = true;
+		arcs[narcs++] = (struct arc_spec){ from, to,
+						   1 + next_random(state) % maxcount };
+	}
+	return narcs;
+}
+
 static void test_random_graphs(void)
 {
-	enum { GRAPHS = 4000, MAXF = 16, MAXARCS = 3 * MAXF };
+	enum { GRAPHS = 4000, MAXF = RANDOM_MAXF, MAXARCS = 3 * MAXF };
 	uint64_t state = 20261125;
 	unsigned bad_incoming = 0, bad_member = 0, bad_cycle = 0, zero = 0;
 	unsigned cycles_seen = 0;
 
 	for (unsigned g = 0; g < GRAPHS; g++) {
-		size_t n = 2 + next_random(&state) % (MAXF - 1), narcs = 0;
+		size_t n = 2 + next_random(&state) % (MAXF - 1), narcs;
 		unsigned ticks[MAXF];
 		struct arc_spec arcs[MAXARCS];
-		bool taken[MAXF][MAXF] = { { false } };
 		struct callgraph cg;
 
 		for (size_t f = 0; f < n; f++)
 			ticks[f] = next_random(&state) % 3 ? next_random(&state) % 50 : 0;
-		for (size_t i = 0, want = n + next_random(&state) % (2 * n); i < want; i++) {
-			size_t from = next_random(&state) % n, to = next_random(&state) % n;
-
-			if (taken[from][to])
-				continue;
-			taken[from][to] = true;
-			arcs[narcs++] = (struct arc_spec){ from, to,
-							   1 + next_random(&state) % 1000 };
-		}
+		narcs = random_arcs(&state, n, 1000, arcs);
 		bare_graph(&cg, n, ticks, arcs, narcs);
 		if (propagate(&cg, NULL) != 0) {
 			CHECK(!"propagation of a random graph failed");
@@ -509,21 +521,12 @@ static void test_no_extra_roots(void)
 	unsigned extra = 0;
 
 	for (unsigned g = 0; g < GRAPHS; g++) {
-		size_t n = 2 + next_random(&state) % (MAXF - 1), narcs = 0;
+		size_t n = 2 + next_random(&state) % (MAXF - 1), narcs;
 		unsigned ticks[MAXF] = { 0 };
 		struct arc_spec arcs[MAXARCS];
-		bool taken[MAXF][MAXF] = { { false } };
 		struct callgraph cg;
 
-		for (size_t i = 0, want = n + next_random(&state) % (2 * n); i < want; i++) {
-			size_t from = next_random(&state) % n, to = next_random(&state) % n;
-
-			if (taken[from][to])
-				continue;
-			taken[from][to] = true;
-			arcs[narcs++] = (struct arc_spec){ from, to,
-							   1 + next_random(&state) % 40 };
-		}
+		narcs = random_arcs(&state, n, 40, arcs);
 		bare_graph(&cg, n, ticks, arcs, narcs);
 		if (propagate(&cg, NULL) != 0) {
 			CHECK(!"propagation of a random graph failed");
