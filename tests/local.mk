@@ -115,5 +115,4 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe \
 	tests/corpus/minpack.recipe tests/corpus/minpack-driver.f90 \
 	tests/corpus/gawk-sum.recipe tests/corpus/libdeflate.recipe \
-	tests/corpus/yaml-cpp.recipe tests/corpus/yaml-cpp-driver.cpp \
 	tests/corpus/lua-static-pie.recipe
