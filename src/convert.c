@@ -49,69 +49,73 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
 	return maps;
 }
 
-/* What is converted at once: every object's profile (or, with --parts,
- * one gmon.out of the executable), and what the writer says of them. */
+/* What the stages are given besides the input: each object's call-graph
+ * input, and what the writer says of them. */
 struct conversion {
-	struct gmon_profile *profs;	/* per object */
 	struct cg_object *cgo;		/* per object */
 	char **desc;			/* desc: lines on the objects */
 	size_t ndesc;
 	char dimen[sizeof ((struct gmon_hist *)NULL)->dimen];	/* the header's */
 };
 
-static void conversion_release(struct conversion *c, size_t nobjs)
+static void conversion_release(struct conversion *c)
 {
-	for (size_t o = 0; c->profs && o < nobjs; o++)
-		gmon_profile_release(&c->profs[o]);
 	for (size_t i = 0; i < c->ndesc; i++)
 		free(c->desc[i]);
 	free(c->desc);
-	free(c->profs);
 	free(c->cgo);
 }
 
-/* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
- * instead when PART is not 0), warns of those without samples, and
- * prepares their call-graph inputs. */
-static int read_profiles(struct conversion *c, const struct options *o,
-			 struct program *prog, const char **files, size_t n,
-			 unsigned part, struct warnings *w,
-			 struct g2c_error *err)
+/* The profile files of object I of IN. */
+static const char **object_files(const struct conversion_input *in, size_t i,
+				 size_t *n)
 {
-	double ns = 0;	/* that the profiles read so far stand for */
+	const struct program_object *po = in->prog->objs[i];
+
+	*n = i == 0 && in->part ? in->n : po->nfiles;
+	return i == 0 && in->part ? in->files : po->files;
+}
+
+/* Opens the code of IN's objects and prepares their call-graph inputs;
+ * warns of profiles without samples or with calls lost, and folds the
+ * symbols of a gprof -s sum as gprof did. */
+static int prepare_objects(struct conversion *c, const struct conversion_input *in,
+			   struct warnings *w, struct g2c_error *err)
+{
+	struct program *prog = in->prog;
+	double ns = 0;	/* that the profiles prepared so far stand for */
 
 	memset(c, 0, sizeof *c);
-	c->profs = calloc(prog->nobjs, sizeof *c->profs);
 	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
 	c->desc = calloc(prog->nobjs, sizeof *c->desc);
-	if (!c->profs || !c->cgo || !c->desc)
+	if (!c->cgo || !c->desc)
 		return g2c_error_set(err, "out of memory");
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		struct program_object *po = prog->objs[i];
-		const char **own = i == 0 && part ? files : po->files;
-		size_t nown = i == 0 && part ? n : po->nfiles;
+		struct gmon_profile *prof = &in->profs[i];
+		size_t nown, folded;
+		const char **own = object_files(in, i, &nown), *example;
+		uint32_t rate = in->o->rate ? in->o->rate : DEFAULT_RATE;
 
-		if (program_read_profiles(prog, i, own, nown, &c->profs[i],
-					  err) < 0)
-			return -1;
 		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
 		c->cgo[i] = (struct cg_object){
 			.obj = &po->obj, .st = &po->st, .code = &po->code,
-			.prof = nown ? &c->profs[i] : NULL,
-			.hz = gmon_profile_rate(&c->profs[i],
-						o->rate ? o->rate : DEFAULT_RATE) };
-		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
-						own[0], err) < 0)
-			return -1;
+			.prof = nown ? prof : NULL,
+			.hz = gmon_profile_rate(prof, rate) };
 		if (nown) {
-			report_no_samples(w, po, &c->profs[i], own[0], nown);
-			report_calls_lost(w, &c->profs[i], own[0]);
+			if (gmon_profile_add_ns(prof, c->cgo[i].hz, &ns, own[0], err) < 0)
+				return -1;
+			report_no_samples(w, po, prof, own[0], nown);
+			report_calls_lost(w, prof, own[0]);
 		}
 		if ((prog->nobjs > 1 || po->ld_profile) &&
-		    report_describe_object(&c->desc[c->ndesc++], po,
-					   &c->profs[i], err) < 0)
+		    report_describe_object(&c->desc[c->ndesc++], po, prof, err) < 0)
 			return -1;
+		if (program_fold_summed(po, prof, &folded, &example, err) < 0)
+			return -1;
+		if (folded)
+			report_folded(w, po->files[0], folded, example);
 	}
 	return 0;
 }
@@ -129,24 +133,77 @@ static int names_in_place(struct program *prog, struct g2c_error *err)
 /* The writer's header: it speaks of the first object that was profiled,
  * and counts every profile read. */
 static void describe_output(struct callgrind_write_info *info,
-			    struct conversion *c, const struct program *prog, const char **files,
-			    size_t n, unsigned part)
+			    struct conversion *c, const struct conversion_input *in)
 {
 	info->dimen = "seconds";
-	for (size_t i = 0; i < prog->nobjs && !info->source; i++) {
+	info->part = in->part;
+	info->no_instr = in->o->no_instr;
+	for (size_t i = 0; i < in->prog->nobjs; i++) {
 		const struct gmon_profile *first = c->cgo[i].prof;
+		size_t n;
+		const char **files = object_files(in, i, &n);
 
-		if (!first)
+		info->nsources += (unsigned)n;
+		if (!first || info->source)
 			continue;
-		info->source = i == 0 && part ? files[0] : prog->objs[i]->files[0];
+		info->source = files[0];
 		if (first->nhists > 0)
 			info->dimen = strcpy(c->dimen, first->hists[0].dimen);
 		info->rate_assumed = first->nhists > 0 && first->hists[0].rate == 0;
 	}
-	for (size_t i = 0; i < prog->nobjs; i++)
-		info->nsources += (unsigned)(i == 0 && part ? n : prog->objs[i]->nfiles);
 	info->desc = (const char *const *)c->desc;
 	info->ndesc = c->ndesc;
+}
+
+/* The call graph of C's objects, their samples and arcs credited.  Once
+ * credited, neither the raw profiles nor decoded code are needed: they are
+ * freed before propagation sorts the positions and the line lookups load
+ * the debug information (a histogram with every bin counted is as large
+ * as those). */
+static int build_graph(struct callgraph *cg, struct conversion *c,
+		       const struct conversion_input *in,
+		       struct attribution_stats *stats, struct warnings *w,
+		       struct g2c_error *err)
+{
+	int rc = callgraph_init(cg, c->cgo, in->prog->nobjs, err);
+
+	if (rc == 0)
+		rc = attribute_profiles(cg, in->sel, stats, err);
+	for (size_t i = 0; i < in->prog->nobjs; i++) {
+		struct code *code = &in->prog->objs[i]->code;
+
+		if (rc == 0)
+			rc = code_check_decoded(code, err);
+		if (rc == 0 && code->no_decoder)
+			report_no_decoder(w, code, in->o->stats);
+		code_close(code);
+		gmon_profile_drop_records(&in->profs[i]);
+	}
+	return rc;
+}
+
+/* Propagates CG's time while the line tables of LINES are read on a
+ * thread (unless --parts: a part reads them whole, for the next); sets
+ * *READ_AHEAD when they were. */
+static int propagate_reading_lines(struct callgraph *cg,
+				   const struct conversion_input *in,
+				   struct object_lines **lines, bool *read_ahead,
+				   struct g2c_error *err)
+{
+	struct source_map_lines ahead;
+	struct g2c_error ignored;	/* (ERR says what failed first) */
+	int rc;
+
+	*read_ahead = false;
+	if (!in->o->parts) {
+		if (source_map_read_lines(&ahead, cg, lines, in->o->no_inline, err) < 0)
+			return -1;
+		*read_ahead = true;
+	}
+	rc = propagate_graph(cg, in->sel, err);
+	if (*read_ahead && source_map_lines_wait(&ahead, rc < 0 ? &ignored : err) < 0)
+		rc = -1;
+	return rc;
 }
 
 /* Writes CG in the format O asks for. */
@@ -167,109 +224,80 @@ static int write_profile(const struct options *o, const struct callgraph *cg,
 	return callgrind_write(cg, map, info, os, err);
 }
 
-/* Converts the profiles of PROG's objects into the output OS, as PART
- * (0: the only part) made of the executable's FILES[0..N). */
-static int convert_part(const struct options *o, struct program *prog,
-			const struct prefix_map *maps,
-			const struct cg_selection *sel, const char **files,
-			size_t n, unsigned part, struct outstream *os,
-			struct warnings *w, struct g2c_error *err)
+int convert_profiles(const struct conversion_input *in, struct outstream *os,
+		     struct warnings *w, struct g2c_error *err)
 {
+	const struct options *o = in->o;
+	struct program *prog = in->prog;
 	struct conversion c;
 	struct callgraph cg = { 0 };
 	struct attribution_stats stats = { 0 };
 	struct source_map map = { 0 };
 	struct object_lines **lines = calloc(prog->nobjs, sizeof *lines);
-	struct callgrind_write_info info = { .part = part,
-					     .no_instr = o->no_instr };
-	struct source_map_lines ahead;
-	bool reading = false, read_ahead = false;
+	struct callgrind_write_info info = { 0 };
+	bool read_ahead;
 	int rc = -1;
 
 	if (!lines)
 		return g2c_error_set(err, "out of memory");
 	for (size_t i = 0; i < prog->nobjs; i++)
 		lines[i] = &prog->objs[i]->lines;
-	if (read_profiles(&c, o, prog, files, n, part, w, err) < 0)
+	if (prepare_objects(&c, in, w, err) < 0)
 		goto out;
-	for (size_t i = 0; i < prog->nobjs; i++) {
-		size_t folded;
-		const char *example;
-
-		if (program_fold_summed(prog->objs[i], &c.profs[i], &folded,
-					&example, err) < 0)
-			goto out;
-		if (folded)
-			report_folded(w, prog->objs[i]->files[0], folded, example);
-	}
-	describe_output(&info, &c, prog, files, n, part);
-	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);
-	if (rc == 0)
-		rc = attribute_profiles(&cg, sel, &stats, err);
-	/* Once credited, neither the raw profiles nor decoded code are
-	 * needed: free them before propagation sorts the positions and the
-	 * line lookups load the debug information (a histogram with every
-	 * bin counted is as large as those). */
-	for (size_t i = 0; i < prog->nobjs; i++) {
-		if (rc == 0)
-			rc = code_check_decoded(&prog->objs[i]->code, err);
-		if (rc == 0 && prog->objs[i]->code.no_decoder)
-			report_no_decoder(w, &prog->objs[i]->code, o->stats);
-		code_close(&prog->objs[i]->code);
-		gmon_profile_drop_records(&c.profs[i]);
-	}
-	/* The line tables are read on a thread while the graph is
-	 * propagated (a part of --parts reads them whole, for the next). */
-	if (rc == 0 && !o->parts) {
-		rc = source_map_read_lines(&ahead, &cg, lines, o->no_inline, err);
-		reading = read_ahead = rc == 0;
-	}
-	if (rc < 0 || propagate_graph(&cg, sel, err) < 0) {
-		rc = -1;
+	describe_output(&info, &c, in);
+	if (build_graph(&cg, &c, in, &stats, w, err) < 0 ||
+	    propagate_reading_lines(&cg, in, lines, &read_ahead, err) < 0 ||
+	    names_in_place(prog, err) < 0)
 		goto out;
-	}
-	rc = -1;
-	if (reading) {
-		reading = false;
-		if (source_map_lines_wait(&ahead, err) < 0)
-			goto out;
-	}
-	/* how the test suite sees the self-check fail (tests/cli.sh): a
-	 * total one more than the costs */
-	if (getenv("GMON2CG_TEST_BREAK_TOTAL"))
-		cg.total_ns++;
-	if (o->stats) {
-		if (names_in_place(prog, err) < 0)
-			goto out;
-		report_stats(warnings_stream(w), &cg, &stats, prog, c.profs,
-			     part ? files : NULL, n);
-	}
+	if (o->stats)
+		report_stats(warnings_stream(w), &cg, &stats, prog, in->profs,
+			     in->part ? in->files : NULL, in->n);
 	/* The numbers are checked on every run before they are written: it
 	 * costs a pass over the graph, and a profile that breaks the check
 	 * would mislead every viewer. */
-	if (report_check_belongs(w, &cg, &stats, info.source,
-				 info.nsources > 1, o->exe, o->force, err) == 0 &&
+	if (report_check_belongs(w, &cg, &stats, info.source, info.nsources > 1,
+				 o->exe, o->force, err) < 0 ||
 	    source_map_build(&map, &cg, lines, o->no_inline, !o->parts,
-			     read_ahead, maps, o->prefix_maps.n, err) == 0 &&
-	    report_sources(w, &map, &cg, o->stats, err) == 0 &&
-	    names_in_place(prog, err) == 0 &&
-	    outcheck_graph(&cg, err) == 0) {
-		rc = write_profile(o, &cg, &map, &info, os, err);
-		if (rc == 0 && o->summary)
-			report_summary(warnings_stream(w), &cg, o->summary);
-	}
+			     read_ahead, in->maps, o->prefix_maps.n, err) < 0 ||
+	    report_sources(w, &map, &cg, o->stats, err) < 0 ||
+	    outcheck_graph(&cg, err) < 0 ||
+	    write_profile(o, &cg, &map, &info, os, err) < 0)
+		goto out;
+	if (o->summary)
+		report_summary(warnings_stream(w), &cg, o->summary);
+	rc = 0;
 out:
-	if (reading) {
-		struct g2c_error ignored;	/* (ERR says what failed first) */
-
-		source_map_lines_wait(&ahead, &ignored);
-	}
 	source_map_release(&map);
 	callgraph_release(&cg);
 	for (size_t i = 0; i < prog->nobjs; i++)
 		code_close(&prog->objs[i]->code);
-	conversion_release(&c, prog->nobjs);
+	conversion_release(&c);
 	free(lines);
+	return rc;
+}
+
+/* Reads the profiles of PROG's objects as IN says (IN->profs, one per
+ * object) and converts them into OS. */
+static int read_and_convert(struct conversion_input *in, struct outstream *os,
+			    struct warnings *w, struct g2c_error *err)
+{
+	struct program *prog = in->prog;
+	int rc = -1;
+
+	if (!(in->profs = calloc(prog->nobjs, sizeof *in->profs)))
+		return g2c_error_set(err, "out of memory");
+	for (size_t i = 0; i < prog->nobjs; i++) {
+		size_t n;
+		const char **files = object_files(in, i, &n);
+
+		if (program_read_profiles(prog, i, files, n, &in->profs[i], err) < 0)
+			goto out;
+	}
+	rc = convert_profiles(in, os, w, err);
+out:
+	for (size_t i = 0; i < prog->nobjs; i++)
+		gmon_profile_release(&in->profs[i]);
+	free(in->profs);
 	return rc;
 }
 
@@ -329,6 +357,7 @@ int convert_program(const struct options *o, struct warnings *w,
 	struct prefix_map *maps = NULL;
 	struct selection_object *sobjs = NULL;
 	struct selection sel = { 0 };
+	struct conversion_input in = { .o = o, .prog = &prog };
 	struct outstream os;
 	int rc = -1;
 
@@ -347,15 +376,18 @@ int convert_program(const struct options *o, struct warnings *w,
 	    check_output(o, &prog, err) < 0 ||
 	    outstream_open(&os, o->output, o->gzip, err) < 0)
 		goto out;
+	in.maps = maps;
+	in.sel = &sel.sel;
 	rc = 0;
 	if (o->parts) {
-		for (size_t i = 0; i < prog.objs[0]->nfiles && rc == 0; i++)
-			rc = convert_part(o, &prog, maps, &sel.sel,
-					  &prog.objs[0]->files[i], 1,
-					  (unsigned)i + 1, &os, w, err);
+		for (size_t i = 0; i < prog.objs[0]->nfiles && rc == 0; i++) {
+			in.files = &prog.objs[0]->files[i];
+			in.n = 1;
+			in.part = (unsigned)i + 1;
+			rc = read_and_convert(&in, &os, w, err);
+		}
 	} else {
-		rc = convert_part(o, &prog, maps, &sel.sel, NULL, 0, 0, &os, w,
-				  err);
+		rc = read_and_convert(&in, &os, w, err);
 	}
 	if (rc < 0)
 		outstream_discard(&os);

@@ -1,9 +1,8 @@
-/* options.h -- gmon2cg's command line.
+/* options.h -- what one run of gmon2cg is asked to do: a conversion (its
+ * inputs, output and gprof's selections) or a comparison (--compare).
  *
- * Part of the command-line layer (with main.c and report.c): parses the
- * options into struct options, writes --help and --version, and refuses
- * gprof's report options with a pointer to what does the job here.  It
- * says what to do; main.c prints and decides the exit status.
+ * Plain data, filled by the command line (cli.h) or by a caller of the
+ * library (tests, fuzz harnesses); convert.h and compare_run.h act on it.
  */
 #ifndef GMON2CG_OPTIONS_H
 #define GMON2CG_OPTIONS_H
@@ -11,12 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "compare.h"
-
-/* EXIT_GATE: gmon2cg --compare found a change past a --fail-on gate. */
-enum { EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
 
 /* gprof's fallback when a profile records no rate (old BSD layout). */
 #define DEFAULT_RATE 100
@@ -77,27 +72,5 @@ struct options {
 
 /* The family-wise level of --compare's tests. */
 #define DEFAULT_ALPHA 0.01
-
-/* What the command line asks for. */
-enum options_action {
-	OPTIONS_CONVERT,	/* the conversion (or with compare, the
-				 * comparison) struct options describes */
-	OPTIONS_HELP,		/* options_write_help() */
-	OPTIONS_VERSION,	/* options_write_version() */
-	OPTIONS_USAGE_ERROR,	/* usage_error says what; exit status 2 */
-	OPTIONS_OUT_OF_MEMORY,
-};
-
-/* Parses ARGV into O and says what to do.  O is to be released whatever
- * the answer. */
-enum options_action options_parse(int argc, char **argv, struct options *o);
-
-/* Whether PATH (of -o, --junit...; NULL: none given) is standard output. */
-bool names_stdout(const char *path);
-
-void options_write_help(FILE *fp);
-void options_write_version(FILE *fp, const struct options *o);
-
-void options_release(struct options *o);
 
 #endif

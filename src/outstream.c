@@ -144,6 +144,11 @@ static int decide_target(struct outstream *os, const char *path,
 	return TARGET_REPLACE;
 }
 
+bool outstream_names_stdout(const char *path)
+{
+	return path && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0);
+}
+
 int outstream_open(struct outstream *os, const char *path, bool gzip,
 		   struct g2c_error *err)
 {

@@ -34,6 +34,10 @@ struct outstream {
 	size_t len;
 };
 
+/* Whether PATH (of -o, --junit...; NULL: none given) names standard
+ * output by its name ("-", /dev/stdout), before any file is opened. */
+bool outstream_names_stdout(const char *path);
+
 /* Opens PATH for writing ("-" or NULL: stdout), gzip-compressed if GZIP.
  * What PATH is decides how it is written (see the top): a name of the file
  * stdout is open on (/dev/stdout) is stdout; a symbolic link is followed,

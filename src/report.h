@@ -5,7 +5,8 @@
  * statistics of a conversion, and --summary, gprof's flat profile of the
  * functions with the most self time, for build logs.
  *
- * Part of the command-line layer: it prints.
+ * Used by the conversion (convert.c): the warnings go to struct warnings,
+ * the reports to the stream it holds them in (warnings_stream()).
  */
 #ifndef GMON2CG_REPORT_H
 #define GMON2CG_REPORT_H

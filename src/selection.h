@@ -1,10 +1,10 @@
 /* selection.h -- gprof's selection options resolved to sets of functions.
  *
- * Part of the command-line layer: turns the names given to -E -e -F -f -N
- * -n -k (and -q, -Q) into the function sets the call graph applies.  A
- * name matches as gprof users expect: the symbol's own name, the name
- * shown, a C++ name without its parameter list (every overload), and
- * gprof's FILE:NAME, NAME defined in source file FILE.  A name that
+ * Turns the names given to -E -e -F -f -N -n -k (and -q, -Q) into the
+ * function sets the call graph applies.  A name matches as gprof users
+ * expect: the symbol's own name, the name shown, a C++ name without its
+ * parameter list (every overload), and gprof's FILE:NAME, NAME defined
+ * in source file FILE.  A name that
  * matches nothing is an error that suggests the nearest names.
  */
 #ifndef GMON2CG_SELECTION_H

@@ -41,16 +41,25 @@ void warnings_print(struct warnings *w, bool succeeded)
 	fflush(stdout);
 	if (w->held) {
 		fclose(w->held);
+		w->held = NULL;
 		if (succeeded)
 			fwrite(w->held_text, 1, w->held_len, stderr);
-		free(w->held_text);
 	}
-	for (size_t i = 0; i < w->n; i++) {
+	for (size_t i = 0; succeeded && i < w->n; i++) {
 		/* (a file name cannot break the line) */
 		copy_printable(w->lines[i], w->lines[i], strlen(w->lines[i]));
-		if (succeeded)
-			fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
-		free(w->lines[i]);
+		fprintf(stderr, "%s: warning: %s\n", PACKAGE_NAME, w->lines[i]);
 	}
+	warnings_release(w);
+}
+
+void warnings_release(struct warnings *w)
+{
+	if (w->held)
+		fclose(w->held);
+	free(w->held_text);
+	for (size_t i = 0; i < w->n; i++)
+		free(w->lines[i]);
 	free(w->lines);
+	memset(w, 0, sizeof *w);
 }

@@ -1,8 +1,8 @@
 /* warnings.h -- the warnings and reports a run says besides its output.
  *
- * Part of the command-line layer: the stages return errors (diag.h);
- * report.c words the causes of warnings and the --stats and --summary
- * reports, collected here, and main.c prints them when the run ends.
+ * The stages return errors (diag.h); report.c words the causes of
+ * warnings and the --stats and --summary reports, collected here during
+ * the conversion, and the caller (main.c) prints them when it ends.
  */
 #ifndef GMON2CG_WARNINGS_H
 #define GMON2CG_WARNINGS_H
@@ -32,6 +32,9 @@ FILE *warnings_stream(struct warnings *w);
 /* Prints the reports, then the warnings, on stderr when the run
  * SUCCEEDED, and frees them. */
 void warnings_print(struct warnings *w, bool succeeded);
+
+/* Frees what W holds, printing nothing. */
+void warnings_release(struct warnings *w);
 
 /* Adds a warning, said once however often it is added.  (One that finds
  * no memory is lost.) */

@@ -3,7 +3,7 @@ check_PROGRAMS = tests/unit/test-gmon tests/unit/test-callgraph \
 	tests/unit/test-writer tests/unit/test-decode tests/unit/test-outstream \
 	tests/unit/test-lines tests/unit/test-util tests/unit/test-propagate \
 	tests/unit/test-srcmap tests/unit/test-hashindex tests/unit/test-speedscope \
-	tests/unit/test-noise \
+	tests/unit/test-noise tests/unit/test-convert \
 	tests/unit/test-outcheck
 # A unit test is tests/unit/NAME.c, listed above: its source and the
 # library (LDADD) are automake's defaults; its headers are distributed

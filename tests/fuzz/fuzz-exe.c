@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert.h"
+#include "fuzz-convert.h"
 
 /* A profile for ST: bins over its functions' range, and arcs from each
  * function into the next, as mcount would record them. */
@@ -48,24 +48,26 @@ static int make_profile(struct gmon_profile *p, const struct symtab *st)
 	return 0;
 }
 
-static void convert(struct object *obj, struct symtab *st)
+static void convert(struct program_object *po)
 {
+	struct program_object *objs[1] = { po };
 	struct gmon_profile prof;
-	struct object_lines lines;
+	static const char *const files[] = { "fuzz" };
 
-	object_lines_init(&lines, obj);
-	if (make_profile(&prof, st) == 0)
-		fuzz_convert(obj, st, &lines, &prof, 100);
+	object_lines_init(&po->lines, &po->obj);
+	po->files = (const char **)files;
+	po->nfiles = 1;
+	if (make_profile(&prof, &po->st) == 0)
+		fuzz_convert(objs, 1, &prof);
 	gmon_profile_release(&prof);
-	object_lines_close(&lines);
+	object_lines_close(&po->lines);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	char path[64];
 	FILE *fp;
-	struct object obj;
-	struct symtab st;
+	struct program_object po = { 0 };
 	struct object_dynamic dyn;
 	struct g2c_error err;
 
@@ -80,16 +82,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	}
 	fclose(fp);
 	/* The debug directory is one without debug files. */
-	if (object_open(&obj, path, "/nonexistent", &err) == 0) {
-		if (object_read_dynamic(&obj, &dyn, &err) == 0)
+	if (object_open(&po.obj, path, "/nonexistent", &err) == 0) {
+		if (object_read_dynamic(&po.obj, &dyn, &err) == 0)
 			object_dynamic_release(&dyn);
-		if (symtab_build(&st, &obj, &(struct symtab_options){ true, false },
+		if (symtab_build(&po.st, &po.obj, &(struct symtab_options){ true, false },
 				 &err) == 0) {
-			if (symtab_names(&st, &err) == 0)
-				convert(&obj, &st);
-			symtab_release(&st);
+			if (symtab_names(&po.st, &err) == 0)
+				convert(&po);
+			symtab_release(&po.st);
 		}
-		object_close(&obj);
+		object_close(&po.obj);
 	}
 	unlink(path);
 	return 0;

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "convert.h"
+#include "fuzz-convert.h"
 
 enum { LIB64, LIB32, PROG_PG, NOBJS };
 
@@ -23,25 +23,15 @@ static const char *const paths[NOBJS] = {
 	FUZZ_LDPROFILE_DIR "/i386/libmix.so.1",
 	FUZZ_LDPROFILE_DIR "/prog-pg",
 };
-static struct object objs[NOBJS];
-static struct symtab sts[NOBJS];
-static struct object_lines lines[NOBJS];
+static struct program_object objs[NOBJS];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct g2c_error err;
-
 	(void)argc;
 	(void)argv;
-	for (int i = 0; i < NOBJS; i++) {
-		if (object_open(&objs[i], paths[i], NULL, &err) < 0 ||
-		    symtab_build(&sts[i], &objs[i], &(struct symtab_options){ true }, &err) < 0 ||
-		    symtab_names(&sts[i], &err) < 0) {
-			fprintf(stderr, "%s\n", err.msg);
-			abort();
-		}
-		object_lines_init(&lines[i], &objs[i]);
-	}
+	for (int i = 0; i < NOBJS; i++)
+		fuzz_open_object(&objs[i], paths[i]);
+	objs[LIB64].ld_profile = objs[LIB32].ld_profile = true;
 	return 0;
 }
 
@@ -51,15 +41,14 @@ static bool read_file(struct gmon_profile *prof, int o,
 {
 	struct g2c_error err;
 
-	return gmon_profile_add_buffer(prof, &objs[o].target, data, len,
+	return gmon_profile_add_buffer(prof, &objs[o].obj.target, data, len,
 				       "fuzz", &err) == 0;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct gmon_profile prof[2];
-	struct cg_object cgo[2];
-	struct object_lines *lp[2];
+	struct program_object *po[2];
 	int form;
 	size_t n = 0;
 
@@ -81,19 +70,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 			first = len;
 		if (!read_file(&prof[0], PROG_PG, data, first))
 			goto out;
-		cgo[n] = (struct cg_object){ .obj = &objs[PROG_PG], .st = &sts[PROG_PG],
-					     .prof = &prof[0], .hz = 100 };
-		lp[n++] = &lines[PROG_PG];
+		po[n++] = &objs[PROG_PG];
 		data += first, len -= first;
 		form = LIB64;
 	}
 	if (!gmon_is_ld_profile(data, len) || !read_file(&prof[1], form, data, len))
 		goto out;
-	cgo[n] = (struct cg_object){ .obj = &objs[form], .st = &sts[form],
-				     .prof = &prof[1],
-				     .hz = gmon_profile_rate(&prof[1], 100) };
-	lp[n++] = &lines[form];
-	fuzz_convert_objects(cgo, n, lp);
+	po[n++] = &objs[form];
+	fuzz_convert(po, n, n == 2 ? prof : &prof[1]);
 out:
 	gmon_profile_release(&prof[0]);
 	gmon_profile_release(&prof[1]);

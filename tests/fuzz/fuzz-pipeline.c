@@ -7,39 +7,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "convert.h"
+#include "fuzz-convert.h"
 
-static struct object obj;
-static struct symtab st;
-static struct object_lines lines;
+static struct program_object po;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct g2c_error err;
 	const char *exe = getenv("FUZZ_EXE");
 
 	(void)argc;
 	(void)argv;
-	if (!exe)
-		exe = FUZZ_EXE;
-	if (object_open(&obj, exe, NULL, &err) < 0 ||
-	    symtab_build(&st, &obj, &(struct symtab_options){ true }, &err) < 0 ||
-	    symtab_names(&st, &err) < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		abort();
-	}
-	object_lines_init(&lines, &obj);
+	fuzz_open_object(&po, exe ? exe : FUZZ_EXE);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
+	struct program_object *objs[1] = { &po };
 	struct gmon_profile prof;
 	struct g2c_error err;
 
 	gmon_profile_init(&prof);
-	if (gmon_profile_add_buffer(&prof, &obj.target, data, len, "fuzz", &err) == 0)
-		fuzz_convert(&obj, &st, &lines, &prof, gmon_profile_rate(&prof, 100));
+	if (gmon_profile_add_buffer(&prof, &po.obj.target, data, len, "fuzz", &err) == 0)
+		fuzz_convert(objs, 1, &prof);
 	gmon_profile_release(&prof);
 	return 0;
 }

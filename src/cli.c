@@ -1,4 +1,4 @@
-/* options.c -- gmon2cg's command line. */
+/* cli.c -- gmon2cg's command line (cli.h). */
 #include <config.h>
 
 #include <errno.h>
@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "compare.h"
 #include "diag.h"
 #include "disasm.h"
-#include "options.h"
+#include "outstream.h"
 
 void options_write_help(FILE *fp)
 {
@@ -721,11 +722,6 @@ static bool for_comparison(int code)
 	return false;
 }
 
-bool names_stdout(const char *path)
-{
-	return path && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0);
-}
-
 /* --compare's files: at most one on standard output (the report then
  * goes to standard error), and none with --annotations, whose commands
  * GitHub reads there. */
@@ -738,7 +734,7 @@ static enum options_action one_on_stdout(struct options *o)
 	int first = -1;
 
 	for (int i = 0; i < (int)(sizeof files / sizeof *files); i++) {
-		if (!names_stdout(files[i]))
+		if (!outstream_names_stdout(files[i]))
 			continue;
 		if (o->annotations)
 			return usage_error(o, "--annotations=github writes to standard output: %s cannot go there too",
