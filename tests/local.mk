@@ -114,5 +114,6 @@ EXTRA_DIST += tests/corpus/run.sh tests/corpus/gen-text tests/corpus/gen-json \
 	tests/corpus/zopfli.recipe tests/corpus/zstd.recipe tests/corpus/liblzma.recipe \
 	tests/corpus/xz-sum.recipe tests/corpus/xz-nostatic.recipe \
 	tests/corpus/minpack.recipe tests/corpus/minpack-driver.f90 \
+	tests/corpus/yaml-cpp.recipe tests/corpus/yaml-cpp-driver.cpp \
 	tests/corpus/gawk-sum.recipe tests/corpus/libdeflate.recipe \
 	tests/corpus/lua-static-pie.recipe

@@ -33,7 +33,12 @@ matched to gprof's "NAME [index]" entries by their numbers (gmon2cg
 labels such names "NAME [FILE]", or "NAME [0xADDRESS]" with the symbol's
 own address; the label is taken off where it is right).  A function at a
 kept symbol's address under a name that is none of that address's names
-keeps its own name, so a wrong name still fails.
+keeps its own name, so a wrong name still fails.  A function stands at
+the lowest address of its cost lines and call sites outside its cold
+part (which lies apart, below every function); the self cost in a cold
+part is moved to the kept symbol below the part, as gprof credits it,
+and the inclusive tolerance grows by what was moved (gprof propagates it
+to that symbol's callers).
 
 gprof takes weak symbols outside code for functions at their value
 (GCC's -flto writes one per source file into .debug_info): it is run on
@@ -134,11 +139,13 @@ def unlabelled(f, addr):
 class CallLines(object):
     """Observer of callgrind_model's parser: every call line of the
     profile as (caller key, callee key, call site address or None, count,
-    call cost)."""
+    call cost), and every other cost line with an address as {function
+    key: [(address, cost)]}."""
 
     def __init__(self):
         self.model = None
         self.lines = []
+        self.costs = {}
         self.callee = None
         self.seen = {}
 
@@ -150,6 +157,8 @@ class CallLines(object):
 
     def cost(self, fn, addr, vals, is_call, line):
         if not is_call:
+            if addr is not None:
+                self.costs.setdefault(fn.key, []).append((addr, list(vals)))
             return
         key = (fn.key, self.callee.key)
         # (the parser has just added the line's count to its arc's)
@@ -159,7 +168,8 @@ class CallLines(object):
 
 
 def load_profile(path):
-    """(model, call lines) of the callgrind file PATH (see CallLines)."""
+    """(model, call lines, cost lines) of the callgrind file PATH (see
+    CallLines)."""
     with open(path, "rb") as fh:
         text = fh.read().decode("utf-8", "surrogateescape")
     calls = CallLines()
@@ -167,7 +177,7 @@ def load_profile(path):
     p.m.path, p.observer, calls.model = path, calls, p.m
     model = p.parse(text)
     model._assign_idents()
-    return model, calls.lines
+    return model, calls.lines, calls.costs
 
 
 def cold_parts(exe):
@@ -227,13 +237,16 @@ class CallCredit(object):
         """The address of the kept symbol gprof puts ADDR in."""
         return self.starts[max(bisect.bisect_right(self.starts, addr) - 1, 0)]
 
+    def cold_parent(self, addr):
+        """The address of the function whose cold part holds ADDR, or None."""
+        i = bisect.bisect_right(self.cold_starts, addr) - 1
+        return self.colds[i][2] if i >= 0 and addr < self.colds[i][1] else None
+
     def owner(self, addr):
         """The address of the kept symbol at or below the function owning
         the code at ADDR (a cold part's parent)."""
-        i = bisect.bisect_right(self.cold_starts, addr) - 1
-        if i >= 0 and addr < self.colds[i][1]:
-            addr = self.colds[i][2]
-        return self.start(addr)
+        parent = self.cold_parent(addr)
+        return self.start(addr if parent is None else parent)
 
     def gprof_caller(self, site, callee_start):
         """The start of the gprof function that the records a call line
@@ -246,24 +259,47 @@ class CallCredit(object):
         return None if not found else found.pop() if len(found) == 1 else found
 
 
-def gprof_view(model, gp, starts, names, aliases, lines=(), credit=None):
+def home_address(f, costs, sites, credit):
+    """The address F stands at among gprof's symbols: the lowest of its
+    cost lines COSTS and call sites SITES outside cold parts (a cold part
+    lies apart, below every function), else its cold part's parent's."""
+    if not credit:
+        return f.addr
+    inside = [a for a, _v in costs if credit.cold_parent(a) is None]
+    inside += [a for a in sites if credit.cold_parent(a) is None]
+    if inside:
+        return min(inside)
+    parent = credit.cold_parent(f.addr) if f.addr is not None else None
+    return f.addr if parent is None else parent
+
+
+def gprof_view(model, gp, starts, names, aliases, lines=(), credit=None, costs=None):
     """MODEL with its functions merged as gprof credits them (see above).
     With CREDIT (a CallCredit) and LINES (the profile's call lines), the
     call lines gprof credits to another function than the one owning
     their call site are moved to it: the view's "moved" lists them as
     (gprof's caller, owner, callee, count, cost) in view keys, and its
-    "credit_failures" the lines that could not be told."""
+    "credit_failures" the lines that could not be told.  With COSTS too
+    (the profile's other cost lines), the self cost of a function's cold
+    part is moved to the function gprof credits it to, the kept symbol
+    below the part: the view's "cold_moved" is its total (event 0)."""
     view = callgrind_model.Model()
     view.events = model.events
     view.summary, view.totals, view.path = model.summary, model.totals, model.path
     where = {}      # function key -> key in the view
     vstart = {}     # key in the view -> the address of its gprof symbol
+    costs = costs or {}
+    sites = {}      # function key -> its call sites
+    for caller, _callee, site, _count, _cost in lines:
+        if site is not None:
+            sites.setdefault(caller, []).append(site)
     for key, f in model.functions.items():
         name, vkey = f.name, key
-        if f.name not in PSEUDO and f.addr is not None and starts:
-            j = max(bisect.bisect_right(starts, f.addr) - 1, 0)
+        home = home_address(f, costs.get(key, ()), sites.get(key, ()), credit)
+        if f.name not in PSEUDO and home is not None and starts:
+            j = max(bisect.bisect_right(starts, home) - 1, 0)
             own = aliases.get(starts[j], ())
-            if f.addr != starts[j] or unlabelled(f, starts[j]) in own:
+            if home != starts[j] or unlabelled(f, starts[j]) in own:
                 name = names[j]
             vkey = "%s@%x" % (name, starts[j])
             vstart[vkey] = starts[j]
@@ -273,6 +309,24 @@ def gprof_view(model, gp, starts, names, aliases, lines=(), credit=None):
             v = view.functions[vkey] = callgrind_model.Function(
                 vkey, name, f.file, f.object, len(model.events))
         v.self_cost = [a + b for a, b in zip(v.self_cost, f.self_cost)]
+    view.cold_moved = 0
+    at_start = {a: k for k, a in vstart.items()}
+    for key, fcosts in costs.items() if credit else ():
+        for addr, vals in fcosts:
+            if credit.cold_parent(addr) is None:
+                continue
+            j = max(bisect.bisect_right(starts, addr) - 1, 0)
+            gkey = at_start.get(starts[j], "%s@%x" % (names[j], starts[j]))
+            if gkey == where[key]:
+                continue
+            if gkey not in view.functions:
+                view.functions[gkey] = callgrind_model.Function(
+                    gkey, names[j], "", "", len(model.events))
+            view.functions[gkey].self_cost = [
+                a + b for a, b in zip(view.functions[gkey].self_cost, vals)]
+            own = view.functions[where[key]]
+            own.self_cost = [a - b for a, b in zip(own.self_cost, vals)]
+            view.cold_moved += vals[0]
 
     def add(a, b, count, cost):
         key = (a, b)
@@ -466,10 +520,10 @@ def main():
     gp = gprof_model.parse(gprof_model.run_gprof(args.exe, args.gmon, extra=gprof_args,
                                                  gprof=os.environ.get("GPROF") or "gprof"))
     starts, names, aliases, dropped = gprof_names(args.exe, gp, no_statics)
-    model, lines = load_profile(args.cg)
+    model, lines, costs = load_profile(args.cg)
     credit = CallCredit(args.exe, args.exact_gmon or args.gmon, starts,
                         [] if no_statics else cold_parts(args.exe))
-    view = gprof_view(model, gp, starts, names, aliases, lines, credit)
+    view = gprof_view(model, gp, starts, names, aliases, lines, credit, costs)
     cg = view.result(cycles=True)
     # (statics are folded by address: two of them may share a name)
     ex = exact_hist.compute(args.exe, args.exact_gmon or args.gmon, no_statics)
@@ -536,9 +590,15 @@ def main():
     for name in sorted(set(funcs) - shown):
         if name not in PSEUDO:
             failures.append("%s: in the profile but not in gprof's call graph" % name)
-    # Samples gprof's bin model moved, over all functions.
+    # Samples gprof's bin model moved, over all functions, and those of
+    # cold parts, which gprof credits to the function below the part (its
+    # propagation then carries them to that function's callers).
     moved = sum(abs(g["self_s"] * hz - ex["functions"].get(name, 0.0))
                 for name, g in gp["functions"].items() if name in shown)
+    moved += samples(view.cold_moved)
+    if view.cold_moved:
+        notes.append("%.2f samples in cold parts are gprof's in the function below each part"
+                     % samples(view.cold_moved))
     scaled_moved = 0
     if any(a.startswith(("-E", "-F", "-N", "-n", "--time", "--no-time"))
            for a in gprof_args):

@@ -231,7 +231,9 @@ def _static_name_ok(name):
 
 
 def demangle(names):
-    """bfd_demangle-like: demangle without the '@' suffix, via c++filt."""
+    """bfd_demangle-like: demangle without the '@' suffix, via c++filt -i
+    (no verbose: "std::istream", not "std::basic_istream<char, ...>", as
+    gprof, nm -C and gmon2cg write it)."""
     parts = []
     for nm in names:
         at = nm.find("@")
@@ -244,7 +246,7 @@ def demangle(names):
     out = {}
     if todo:
         try:
-            p = subprocess.run(["c++filt"], input="\n".join(todo) + "\n",
+            p = subprocess.run(["c++filt", "-i"], input="\n".join(todo) + "\n",
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                universal_newlines=True)
         except OSError as e:
