@@ -908,8 +908,6 @@ static double g_of_change(const struct judgement *j, double change,
 	return noise_g_same_share(x_old, r_old, x_old * (r_new / r_old) * (1 + change), r_new);
 }
 
-/* The least change in the direction SIGN that J's runs would show beyond
- * LEVEL; INFINITY if not within a factor of 1000. */
 /* A judgement and the direction of a change, for p_of_change. */
 struct change_at {
 	const struct judgement *j;
@@ -924,6 +922,8 @@ static double p_of_change(double x, const void *at)
 	return noise_p_of_g(g_of_change(c->j, expm1(c->sign * x), c->j->k));
 }
 
+/* The least change in the direction SIGN that J's runs would show beyond
+ * LEVEL; INFINITY if not within a factor of 1000. */
 static double least_detectable(const struct judgement *j, double level, int sign)
 {
 	const struct change_at at = { j, sign };
