@@ -877,11 +877,6 @@ static void check_gates(struct compare_result *r, const struct compare_gate *gat
 		r->nfailed++;
 }
 
-bool compare_row_changed(const struct compare_row *row)
-{
-	return row->self_changed || row->calls_changed;
-}
-
 /* -- What the runs could not tell ---------------------------------------- */
 
 /* How a time was judged, for what-ifs: its old samples X_OLD in runs K,

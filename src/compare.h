@@ -93,7 +93,10 @@ struct compare_row {
 /* Whether the function itself changed: its self time or its calls.  An
  * inclusive time alone changes with any callee's self time, in every
  * caller up to main: it is a change of its column, not of the function. */
-bool compare_row_changed(const struct compare_row *row);
+static inline bool compare_row_changed(const struct compare_row *row)
+{
+	return row->self_changed || row->calls_changed;
+}
 
 /* Functions matched across checkouts: files OLD_PREFIX + rest on the
  * old side are NEW_PREFIX + rest on the new. */
