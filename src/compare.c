@@ -1,14 +1,15 @@
-/* compare.c -- compare two sets of profiles: what changed beyond noise. */
+/* compare.c -- compare two sets of profiles: the stages in turn (read,
+ * match, judge), then the rows in the report's order. */
 #include <config.h>
 
 #include <math.h>
-#include <pthread.h>
-#include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
 #include "compare_match.h"
+#include "compare_runs.h"
 #include "compare_stats.h"
 #include "diag.h"
 
@@ -94,90 +95,6 @@ static int sort_rows(struct compare_result *r)
 
 /* -- The comparison ----------------------------------------------------- */
 
-/* One profile read on a thread of its own. */
-struct read_job {
-	struct callgrind_read_profile *p;
-	const char *path;
-	bool calls;		/* keep its calls */
-	struct g2c_error err;
-	int rc;
-};
-
-static void *read_profile(void *arg)
-{
-	struct read_job *job = arg;
-
-	job->rc = callgrind_read_file(job->p, job->path, job->calls, &job->err);
-	return NULL;
-}
-
-/* Adds the profile P of side SIDE to M; its sample total to *TOTAL. */
-static int add_profile(struct compare_result *r, struct matcher *m,
-		       const struct callgrind_read_profile *p, int side,
-		       double *total)
-{
-	if (!r->hz)
-		r->hz = p->hz;
-	if (match_add_profile(m, p, side) < 0)
-		return -1;
-	r->total.self[side] += (double)p->total_ns;
-	*total += p->total_samples;
-	return 0;
-}
-
-/* Reads the profiles of O two at a time (the second on a thread: reading
- * is most of a comparison's time) and adds each to M, then lets it go:
- * the tests need only each side's sums, so memory holds two profiles and
- * the rows however many runs there are.  Sample totals to TOTAL[side].
- * The first error in the files' order is the one reported. */
-static int read_runs(struct compare_result *r, struct matcher *m,
-		     const struct compare_options *o, double total[2],
-		     struct g2c_error *err)
-{
-	size_t nfiles = o->nfiles[0] + o->nfiles[1];
-	int rc = 0;
-
-	for (size_t i = 0; i < nfiles && rc == 0; i += 2) {
-		struct callgrind_read_profile p[2];
-		struct read_job job[2];
-		size_t n = nfiles - i < 2 ? nfiles - i : 2;
-		pthread_t thread;
-		bool threaded = false;
-
-		for (size_t j = 0; j < n; j++) {
-			size_t f = i + j;
-			int side = f >= o->nfiles[0];
-
-			job[j] = (struct read_job){
-				.p = &p[j], .path = o->files[side][f - (side ? o->nfiles[0] : 0)],
-				.calls = side == 1 && o->new_graph };
-		}
-		if (n == 2)
-			threaded = pthread_create(&thread, NULL, read_profile, &job[1]) == 0;
-		read_profile(&job[0]);
-		if (threaded)
-			pthread_join(thread, NULL);
-		else if (n == 2)
-			read_profile(&job[1]);
-		for (size_t j = 0; j < n; j++) {
-			int side = i + j >= o->nfiles[0];
-
-			if (rc == 0 && job[j].rc < 0) {
-				*err = job[j].err;
-				rc = -1;
-			}
-			if (rc == 0 && add_profile(r, m, &p[j], side, &total[side]) < 0)
-				rc = g2c_error_set(err, "out of memory");
-			if (rc == 0 && job[j].calls)
-				rc = callgrind_read_merge(&r->graph, &p[j], err);
-			callgrind_read_release(&p[j]);
-		}
-	}
-	r->nprofiles[0] = (unsigned)o->nfiles[0];
-	r->nprofiles[1] = (unsigned)o->nfiles[1];
-	return rc;
-}
-
 /* Sums to means per profile. */
 static void to_means(struct compare_row *row, const unsigned k[2])
 {
@@ -200,7 +117,7 @@ int compare_profiles(struct compare_result *r, const struct compare_options *o,
 	memset(r, 0, sizeof *r);
 	if (!(r->strings = m.strings = callgrind_read_strings_new()))
 		return g2c_error_set(err, "out of memory");
-	if (read_runs(r, &m, o, total, err) < 0)
+	if (compare_read_runs(r, &m, o, total, err) < 0)
 		goto out;
 	match_end_runs(&m, r->nprofiles);
 	if (match_moved_files(r, &m) < 0) {
