@@ -16,7 +16,9 @@
  * could reach the level), or, for a function of over half the samples,
  * against the old run beyond the machine's noise.  Then the gates
  * (--fail-on) are checked, and the times past a gate that the runs could
- * not tell from noise are marked inconclusive.  Writes nothing:
+ * not tell from noise are marked inconclusive.  compare.c runs these
+ * stages in turn: compare_runs.c reads, compare_match.c matches,
+ * compare_stats.c judges; then it sorts the rows.  Writes nothing:
  * compare_report.c does.
  */
 #ifndef GMON2CG_COMPARE_H
@@ -93,7 +95,10 @@ struct compare_row {
 /* Whether the function itself changed: its self time or its calls.  An
  * inclusive time alone changes with any callee's self time, in every
  * caller up to main: it is a change of its column, not of the function. */
-bool compare_row_changed(const struct compare_row *row);
+static inline bool compare_row_changed(const struct compare_row *row)
+{
+	return row->self_changed || row->calls_changed;
+}
 
 /* Functions matched across checkouts: files OLD_PREFIX + rest on the
  * old side are NEW_PREFIX + rest on the new. */

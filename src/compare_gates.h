@@ -1,6 +1,6 @@
 /* compare_gates.h -- --fail-on's thresholds ("gates"): the measure each
  * watches, parsed from their text, and whether a change crosses one.
- * Knows nothing of profiles or rows; compare.c applies them. */
+ * Knows nothing of profiles or rows; compare_stats.c applies them. */
 #ifndef GMON2CG_COMPARE_GATES_H
 #define GMON2CG_COMPARE_GATES_H
 

@@ -1,7 +1,7 @@
 /* noise.h -- the statistics of --compare's noise model (noise.c): G
  * tests, with one degree of freedom, of sample counts taken as Poisson,
  * and the chance that runs' call counts part by chance.
- * Owns no state; compare.c decides what to test against what. */
+ * Owns no state; compare_stats.c decides what to test against what. */
 #ifndef GMON2CG_NOISE_H
 #define GMON2CG_NOISE_H
 
