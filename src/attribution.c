@@ -95,7 +95,8 @@ static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
 			struct cg_cost *last =
 				&cg->costs[fn->first_cost + fn->ncosts - 1];
 
-			last->ticks += ticks;
+			cg_cost_set_ticks(cg, last,
+					  cg_cost_ticks(cg, last) + ticks);
 			last->executions = add_saturating(last->executions,
 							  executions);
 		}
@@ -104,9 +105,12 @@ static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
 	b->added_any = true;
 	b->last_func = func;
 	b->last_pc = pc;
-	if (!b->counting)
-		cg->costs[fn->first_cost + fn->ncosts] = (struct cg_cost){
-			.pc = pc, .ticks = ticks, .executions = executions };
+	if (!b->counting) {
+		struct cg_cost *c = &cg->costs[fn->first_cost + fn->ncosts];
+
+		*c = (struct cg_cost){ .pc = pc, .executions = executions };
+		cg_cost_set_ticks(cg, c, ticks);
+	}
 	fn->ncosts++;
 }
 
@@ -905,6 +909,7 @@ static int credit_samples(struct build *b)
 	cg->costs = malloc((cg->ncosts ? cg->ncosts : 1) * sizeof *cg->costs);
 	if (!cg->costs)
 		return g2c_error_set(b->err, "out of memory for sample positions");
+	cg->phase = CG_ATTRIBUTED;
 	b->counting = false;
 	b->added_any = false;
 	return credit_objects(b);

@@ -43,8 +43,9 @@ struct attribution_stats {
 	size_t hists, hists_outside;	/* histograms; those covering no function */
 };
 
-/* Fills CG's positions (cg->costs, each function's together as its
- * first_cost and ncosts say, in any order within), arcs and sites (sorted by
+/* Fills CG's positions (cg->costs, in ticks, CG becoming CG_ATTRIBUTED;
+ * each function's together as its first_cost and ncosts say, in any
+ * order within), arcs and sites (sorted by
  * caller, callee and site), samples, hz and each function's
  * ns_per_tick from the profiles of its objects, whose functions are
  * numbered and cg->funcs allocated already.  SEL's arc filters (-k)
