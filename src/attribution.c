@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "attribution.h"
-#include "code.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"
@@ -262,7 +262,7 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 	*insns = NULL;
 	*first = *last = 0;
 	if (b->obj->code &&
-	    code_instructions(b->obj->code, f, insns, &n, b->err) < 0)
+	    machine_code_instructions(b->obj->code, f, insns, &n, b->err) < 0)
 		return -1;
 	if (!*insns)
 		return 0;
@@ -306,7 +306,8 @@ static int is_mcount_target(struct build *b, uint64_t target, bool *is)
 
 		if (arc->count == 0 || f == SYMTAB_NONE)
 			continue;
-		decoded = code_mcount_call(b->obj->code, f, &ret, &named, b->err);
+		decoded = machine_code_mcount_call(b->obj->code, f, &ret,
+						   &named, b->err);
 		if (decoded < 0)
 			return -1;
 		/* (a gmon.sum's arcs, which gprof -s writes at the callee's
@@ -386,7 +387,8 @@ static int never_ran(struct build *b, size_t f, bool *never)
 		b->ran[f] = RAN_MAYBE;
 		return 0;
 	}
-	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
+	decoded = machine_code_mcount_call(b->obj->code, f, &ret, &target,
+					   b->err);
 	if (decoded < 0 || (decoded && ret &&
 			    is_mcount_target(b, target, &calls_mcount) < 0))
 		return -1;
@@ -472,8 +474,8 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 	    hi <= st->funcs[f0].body_end) {
 		if (starts_in(b, f0, lo, hi, &insns, &first, &last) < 0 ||
 		    (b->obj->code &&
-		     code_instructions(b->obj->code, f0, &insns, &b->span.n,
-				       b->err) < 0))
+		     machine_code_instructions(b->obj->code, f0, &insns,
+					       &b->span.n, b->err) < 0))
 			return -1;
 		b->span.func = f0;
 		b->span.lo = lo;
@@ -601,38 +603,40 @@ static int by_raw_calls(const void *x, const void *y)
  * b->err set. */
 static int check_callee(struct build *b, const struct gmon_arc *arc,
 			size_t callee, bool ld_profile, bool *far,
-			enum code_check *at_self)
+			enum machine_code_check *at_self)
 {
 	uint64_t entry = b->st->funcs[callee].addr, ret, target;
 	int decoded;
 
-	*at_self = CODE_UNKNOWN;
+	*at_self = MACHINE_CODE_UNKNOWN;
 	if (ld_profile) {
 		*far = arc->self_pc != entry;
-		*at_self = CODE_AFTER_CALL;
+		*at_self = MACHINE_CODE_AFTER_CALL;
 		return 0;
 	}
 	*far = arc->self_pc - entry > UNDECODED_MCOUNT_MAX_OFFSET;
 	if (!b->obj->code)
 		return 0;
-	decoded = code_mcount_call(b->obj->code, callee, &ret, &target, b->err);
+	decoded = machine_code_mcount_call(b->obj->code, callee, &ret, &target,
+					   b->err);
 	if (decoded < 0)
 		return -1;
 	if (decoded) {
 		*far = ret == 0 || arc->self_pc > ret;
-		*at_self = arc->self_pc == ret ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		*at_self = arc->self_pc == ret ? MACHINE_CODE_AFTER_CALL :
+			   MACHINE_CODE_NOT_AFTER_CALL;
 		return 0;
 	}
 	if (*far) {
-		*at_self = CODE_NOT_AFTER_CALL;
+		*at_self = MACHINE_CODE_NOT_AFTER_CALL;
 		return 0;
 	}
-	return code_call_ends_at(b->obj->code, callee, arc->self_pc, at_self,
-				 b->err);
+	return machine_code_call_ends_at(b->obj->code, callee, arc->self_pc,
+					 at_self, b->err);
 }
 
 /* Whether b->prof records a call from BUCKET into the function at
- * TARGET (struct code_recorded). */
+ * TARGET (struct machine_code_recorded). */
 static bool recorded_call_into(const void *ctx, uint64_t bucket,
 			       uint64_t target)
 {
@@ -660,21 +664,22 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 		     uint64_t *site, bool *far)
 {
 	struct attribution_stats *stats = b->stats;
-	enum code_check at_site = CODE_UNKNOWN, at_self;
-	const struct code_recorded recorded = { recorded_call_into, b };
+	enum machine_code_check at_site = MACHINE_CODE_UNKNOWN, at_self;
+	const struct machine_code_recorded recorded = { recorded_call_into, b };
 
 	*site = arc->from_pc;
 	if (check_callee(b, arc, callee, ld_profile, far, &at_self) < 0)
 		return -1;
 	if (b->obj->code &&
-	    code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[callee].addr, &recorded, site, &at_site,
-			   b->err) < 0)
+	    machine_code_call_site(b->obj->code, arc->from_pc, bucket,
+				   b->st->funcs[callee].addr, &recorded, site,
+				   &at_site, b->err) < 0)
 		return -1;
-	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
+	if (at_site == MACHINE_CODE_UNKNOWN || at_self == MACHINE_CODE_UNKNOWN)
 		return 0;
 	stats->arcs_checked++;
-	if (at_site == CODE_NOT_AFTER_CALL || at_self == CODE_NOT_AFTER_CALL)
+	if (at_site == MACHINE_CODE_NOT_AFTER_CALL ||
+	    at_self == MACHINE_CODE_NOT_AFTER_CALL)
 		stats->arcs_not_after_call++;
 	return 0;
 }
@@ -746,7 +751,7 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 
 			symtab_prefetch(b->st, ahead);
 			if (b->obj->code)
-				code_prefetch(b->obj->code, ahead);
+				machine_code_prefetch(b->obj->code, ahead);
 		}
 		if (arc->count == 0)
 			continue;

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct code;
+struct machine_code;
 struct gmon_profile;
 struct object;
 struct symtab;
@@ -34,7 +34,8 @@ struct g2c_error;
 struct cg_object {
 	struct object *obj;
 	const struct symtab *st;
-	struct code *code;	/* its instructions; NULL: positions stay bins */
+	struct machine_code *code;	/* its instructions; NULL: positions
+					   stay bins */
 	const struct gmon_profile *prof;	/* NULL: nothing profiled */
 	uint32_t hz;		/* the profile's samples per second */
 	size_t first_func;	/* its first function's number (set by

@@ -9,10 +9,10 @@
 #include "attribution.h"
 #include "callgraph.h"
 #include "callgrind_write.h"
-#include "code.h"
 #include "convert.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object_lines.h"
 #include "options.h"
 #include "outcheck.h"
@@ -94,7 +94,7 @@ static int read_profiles(struct conversion *c, const struct options *o,
 		if (program_read_profiles(prog, i, own, nown, &c->profs[i],
 					  err) < 0)
 			return -1;
-		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
+		if (machine_code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
 		c->cgo[i] = (struct cg_object){
 			.obj = &po->obj, .st = &po->st, .code = &po->code,
@@ -212,10 +212,10 @@ static int convert_part(const struct options *o, struct program *prog,
 	 * bin counted is as large as those). */
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		if (rc == 0)
-			rc = code_check_decoded(&prog->objs[i]->code, err);
+			rc = machine_code_check_decoded(&prog->objs[i]->code, err);
 		if (rc == 0 && prog->objs[i]->code.no_decoder)
 			report_no_decoder(w, &prog->objs[i]->code, o->stats);
-		code_close(&prog->objs[i]->code);
+		machine_code_close(&prog->objs[i]->code);
 		gmon_profile_drop_records(&c.profs[i]);
 	}
 	/* The line tables are read on a thread while the graph is
@@ -267,7 +267,7 @@ out:
 	source_map_release(&map);
 	callgraph_release(&cg);
 	for (size_t i = 0; i < prog->nobjs; i++)
-		code_close(&prog->objs[i]->code);
+		machine_code_close(&prog->objs[i]->code);
 	conversion_release(&c, prog->nobjs);
 	free(lines);
 	return rc;

@@ -11,9 +11,9 @@
 #include "attribution.h"
 #include "callgraph.h"
 #include "callgrind_write.h"
-#include "code.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object.h"
 #include "object_lines.h"
 #include "outstream.h"
@@ -36,7 +36,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 	struct callgraph cg;
 	struct attribution_stats stats = { 0 };
 	struct outstream os;
-	struct code code[FUZZ_MAX_OBJECTS];
+	struct machine_code code[FUZZ_MAX_OBJECTS];
 	struct g2c_error err;
 	size_t opened = 0;
 
@@ -44,8 +44,8 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 	    (!devnull && !(devnull = fopen("/dev/null", "w"))))
 		return;
 	for (; opened < n; opened++) {
-		if (code_open(&code[opened], objs[opened].obj, objs[opened].st,
-			      &err) < 0)
+		if (machine_code_open(&code[opened], objs[opened].obj,
+				      objs[opened].st, &err) < 0)
 			goto out;
 		objs[opened].code = &code[opened];
 	}
@@ -53,7 +53,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 	    attribute_profiles(&cg, &none, &stats, &err) == 0 &&
 	    propagate_graph(&cg, &none, &err) == 0) {
 		for (size_t i = 0; i < n; i++)
-			code_close(&code[i]);
+			machine_code_close(&code[i]);
 		outstream_from_file(&os, devnull, "/dev/null");
 		if (source_map_build(&map, &cg, lines, false, true, false, NULL, 0, &err) == 0 &&
 		    callgrind_write(&cg, &map, &info, &os, &err) == 0)
@@ -63,7 +63,7 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 	callgraph_release(&cg);
 out:
 	for (size_t i = 0; i < opened; i++)
-		code_close(&code[i]);
+		machine_code_close(&code[i]);
 }
 
 static inline void fuzz_convert(struct object *obj, struct symtab *st,
