@@ -23,21 +23,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct machine_code;
-struct gmon_profile;
 struct object;
 struct symtab;
 struct symtab_func;
 struct g2c_error;
 
-/* One object of the program and what was profiled in it. */
+/* One object of the program: its functions are the graph's. */
 struct cg_object {
 	struct object *obj;
 	const struct symtab *st;
-	struct machine_code *code;	/* its instructions; NULL: positions
-					   stay bins */
-	const struct gmon_profile *prof;	/* NULL: nothing profiled */
-	uint32_t hz;		/* the profile's samples per second */
 	size_t first_func;	/* its first function's number (set by
 				   callgraph_init) */
 };

@@ -54,6 +54,7 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
 struct conversion {
 	struct gmon_profile *profs;	/* per object */
 	struct cg_object *cgo;		/* per object */
+	struct attribution_input *inputs;	/* per object */
 	char **desc;			/* desc: lines on the objects */
 	size_t ndesc;
 	char dimen[sizeof ((struct gmon_hist *)NULL)->dimen];	/* the header's */
@@ -68,6 +69,7 @@ static void conversion_release(struct conversion *c, size_t nobjs)
 	free(c->desc);
 	free(c->profs);
 	free(c->cgo);
+	free(c->inputs);
 }
 
 /* Reads the profiles of PROG's objects (the executable's: FILES[0..N)
@@ -83,8 +85,9 @@ static int read_profiles(struct conversion *c, const struct options *o,
 	memset(c, 0, sizeof *c);
 	c->profs = calloc(prog->nobjs, sizeof *c->profs);
 	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
+	c->inputs = calloc(prog->nobjs, sizeof *c->inputs);
 	c->desc = calloc(prog->nobjs, sizeof *c->desc);
-	if (!c->profs || !c->cgo || !c->desc)
+	if (!c->profs || !c->cgo || !c->inputs || !c->desc)
 		return g2c_error_set(err, "out of memory");
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		struct program_object *po = prog->objs[i];
@@ -96,12 +99,12 @@ static int read_profiles(struct conversion *c, const struct options *o,
 			return -1;
 		if (machine_code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
-		c->cgo[i] = (struct cg_object){
-			.obj = &po->obj, .st = &po->st, .code = &po->code,
-			.prof = nown ? &c->profs[i] : NULL,
+		c->cgo[i] = (struct cg_object){ .obj = &po->obj, .st = &po->st };
+		c->inputs[i] = (struct attribution_input){
+			.code = &po->code, .prof = nown ? &c->profs[i] : NULL,
 			.hz = gmon_profile_rate(&c->profs[i],
 						o->rate ? o->rate : DEFAULT_RATE) };
-		if (nown && gmon_profile_add_ns(&c->profs[i], c->cgo[i].hz, &ns,
+		if (nown && gmon_profile_add_ns(&c->profs[i], c->inputs[i].hz, &ns,
 						own[0], err) < 0)
 			return -1;
 		if (nown) {
@@ -134,7 +137,7 @@ static void describe_output(struct callgrind_write_info *info,
 {
 	info->dimen = "seconds";
 	for (size_t i = 0; i < prog->nobjs && !info->source; i++) {
-		const struct gmon_profile *first = c->cgo[i].prof;
+		const struct gmon_profile *first = c->inputs[i].prof;
 
 		if (!first)
 			continue;
@@ -205,7 +208,7 @@ static int convert_part(const struct options *o, struct program *prog,
 	describe_output(&info, &c, prog, files, n, part);
 	rc = callgraph_init(&cg, c.cgo, prog->nobjs, err);
 	if (rc == 0)
-		rc = attribute_profiles(&cg, sel, &stats, err);
+		rc = attribute_profiles(&cg, c.inputs, sel, &stats, err);
 	/* Once credited, neither the raw profiles nor decoded code are
 	 * needed: free them before propagation sorts the positions and the
 	 * line lookups load the debug information (a histogram with every

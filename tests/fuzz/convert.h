@@ -23,9 +23,11 @@
 
 #define FUZZ_MAX_OBJECTS 2
 
-/* The objects OBJS[0..N) (each with .obj, .st and .prof set; .code is
- * opened here), LINES[i] being OBJS[i]'s. */
-static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
+/* The objects OBJS[0..N) (each with .obj and .st set), IN[i] being
+ * OBJS[i]'s profile (.prof and .hz set; .code is opened here) and
+ * LINES[i] its lines. */
+static inline void fuzz_convert_objects(struct cg_object *objs,
+					struct attribution_input *in, size_t n,
 					struct object_lines **lines)
 {
 	static FILE *devnull;
@@ -47,10 +49,10 @@ static inline void fuzz_convert_objects(struct cg_object *objs, size_t n,
 		if (machine_code_open(&code[opened], objs[opened].obj,
 				      objs[opened].st, &err) < 0)
 			goto out;
-		objs[opened].code = &code[opened];
+		in[opened].code = &code[opened];
 	}
 	if (callgraph_init(&cg, objs, n, &err) == 0 &&
-	    attribute_profiles(&cg, &none, &stats, &err) == 0 &&
+	    attribute_profiles(&cg, in, &none, &stats, &err) == 0 &&
 	    propagate_graph(&cg, &none, &err) == 0) {
 		for (size_t i = 0; i < n; i++)
 			machine_code_close(&code[i]);
@@ -70,9 +72,10 @@ static inline void fuzz_convert(struct object *obj, struct symtab *st,
 				struct object_lines *lines,
 				const struct gmon_profile *prof, uint32_t hz)
 {
-	struct cg_object cgo = { .obj = obj, .st = st, .prof = prof, .hz = hz };
+	struct cg_object cgo = { .obj = obj, .st = st };
+	struct attribution_input in = { .prof = prof, .hz = hz };
 
-	fuzz_convert_objects(&cgo, 1, &lines);
+	fuzz_convert_objects(&cgo, &in, 1, &lines);
 }
 
 #endif

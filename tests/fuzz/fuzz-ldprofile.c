@@ -59,6 +59,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct gmon_profile prof[2];
 	struct cg_object cgo[2];
+	struct attribution_input in[2];
 	struct object_lines *lp[2];
 	int form;
 	size_t n = 0;
@@ -81,19 +82,19 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 			first = len;
 		if (!read_file(&prof[0], PROG_PG, data, first))
 			goto out;
-		cgo[n] = (struct cg_object){ .obj = &objs[PROG_PG], .st = &sts[PROG_PG],
-					     .prof = &prof[0], .hz = 100 };
+		cgo[n] = (struct cg_object){ .obj = &objs[PROG_PG], .st = &sts[PROG_PG] };
+		in[n] = (struct attribution_input){ .prof = &prof[0], .hz = 100 };
 		lp[n++] = &lines[PROG_PG];
 		data += first, len -= first;
 		form = LIB64;
 	}
 	if (!gmon_is_ld_profile(data, len) || !read_file(&prof[1], form, data, len))
 		goto out;
-	cgo[n] = (struct cg_object){ .obj = &objs[form], .st = &sts[form],
-				     .prof = &prof[1],
-				     .hz = gmon_profile_rate(&prof[1], 100) };
+	cgo[n] = (struct cg_object){ .obj = &objs[form], .st = &sts[form] };
+	in[n] = (struct attribution_input){
+		.prof = &prof[1], .hz = gmon_profile_rate(&prof[1], 100) };
 	lp[n++] = &lines[form];
-	fuzz_convert_objects(cgo, n, lp);
+	fuzz_convert_objects(cgo, in, n, lp);
 out:
 	gmon_profile_release(&prof[0]);
 	gmon_profile_release(&prof[1]);
