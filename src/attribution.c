@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "attribution.h"
-#include "code.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"
@@ -27,7 +27,9 @@
 struct build {
 	struct callgraph *cg;
 	struct attribution_stats *stats;
+	const struct attribution_input *inputs;	/* per object */
 	const struct cg_object *obj;	/* the object being read */
+	const struct attribution_input *in;	/* its code and profile */
 	const struct symtab *st;	/* its functions */
 	bool counting;		/* only count the positions, not keep them */
 	bool added_any;		/* a position was added in this pass: */
@@ -95,7 +97,8 @@ static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
 			struct cg_cost *last =
 				&cg->costs[fn->first_cost + fn->ncosts - 1];
 
-			last->ticks += ticks;
+			cg_cost_set_ticks(cg, last,
+					  cg_cost_ticks(cg, last) + ticks);
 			last->executions = add_saturating(last->executions,
 							  executions);
 		}
@@ -104,9 +107,12 @@ static void add_cost(struct build *b, size_t func, uint64_t pc, double ticks,
 	b->added_any = true;
 	b->last_func = func;
 	b->last_pc = pc;
-	if (!b->counting)
-		cg->costs[fn->first_cost + fn->ncosts] = (struct cg_cost){
-			.pc = pc, .ticks = ticks, .executions = executions };
+	if (!b->counting) {
+		struct cg_cost *c = &cg->costs[fn->first_cost + fn->ncosts];
+
+		*c = (struct cg_cost){ .pc = pc, .executions = executions };
+		cg_cost_set_ticks(cg, c, ticks);
+	}
 	fn->ncosts++;
 }
 
@@ -257,8 +263,8 @@ static int starts_in(struct build *b, size_t f, uint64_t a, uint64_t e,
 
 	*insns = NULL;
 	*first = *last = 0;
-	if (b->obj->code &&
-	    code_instructions(b->obj->code, f, insns, &n, b->err) < 0)
+	if (b->in->code &&
+	    machine_code_instructions(b->in->code, f, insns, &n, b->err) < 0)
 		return -1;
 	if (!*insns)
 		return 0;
@@ -302,7 +308,8 @@ static int is_mcount_target(struct build *b, uint64_t target, bool *is)
 
 		if (arc->count == 0 || f == SYMTAB_NONE)
 			continue;
-		decoded = code_mcount_call(b->obj->code, f, &ret, &named, b->err);
+		decoded = machine_code_mcount_call(b->in->code, f, &ret,
+						   &named, b->err);
 		if (decoded < 0)
 			return -1;
 		/* (a gmon.sum's arcs, which gprof -s writes at the callee's
@@ -346,7 +353,7 @@ static int find_entered(struct build *b)
 	const struct gmon_profile *prof = b->arcs_unread;
 
 	b->arcs_unread = NULL;
-	if (!b->obj->code || prof->first_format == GMON_FORMAT_LD_PROFILE)
+	if (!b->in->code || prof->first_format == GMON_FORMAT_LD_PROFILE)
 		return 0;
 	for (size_t i = 0; i < prof->narcs; i++) {
 		const struct gmon_arc *arc = &prof->arcs[i];
@@ -382,7 +389,8 @@ static int never_ran(struct build *b, size_t f, bool *never)
 		b->ran[f] = RAN_MAYBE;
 		return 0;
 	}
-	decoded = code_mcount_call(b->obj->code, f, &ret, &target, b->err);
+	decoded = machine_code_mcount_call(b->in->code, f, &ret, &target,
+					   b->err);
 	if (decoded < 0 || (decoded && ret &&
 			    is_mcount_target(b, target, &calls_mcount) < 0))
 		return -1;
@@ -467,9 +475,9 @@ static int attribute_bin(struct build *b, uint64_t lo, uint64_t hi,
 	if (f0 < st->nfuncs && st->funcs[f0].addr <= lo &&
 	    hi <= st->funcs[f0].body_end) {
 		if (starts_in(b, f0, lo, hi, &insns, &first, &last) < 0 ||
-		    (b->obj->code &&
-		     code_instructions(b->obj->code, f0, &insns, &b->span.n,
-				       b->err) < 0))
+		    (b->in->code &&
+		     machine_code_instructions(b->in->code, f0, &insns,
+					       &b->span.n, b->err) < 0))
 			return -1;
 		b->span.func = f0;
 		b->span.lo = lo;
@@ -597,38 +605,40 @@ static int by_raw_calls(const void *x, const void *y)
  * b->err set. */
 static int check_callee(struct build *b, const struct gmon_arc *arc,
 			size_t callee, bool ld_profile, bool *far,
-			enum code_check *at_self)
+			enum machine_code_check *at_self)
 {
 	uint64_t entry = b->st->funcs[callee].addr, ret, target;
 	int decoded;
 
-	*at_self = CODE_UNKNOWN;
+	*at_self = MACHINE_CODE_UNKNOWN;
 	if (ld_profile) {
 		*far = arc->self_pc != entry;
-		*at_self = CODE_AFTER_CALL;
+		*at_self = MACHINE_CODE_AFTER_CALL;
 		return 0;
 	}
 	*far = arc->self_pc - entry > UNDECODED_MCOUNT_MAX_OFFSET;
-	if (!b->obj->code)
+	if (!b->in->code)
 		return 0;
-	decoded = code_mcount_call(b->obj->code, callee, &ret, &target, b->err);
+	decoded = machine_code_mcount_call(b->in->code, callee, &ret, &target,
+					   b->err);
 	if (decoded < 0)
 		return -1;
 	if (decoded) {
 		*far = ret == 0 || arc->self_pc > ret;
-		*at_self = arc->self_pc == ret ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		*at_self = arc->self_pc == ret ? MACHINE_CODE_AFTER_CALL :
+			   MACHINE_CODE_NOT_AFTER_CALL;
 		return 0;
 	}
 	if (*far) {
-		*at_self = CODE_NOT_AFTER_CALL;
+		*at_self = MACHINE_CODE_NOT_AFTER_CALL;
 		return 0;
 	}
-	return code_call_ends_at(b->obj->code, callee, arc->self_pc, at_self,
-				 b->err);
+	return machine_code_call_ends_at(b->in->code, callee, arc->self_pc,
+					 at_self, b->err);
 }
 
 /* Whether b->prof records a call from BUCKET into the function at
- * TARGET (struct code_recorded). */
+ * TARGET (struct machine_code_recorded). */
 static bool recorded_call_into(const void *ctx, uint64_t bucket,
 			       uint64_t target)
 {
@@ -656,21 +666,22 @@ static int check_arc(struct build *b, const struct gmon_arc *arc,
 		     uint64_t *site, bool *far)
 {
 	struct attribution_stats *stats = b->stats;
-	enum code_check at_site = CODE_UNKNOWN, at_self;
-	const struct code_recorded recorded = { recorded_call_into, b };
+	enum machine_code_check at_site = MACHINE_CODE_UNKNOWN, at_self;
+	const struct machine_code_recorded recorded = { recorded_call_into, b };
 
 	*site = arc->from_pc;
 	if (check_callee(b, arc, callee, ld_profile, far, &at_self) < 0)
 		return -1;
-	if (b->obj->code &&
-	    code_call_site(b->obj->code, arc->from_pc, bucket,
-			   b->st->funcs[callee].addr, &recorded, site, &at_site,
-			   b->err) < 0)
+	if (b->in->code &&
+	    machine_code_call_site(b->in->code, arc->from_pc, bucket,
+				   b->st->funcs[callee].addr, &recorded, site,
+				   &at_site, b->err) < 0)
 		return -1;
-	if (at_site == CODE_UNKNOWN || at_self == CODE_UNKNOWN)
+	if (at_site == MACHINE_CODE_UNKNOWN || at_self == MACHINE_CODE_UNKNOWN)
 		return 0;
 	stats->arcs_checked++;
-	if (at_site == CODE_NOT_AFTER_CALL || at_self == CODE_NOT_AFTER_CALL)
+	if (at_site == MACHINE_CODE_NOT_AFTER_CALL ||
+	    at_self == MACHINE_CODE_NOT_AFTER_CALL)
 		stats->arcs_not_after_call++;
 	return 0;
 }
@@ -741,8 +752,8 @@ static int resolve_calls(struct build *b, const struct gmon_profile *prof,
 			uint64_t ahead = prof->arcs[i + PREFETCH_AHEAD].self_pc;
 
 			symtab_prefetch(b->st, ahead);
-			if (b->obj->code)
-				code_prefetch(b->obj->code, ahead);
+			if (b->in->code)
+				machine_code_prefetch(b->in->code, ahead);
 		}
 		if (arc->count == 0)
 			continue;
@@ -803,16 +814,17 @@ static int collect_arcs(struct build *b, const struct cg_selection *sel)
 	size_t n = 0, nrecords = 0;
 
 	for (size_t o = 0; o < cg->nobjs; o++)
-		if (cg->objs[o].prof)
-			nrecords += cg->objs[o].prof->narcs;
+		if (b->inputs[o].prof)
+			nrecords += b->inputs[o].prof->narcs;
 	calls = malloc((nrecords ? nrecords : 1) * sizeof *calls);
 	if (!calls)
 		return g2c_error_set(b->err, "out of memory for call arcs");
 	for (size_t o = 0; o < cg->nobjs; o++) {
 		b->obj = &cg->objs[o];
+		b->in = &b->inputs[o];
 		b->st = b->obj->st;
-		if (b->obj->prof &&
-		    resolve_calls(b, b->obj->prof, sel, calls, &n) < 0) {
+		if (b->in->prof &&
+		    resolve_calls(b, b->in->prof, sel, calls, &n) < 0) {
 			free(calls);
 			return -1;
 		}
@@ -869,14 +881,15 @@ static int credit_objects(struct build *b)
 
 	for (size_t o = 0; o < cg->nobjs; o++) {
 		b->obj = &cg->objs[o];
+		b->in = &b->inputs[o];
 		b->st = b->obj->st;
-		if (!b->obj->prof)
+		if (!b->in->prof)
 			continue;
-		if (!cg->hz && b->obj->prof->nhists)
-			cg->hz = b->obj->hz;
-		if (attribute_samples(b, b->obj->prof) < 0)
+		if (!cg->hz && b->in->prof->nhists)
+			cg->hz = b->in->hz;
+		if (attribute_samples(b, b->in->prof) < 0)
 			return -1;
-		add_executions(b, b->obj->prof);
+		add_executions(b, b->in->prof);
 	}
 	return 0;
 }
@@ -905,6 +918,7 @@ static int credit_samples(struct build *b)
 	cg->costs = malloc((cg->ncosts ? cg->ncosts : 1) * sizeof *cg->costs);
 	if (!cg->costs)
 		return g2c_error_set(b->err, "out of memory for sample positions");
+	cg->phase = CG_ATTRIBUTED;
 	b->counting = false;
 	b->added_any = false;
 	return credit_objects(b);
@@ -912,12 +926,13 @@ static int credit_samples(struct build *b)
 
 /* One sample of each object's profile in ns, for its functions and its
  * pseudo functions. */
-static void set_ns_per_tick(struct callgraph *cg)
+static void set_ns_per_tick(struct callgraph *cg,
+			    const struct attribution_input *in)
 {
 	for (size_t o = 0; o < cg->nobjs; o++) {
 		const struct cg_object *obj = &cg->objs[o];
-		double ns_per_tick = obj->prof && obj->prof->nhists && obj->hz ?
-				     1e9 / obj->hz : 0;
+		double ns_per_tick = in[o].prof && in[o].prof->nhists &&
+				     in[o].hz ? 1e9 / in[o].hz : 0;
 
 		for (size_t f = 0; f < obj->st->nfuncs; f++)
 			cg->funcs[obj->first_func + f].ns_per_tick = ns_per_tick;
@@ -926,13 +941,15 @@ static void set_ns_per_tick(struct callgraph *cg)
 	}
 }
 
-int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
+int attribute_profiles(struct callgraph *cg,
+		       const struct attribution_input *in,
+		       const struct cg_selection *sel,
 		       struct attribution_stats *stats, struct g2c_error *err)
 {
-	struct build b = { .cg = cg, .stats = stats, .err = err };
+	struct build b = { .cg = cg, .inputs = in, .stats = stats, .err = err };
 	int rc;
 
-	set_ns_per_tick(cg);
+	set_ns_per_tick(cg, in);
 	/* (which functions ran is found once for both passes) */
 	b.ran_kept = calloc(cg->nobjs ? cg->nobjs : 1, sizeof *b.ran_kept);
 	if (!b.ran_kept)

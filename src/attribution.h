@@ -16,6 +16,17 @@
 #include "propagate.h"
 
 struct g2c_error;
+struct gmon_profile;
+struct machine_code;
+
+/* What attribution reads of one of the graph's objects besides its
+ * symbols: not graph data, nothing after attribution reads it. */
+struct attribution_input {
+	struct machine_code *code;	/* its instructions; NULL: positions
+					   stay bins */
+	const struct gmon_profile *prof;	/* NULL: nothing profiled */
+	uint32_t hz;		/* the profile's samples per second */
+};
 
 /* What attribution met on the way, for --stats, the warnings and the
  * check that the profile belongs to the program. */
@@ -43,14 +54,17 @@ struct attribution_stats {
 	size_t hists, hists_outside;	/* histograms; those covering no function */
 };
 
-/* Fills CG's positions (cg->costs, each function's together as its
- * first_cost and ncosts say, in any order within), arcs and sites (sorted by
- * caller, callee and site), samples, hz and each function's
- * ns_per_tick from the profiles of its objects, whose functions are
- * numbered and cg->funcs allocated already.  SEL's arc filters (-k)
+/* Fills CG's positions (cg->costs, in ticks, CG becoming CG_ATTRIBUTED;
+ * each function's together as its first_cost and ncosts say, in any
+ * order within), arcs and sites (sorted by caller, callee and site),
+ * samples, hz and each function's ns_per_tick from IN[o], the code and
+ * profile of its object cg->objs[o], whose functions are numbered and
+ * cg->funcs allocated already.  SEL's arc filters (-k)
  * drop arcs; with show_unused every function is used.  Counts into
  * *STATS (zeroed by the caller).  Returns 0, or -1 with ERR set. */
-int attribute_profiles(struct callgraph *cg, const struct cg_selection *sel,
+int attribute_profiles(struct callgraph *cg,
+		       const struct attribution_input *in,
+		       const struct cg_selection *sel,
 		       struct attribution_stats *stats, struct g2c_error *err);
 
 /* Whether the profile plausibly belongs to the executable: returns NULL,

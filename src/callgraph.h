@@ -1,6 +1,7 @@
 /* callgraph.h -- the call graph: per function its self cost at each
  * position, its calls, and the inclusive cost of every call, all in
- * integer nanoseconds that add up exactly (see src/convert.h).
+ * integer nanoseconds that add up exactly (see src/convert.h) once
+ * propagated; the graph's phase says how far it is.
  *
  * The data alone: the stage that fills it runs in two parts, each its own
  * module (src/convert.c runs them in turn): src/attribution.c credits the
@@ -17,24 +18,20 @@
 #ifndef GMON2CG_CALLGRAPH_H
 #define GMON2CG_CALLGRAPH_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct code;
-struct gmon_profile;
 struct object;
 struct symtab;
 struct symtab_func;
 struct g2c_error;
 
-/* One object of the program and what was profiled in it. */
+/* One object of the program: its functions are the graph's. */
 struct cg_object {
 	struct object *obj;
 	const struct symtab *st;
-	struct code *code;	/* its instructions; NULL: positions stay bins */
-	const struct gmon_profile *prof;	/* NULL: nothing profiled */
-	uint32_t hz;		/* the profile's samples per second */
 	size_t first_func;	/* its first function's number (set by
 				   callgraph_init) */
 };
@@ -42,14 +39,16 @@ struct cg_object {
 
 /* Self cost at one position of a function (cg_func.first_cost and
  * ncosts say whose).  A histogram with every bin counted has one per
- * instruction: ticks and ns share their place. */
+ * instruction: ticks and ns share their place, and the graph's phase says
+ * which it holds. */
 struct cg_cost {
 	uint64_t pc;
+	/* Read and written only through cg_cost_ticks(), cg_cost_ns() and
+	 * their setters below, which check the graph's phase. */
 	union {
-		double ticks;	/* samples credited, fractional (until
-				   propagation rounds them) */
+		double ticks;	/* samples credited, fractional */
 		uint64_t ns;	/* the same, rounded (cumulatively) */
-	};
+	} by_phase;
 	uint64_t executions;	/* basic-block count starting here */
 };
 
@@ -109,7 +108,18 @@ struct cg_root {
 };
 
 
+/* How far the graph is filled, which says the unit of its positions'
+ * costs (struct cg_cost). */
+enum cg_phase {
+	CG_EMPTY,		/* no positions yet (callgraph_init) */
+	CG_ATTRIBUTED,		/* costs in ticks, as src/attribution.c
+				   credits them */
+	CG_PROPAGATED,		/* costs in ns, as src/propagate.c rounds
+				   them */
+};
+
 struct callgraph {
+	enum cg_phase phase;
 	struct cg_object *objs;	/* the objects, as given */
 	size_t nobjs;
 	size_t nfuncs;		/* the objects' functions + the pseudo functions */
@@ -130,6 +140,53 @@ struct callgraph {
 	uint64_t total_executions;
 	uint64_t samples;	/* in all profiles' histograms */
 };
+
+/* The self cost at position C of CG, in ticks: only while CG is
+ * CG_ATTRIBUTED. */
+static inline double cg_cost_ticks(const struct callgraph *cg,
+				   const struct cg_cost *c)
+{
+	assert(cg->phase == CG_ATTRIBUTED);
+	(void)cg;		/* (unused under NDEBUG) */
+	return c->by_phase.ticks;
+}
+
+static inline void cg_cost_set_ticks(const struct callgraph *cg,
+				     struct cg_cost *c, double ticks)
+{
+	assert(cg->phase == CG_ATTRIBUTED);
+	(void)cg;
+	c->by_phase.ticks = ticks;
+}
+
+/* The self cost at position C of CG, in ns: only once CG is
+ * CG_PROPAGATED. */
+static inline uint64_t cg_cost_ns(const struct callgraph *cg,
+				  const struct cg_cost *c)
+{
+	assert(cg->phase == CG_PROPAGATED);
+	(void)cg;
+	return c->by_phase.ns;
+}
+
+static inline void cg_cost_set_ns(const struct callgraph *cg,
+				  struct cg_cost *c, uint64_t ns)
+{
+	assert(cg->phase == CG_PROPAGATED);
+	(void)cg;
+	c->by_phase.ns = ns;
+}
+
+/* Propagation's one step from ticks to ns: replaces C's ticks by NS,
+ * their rounding, position by position while CG is still CG_ATTRIBUTED
+ * (src/propagate.c moves it on after the last). */
+static inline void cg_cost_round(const struct callgraph *cg,
+				 struct cg_cost *c, uint64_t ns)
+{
+	assert(cg->phase == CG_ATTRIBUTED);
+	(void)cg;
+	c->by_phase.ns = ns;
+}
 
 /* The pseudo function that holds object O's samples outside every
  * function. */

@@ -319,7 +319,7 @@ static inline void switch_file(struct writer *w, size_t f, const char *file)
 /* A self cost line: position, ns and, when there are any, executions. */
 static void write_cost(struct writer *w, const struct cg_cost *c, unsigned line)
 {
-	const uint64_t values[2] = { c->ns, c->executions };
+	const uint64_t values[2] = { cg_cost_ns(w->cg, c), c->executions };
 
 	write_cost_line(w, c->pc, line, values, c->executions ? 2 : 1);
 }
@@ -375,7 +375,7 @@ static void write_function(struct writer *w, size_t f)
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &w->cg->costs[i];
 
-		if (c->ns == 0 && c->executions == 0)
+		if (cg_cost_ns(w->cg, c) == 0 && c->executions == 0)
 			continue;
 		pos = &w->map->cost[i];
 		switch_file(w, f, pos->file);
@@ -445,7 +445,7 @@ static void write_hidden(struct writer *w)
 		for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 			const struct cg_cost *c = &cg->costs[i];
 
-			if (c->ns == 0 && c->executions == 0)
+			if (cg_cost_ns(cg, c) == 0 && c->executions == 0)
 				continue;
 			if (!named) {
 				switch_object(w, 0);

@@ -9,10 +9,10 @@
 #include "attribution.h"
 #include "callgraph.h"
 #include "callgrind_write.h"
-#include "code.h"
 #include "convert.h"
 #include "diag.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object_lines.h"
 #include "options.h"
 #include "outcheck.h"
@@ -53,6 +53,7 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
  * input, and what the writer says of them. */
 struct conversion {
 	struct cg_object *cgo;		/* per object */
+	struct attribution_input *inputs;	/* per object */
 	char **desc;			/* desc: lines on the objects */
 	size_t ndesc;
 	char dimen[sizeof ((struct gmon_hist *)NULL)->dimen];	/* the header's */
@@ -64,6 +65,7 @@ static void conversion_release(struct conversion *c)
 		free(c->desc[i]);
 	free(c->desc);
 	free(c->cgo);
+	free(c->inputs);
 }
 
 /* The profile files of object I of IN. */
@@ -87,8 +89,9 @@ static int prepare_objects(struct conversion *c, const struct conversion_input *
 
 	memset(c, 0, sizeof *c);
 	c->cgo = calloc(prog->nobjs, sizeof *c->cgo);
+	c->inputs = calloc(prog->nobjs, sizeof *c->inputs);
 	c->desc = calloc(prog->nobjs, sizeof *c->desc);
-	if (!c->cgo || !c->desc)
+	if (!c->cgo || !c->inputs || !c->desc)
 		return g2c_error_set(err, "out of memory");
 	for (size_t i = 0; i < prog->nobjs; i++) {
 		struct program_object *po = prog->objs[i];
@@ -97,14 +100,14 @@ static int prepare_objects(struct conversion *c, const struct conversion_input *
 		const char **own = object_files(in, i, &nown), *example;
 		uint32_t rate = in->o->rate ? in->o->rate : DEFAULT_RATE;
 
-		if (code_open(&po->code, &po->obj, &po->st, err) < 0)
+		if (machine_code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
-		c->cgo[i] = (struct cg_object){
-			.obj = &po->obj, .st = &po->st, .code = &po->code,
-			.prof = nown ? prof : NULL,
+		c->cgo[i] = (struct cg_object){ .obj = &po->obj, .st = &po->st };
+		c->inputs[i] = (struct attribution_input){
+			.code = &po->code, .prof = nown ? prof : NULL,
 			.hz = gmon_profile_rate(prof, rate) };
 		if (nown) {
-			if (gmon_profile_add_ns(prof, c->cgo[i].hz, &ns, own[0], err) < 0)
+			if (gmon_profile_add_ns(prof, c->inputs[i].hz, &ns, own[0], err) < 0)
 				return -1;
 			report_no_samples(w, po, prof, own[0], nown);
 			report_calls_lost(w, prof, own[0]);
@@ -139,7 +142,7 @@ static void describe_output(struct callgrind_write_info *info,
 	info->part = in->part;
 	info->no_instr = in->o->no_instr;
 	for (size_t i = 0; i < in->prog->nobjs; i++) {
-		const struct gmon_profile *first = c->cgo[i].prof;
+		const struct gmon_profile *first = c->inputs[i].prof;
 		size_t n;
 		const char **files = object_files(in, i, &n);
 
@@ -168,15 +171,15 @@ static int build_graph(struct callgraph *cg, struct conversion *c,
 	int rc = callgraph_init(cg, c->cgo, in->prog->nobjs, err);
 
 	if (rc == 0)
-		rc = attribute_profiles(cg, in->sel, stats, err);
+		rc = attribute_profiles(cg, c->inputs, in->sel, stats, err);
 	for (size_t i = 0; i < in->prog->nobjs; i++) {
-		struct code *code = &in->prog->objs[i]->code;
+		struct machine_code *code = &in->prog->objs[i]->code;
 
 		if (rc == 0)
-			rc = code_check_decoded(code, err);
+			rc = machine_code_check_decoded(code, err);
 		if (rc == 0 && code->no_decoder)
 			report_no_decoder(w, code, in->o->stats);
-		code_close(code);
+		machine_code_close(code);
 		gmon_profile_drop_records(&in->profs[i]);
 	}
 	return rc;
@@ -270,7 +273,7 @@ out:
 	source_map_release(&map);
 	callgraph_release(&cg);
 	for (size_t i = 0; i < prog->nobjs; i++)
-		code_close(&prog->objs[i]->code);
+		machine_code_close(&prog->objs[i]->code);
 	conversion_release(&c);
 	free(lines);
 	return rc;

@@ -2,7 +2,7 @@
  *
  * The one place that knows the order of the stages and what each hands
  * the next: the program's objects opened (program) -> their profiles
- * read (gmon) and code opened (code) -> the call graph started
+ * read (gmon) and code opened (machine_code) -> the call graph started
  * (callgraph), its samples and arcs credited to functions (attribution),
  * the profiles and code freed, time propagated (propagate) -> source
  * positions (source_map) -> the numbers checked (outcheck) -> written

@@ -115,11 +115,11 @@ static int check_function(const struct callgraph *cg, size_t f,
 	for (size_t i = fn->first_cost; i < fn->first_cost + fn->ncosts; i++) {
 		const struct cg_cost *c = &cg->costs[i];
 
-		if (!cost_fits(cg, c->ns))
+		if (!cost_fits(cg, cg_cost_ns(cg, c)))
 			return violated(cg, f, "a self cost is not below 2^63 and at most the total", err);
 		if (!pseudo && !inside(&placed, c->pc))
 			return violated(cg, f, "a cost position outside the function", err);
-		self = add_saturating(self, c->ns);
+		self = add_saturating(self, cg_cost_ns(cg, c));
 		*executions = add_saturating(*executions, c->executions);
 	}
 	for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
@@ -178,11 +178,11 @@ int outcheck_graph(const struct callgraph *cg, struct g2c_error *err)
 		}
 		/* written as <hidden> */
 		for (size_t i = fn->first_cost; fn->used && i < fn->first_cost + fn->ncosts; i++) {
-			if (!cost_fits(cg, cg->costs[i].ns)) {
+			if (!cost_fits(cg, cg_cost_ns(cg, &cg->costs[i]))) {
 				violated(cg, SIZE_MAX, "a cost of <hidden> is not below 2^63 and at most the total", err);
 				goto out;
 			}
-			total = add_saturating(total, cg->costs[i].ns);
+			total = add_saturating(total, cg_cost_ns(cg, &cg->costs[i]));
 			executions = add_saturating(executions, cg->costs[i].executions);
 		}
 	}

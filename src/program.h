@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "code.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "object.h"
 #include "object_lines.h"
 #include "symtab.h"
@@ -32,7 +32,7 @@ struct g2c_error;
 struct program_object {
 	struct object obj;
 	struct symtab st;
-	struct code code;
+	struct machine_code code;
 	struct object_lines lines;
 	char *soname;		/* DT_SONAME, or NULL */
 	const char **files;	/* its profile files, in command-line order */

@@ -80,7 +80,9 @@ static void finish_costs(struct callgraph *cg)
 			if (n > first && cg->costs[n - 1].pc == run[i].pc) {
 				struct cg_cost *last = &cg->costs[n - 1];
 
-				last->ticks += run[i].ticks;
+				cg_cost_set_ticks(cg, last,
+						  cg_cost_ticks(cg, last) +
+						  cg_cost_ticks(cg, &run[i]));
 				last->executions = add_saturating(
 					last->executions, run[i].executions);
 			} else {
@@ -91,21 +93,23 @@ static void finish_costs(struct callgraph *cg)
 		f->ncosts = n - first;
 		for (size_t i = first; i < n; i++) {
 			struct cg_cost *c = &cg->costs[i];
-			double ticks = c->ticks;	/* (ns takes its place) */
-			uint64_t upto;
+			double ticks = cg_cost_ticks(cg, c);
+			uint64_t upto, ns;
 
 			running += ticks * f->fract * f->ns_per_tick;
 			upto = (uint64_t)llround(running);
-			c->ns = upto > given ? upto - given : 0;
-			given += c->ns;
+			ns = upto > given ? upto - given : 0;
+			cg_cost_round(cg, c, ns);
+			given += ns;
 			f->self_ticks += ticks;
-			f->self_ns += c->ns;
+			f->self_ns += ns;
 			cg->total_executions = add_saturating(
 				cg->total_executions, c->executions);
 		}
 	}
 	cg->ncosts = n;
 	cg->total_ns = given;
+	cg->phase = CG_PROPAGATED;
 }
 
 /* Each function's arcs, and its calls from other functions apart from
@@ -692,7 +696,9 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 			 * first position takes it, as a cost of its own; -n
 			 * and -N can leave <no symbol>'s samples at 0) */
 			if (callgraph_is_pseudo(cg, head) && fn->ncosts) {
-				cg->costs[fn->first_cost].ns += marker;
+				struct cg_cost *first = &cg->costs[fn->first_cost];
+
+				cg_cost_set_ns(cg, first, cg_cost_ns(cg, first) + marker);
 				fn->self_ns += marker;
 			} else {
 				fn->marker_ns += marker;

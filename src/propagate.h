@@ -35,10 +35,11 @@ struct cg_selection {
 
 struct g2c_error;
 
-/* Propagates time over the graph CG holds: cg->nfuncs zeroed functions
- * (but for ns_per_tick, used for functions to show without samples or
- * arcs, and first_cost and ncosts: each function's positions in
- * cg->costs, together, in any order within), and cg->arcs sorted by
+/* Propagates time over the graph CG holds, CG_ATTRIBUTED (and leaves it
+ * CG_PROPAGATED): cg->nfuncs zeroed functions (but for ns_per_tick, used
+ * for functions to show without samples or arcs, and first_cost and
+ * ncosts: each function's positions in cg->costs, in ticks, together, in
+ * any order within), and cg->arcs sorted by
  * caller then callee, each with at least one site in cg->sites.  Sets
  * everything else of the functions, arcs, sites and roots, total_ns and
  * ncycles; the costs end up sorted by function and address, equal

@@ -106,15 +106,16 @@ int report_describe_object(char **line, const struct program_object *po,
 
 /* Positions without a decoder are histogram bins and call buckets: say
  * so, and how to get one, once per object (also as a --stats line). */
-void report_no_decoder(struct warnings *w, const struct code *code, bool stats)
+void report_no_decoder(struct warnings *w, const struct machine_code *code,
+		       bool stats)
 {
 	warnings_add(w, "%s: this gmon2cg cannot decode its instructions (%s): costs"
 	     " stay at histogram bins and calls at their hash buckets (build"
 	     " gmon2cg with binutils-multiarch-dev for exact positions)",
-	     code->obj->path, code_arch_name(code));
+	     code->obj->path, machine_code_arch_name(code));
 	if (stats)
 		fprintf(warnings_stream(w), "%s: stats: instructions of %s: not decoded (%s)\n",
-			PACKAGE_NAME, code->obj->path, code_arch_name(code));
+			PACKAGE_NAME, code->obj->path, machine_code_arch_name(code));
 }
 
 void report_folded(struct warnings *w, const char *file, size_t folded,

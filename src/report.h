@@ -16,8 +16,8 @@
 
 #include "attribution.h"
 #include "callgraph.h"
-#include "code.h"
 #include "gmon_store.h"
+#include "machine_code.h"
 #include "program.h"
 #include "source_map.h"
 #include "warnings.h"
@@ -49,7 +49,7 @@ void report_no_samples(struct warnings *w, const struct program_object *po,
 
 /* CODE, needed decoded, could not be: warns, and with STATS says so in
  * the reports. */
-void report_no_decoder(struct warnings *w, const struct code *code,
+void report_no_decoder(struct warnings *w, const struct machine_code *code,
 		       bool stats);
 
 /* Says once that the FOLDED functions gprof does not list (such as

@@ -36,17 +36,18 @@ static inline void fake_symtab(struct symtab *st, size_t n, uint64_t base,
 	}
 }
 
-/* Builds the call graph of the objects OBJS[0..N) without selections,
- * as gmon2cg's conversion does: attribution, then propagation.  On error
- * CG is released. */
+/* Builds the call graph of the objects OBJS[0..N), profiled as IN[0..N)
+ * says, without selections, as gmon2cg's conversion does: attribution,
+ * then propagation.  On error CG is released. */
 static inline int build_graph(struct callgraph *cg, struct cg_object *objs,
-			      size_t n, struct g2c_error *err)
+			      const struct attribution_input *in, size_t n,
+			      struct g2c_error *err)
 {
 	static const struct cg_selection none;
 	struct attribution_stats stats = { 0 };
 
 	if (callgraph_init(cg, objs, n, err) < 0 ||
-	    attribute_profiles(cg, &none, &stats, err) < 0 ||
+	    attribute_profiles(cg, in, &none, &stats, err) < 0 ||
 	    propagate_graph(cg, &none, err) < 0) {
 		callgraph_release(cg);
 		return -1;
@@ -59,9 +60,10 @@ static inline int build(struct callgraph *cg, struct cg_object *obj,
 		 const struct gmon_profile *p, const struct symtab *st,
 		 uint32_t hz, struct g2c_error *err)
 {
-	*obj = (struct cg_object){ .obj = &fake_object, .st = st, .prof = p,
-				   .hz = hz };
-	return build_graph(cg, obj, 1, err);
+	const struct attribution_input in = { .prof = p, .hz = hz };
+
+	*obj = (struct cg_object){ .obj = &fake_object, .st = st };
+	return build_graph(cg, obj, &in, 1, err);
 }
 
 /* A profile with one histogram of 2-byte bins over [LOW, HIGH). */

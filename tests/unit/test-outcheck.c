@@ -90,6 +90,14 @@ static void test_passes(void)
 	release(&cg, &st, &p);
 }
 
+/* Moves F's first position's cost by DELTA ns. */
+static void add_self_ns(struct callgraph *cg, size_t f, int delta)
+{
+	struct cg_cost *c = &cg->costs[cg->funcs[f].first_cost];
+
+	cg_cost_set_ns(cg, c, cg_cost_ns(cg, c) + (uint64_t)(int64_t)delta);
+}
+
 /* Each case breaks one number of the small graph. */
 enum planted { WRAPPED_ROOT, COST_NOT_IN_TOTAL, CALL_TOO_DEAR,
 	       INCL_BELOW_SELF, POSITION_OUTSIDE, HUGE_TOTAL };
@@ -116,11 +124,11 @@ static void test_planted(enum planted what)
 	case CALL_TOO_DEAR:	/* a main -> mid call carries 1 ns of main's */
 		arc = arc_of(&cg, MAIN, MID);
 		cg.sites[arc->first_site].ns += 1;
-		cg.costs[cg.funcs[MAIN].first_cost].ns -= 1;
+		add_self_ns(&cg, MAIN, -1);
 		check_fails(&cg, "calls in do not carry the self cost plus the calls out", "mid");
 		break;
 	case INCL_BELOW_SELF:	/* leaf costs 1 ns more than its call in */
-		cg.costs[cg.funcs[LEAF].first_cost].ns += 1;
+		add_self_ns(&cg, LEAF, 1);
 		cg.total_ns += 1;
 		check_fails(&cg, "calls in carry less than the self cost", "leaf");
 		break;
@@ -195,7 +203,8 @@ static void test_random_graphs(void)
 		struct cg_selection sel = { 0 };
 		struct symtab st;
 		struct cg_object obj = { .obj = &fake_object, .st = &st };
-		struct callgraph cg = { .objs = &obj, .nobjs = 1, .nfuncs = n + 2,
+		struct callgraph cg = { .phase = CG_ATTRIBUTED, .objs = &obj,
+					.nobjs = 1, .nfuncs = n + 2,
 					.first_pseudo = n };
 		struct g2c_error err;
 
@@ -211,11 +220,12 @@ static void test_random_graphs(void)
 				1e9 / (double)(1 + next_random(&state) % 1000);
 			fn->first_cost = cg.ncosts;
 			if (f < n && next_random(&state) % 3 == 0) {
+				struct cg_cost *c = &cg.costs[cg.ncosts++];
+
 				fn->ncosts = 1;
-				cg.costs[cg.ncosts++] = (struct cg_cost){
-					.pc = 0x1000 * (f + 1) + 4,
-					.ticks = (double)(next_random(&state) % 1000) /
-						 (double)(1 + next_random(&state) % 1000) };
+				c->pc = 0x1000 * (f + 1) + 4;
+				cg_cost_set_ticks(&cg, c, (double)(next_random(&state) % 1000) /
+						  (double)(1 + next_random(&state) % 1000));
 			}
 			for (int k = 0; k < 4 && f < n; k++)
 				set[k][f] = next_random(&state) % 4 == 0;

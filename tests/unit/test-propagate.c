@@ -37,6 +37,7 @@ static void bare_graph(struct callgraph *cg, size_t n, const unsigned *ticks,
 	struct arc_spec *sorted = malloc((narcs ? narcs : 1) * sizeof *sorted);
 
 	memset(cg, 0, sizeof *cg);
+	cg->phase = CG_ATTRIBUTED;
 	cg->nfuncs = cg->first_pseudo = n;
 	cg->funcs = calloc(n, sizeof *cg->funcs);
 	cg->costs = calloc(n, sizeof *cg->costs);
@@ -47,8 +48,8 @@ static void bare_graph(struct callgraph *cg, size_t n, const unsigned *ticks,
 		cg->funcs[f].first_cost = cg->ncosts;
 		if (ticks[f]) {
 			cg->funcs[f].ncosts = 1;
-			cg->costs[cg->ncosts++] = (struct cg_cost){
-				.pc = 0x1000 * (f + 1), .ticks = ticks[f] };
+			cg->costs[cg->ncosts].pc = 0x1000 * (f + 1);
+			cg_cost_set_ticks(cg, &cg->costs[cg->ncosts++], ticks[f]);
 		}
 	}
 	memcpy(sorted, arcs, narcs * sizeof *arcs);
@@ -127,19 +128,27 @@ static void test_positions(void)
 	enum { F, G, N };
 	static const unsigned no_ticks[N] = { 0 };
 	static const struct arc_spec no_arcs[1];
-	static const struct cg_cost given[] = {
-		{ .pc = 0x30, .ticks = 1 }, { .pc = 0x10, .ticks = 2 },
-		{ .pc = 0x30, .ticks = 4 }, { .pc = 0x20, .executions = 7 },
-		{ .pc = 0x10, .ticks = 1 }, { .pc = 0x40, .ticks = 3 },
+	static const struct {
+		uint64_t pc;
+		double ticks;
+		uint64_t executions;
+	} given[] = {
+		{ 0x30, 1, 0 }, { 0x10, 2, 0 }, { 0x30, 4, 0 },
+		{ 0x20, 0, 7 }, { 0x10, 1, 0 }, { 0x40, 3, 0 },
 	};
+	enum { NGIVEN = sizeof given / sizeof *given };
 	struct callgraph cg;
 	const struct cg_cost *c;
 
 	bare_graph(&cg, N, no_ticks, no_arcs, 0);
 	free(cg.costs);
-	cg.costs = malloc(sizeof given);
-	memcpy(cg.costs, given, sizeof given);
-	cg.ncosts = 6;
+	cg.costs = malloc(NGIVEN * sizeof *cg.costs);
+	for (size_t i = 0; i < NGIVEN; i++) {
+		cg.costs[i] = (struct cg_cost){ .pc = given[i].pc,
+						.executions = given[i].executions };
+		cg_cost_set_ticks(&cg, &cg.costs[i], given[i].ticks);
+	}
+	cg.ncosts = NGIVEN;
 	cg.funcs[F] = (struct cg_func){ .ns_per_tick = 1e9 / 100,
 					.first_cost = 0, .ncosts = 5 };
 	cg.funcs[G] = (struct cg_func){ .ns_per_tick = 1e9 / 100,
@@ -150,17 +159,17 @@ static void test_positions(void)
 	CHECK_U64(cg.funcs[F].ncosts, 3);
 	c = &cg.costs[cg.funcs[F].first_cost];
 	CHECK_U64(c[0].pc, 0x10);
-	CHECK_U64(c[0].ns, 3 * TICK);
+	CHECK_U64(cg_cost_ns(&cg, &c[0]), 3 * TICK);
 	CHECK_U64(c[1].pc, 0x20);
-	CHECK_U64(c[1].ns, 0);
+	CHECK_U64(cg_cost_ns(&cg, &c[1]), 0);
 	CHECK_U64(c[1].executions, 7);
 	CHECK_U64(c[2].pc, 0x30);
-	CHECK_U64(c[2].ns, 5 * TICK);
+	CHECK_U64(cg_cost_ns(&cg, &c[2]), 5 * TICK);
 	CHECK_U64(cg.funcs[F].self_ns, 8 * TICK);
 	CHECK_U64(cg.funcs[G].first_cost, 3);
 	CHECK_U64(cg.funcs[G].ncosts, 1);
 	CHECK_U64(cg.costs[3].pc, 0x40);
-	CHECK_U64(cg.costs[3].ns, 3 * TICK);
+	CHECK_U64(cg_cost_ns(&cg, &cg.costs[3]), 3 * TICK);
 	CHECK_U64(cg.total_ns, 11 * TICK);
 	CHECK_U64(cg.total_executions, 7);
 	callgraph_release(&cg);

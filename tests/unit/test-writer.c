@@ -154,13 +154,12 @@ static void test_two_objects(void)
 		[1] = { .used = true, .shown = true, .first_cost = 1, .ncosts = 1 },
 		[2] = { .used = true, .shown = true, .first_cost = 2, .ncosts = 1 },
 	};
-	struct cg_cost costs[3] = {
-		{ .pc = 0x1000, .ns = 5 },
-		{ .pc = 0x500, .ns = 7 },
-		{ .pc = 0x600, .ns = 11 },
-	};
+	static const uint64_t cost_pcs[3] = { 0x1000, 0x500, 0x600 };
+	static const uint64_t cost_ns[3] = { 5, 7, 11 };
+	struct cg_cost costs[3] = { { 0 } };
 	struct cg_root roots[3] = { { 0, 5, 1 }, { 1, 7, 1 }, { 2, 11, 1 } };
-	struct callgraph cg = { .objs = objs, .nobjs = 2, .nfuncs = 6, .first_pseudo = 3,
+	struct callgraph cg = { .phase = CG_PROPAGATED, .objs = objs, .nobjs = 2,
+				.nfuncs = 6, .first_pseudo = 3,
 				.funcs = funcs, .costs = costs, .ncosts = 3,
 				.roots = roots, .nroots = 3, .hz = 100,
 				.total_ns = 23 };
@@ -172,6 +171,10 @@ static void test_two_objects(void)
 	struct source_map map = { .home = home, .cost = cost_pos };
 	char *text;
 
+	for (size_t i = 0; i < 3; i++) {
+		costs[i].pc = cost_pcs[i];
+		cg_cost_set_ns(&cg, &costs[i], cost_ns[i]);
+	}
 	fake_symtab(&prog_st, 1, 0x1000, 16);
 	prog_st.funcs[0].name = "main";
 	fake_symtab(&lib_st, 2, 0x500, 0x100);
@@ -203,7 +206,8 @@ static void test_clashing_names(void)
 	struct cg_func funcs[6] = { 0 };	/* 4, 5: <no symbol>, <outside> */
 	struct cg_cost costs[4];
 	struct cg_root roots[4];
-	struct callgraph cg = { .objs = &obj, .nobjs = 1, .nfuncs = 6,
+	struct callgraph cg = { .phase = CG_PROPAGATED, .objs = &obj,
+				.nobjs = 1, .nfuncs = 6,
 				.first_pseudo = 4, .funcs = funcs, .costs = costs,
 				.ncosts = 4, .roots = roots, .nroots = 4,
 				.hz = 100, .total_ns = 4 };
@@ -218,7 +222,8 @@ static void test_clashing_names(void)
 		st.funcs[f].name = "init";
 		funcs[f] = (struct cg_func){ .used = true, .shown = true,
 					     .first_cost = f, .ncosts = 1 };
-		costs[f] = (struct cg_cost){ .pc = 0x1000 + 16 * f, .ns = 1 };
+		costs[f] = (struct cg_cost){ .pc = 0x1000 + 16 * f };
+		cg_cost_set_ns(&cg, &costs[f], 1);
 		roots[f] = (struct cg_root){ f, 1, 1 };
 	}
 	text = write_to_memory(&cg, &map);

@@ -1,12 +1,14 @@
-/* code.h -- the instructions of one object's functions, and the call
- * instruction behind a return address that mcount recorded.
+/* machine_code.h -- one object's machine code: its functions'
+ * instructions, each function's decoded on first use, and the call
+ * instruction behind a return address that mcount recorded (call-site
+ * recovery).
  *
  * Owns the decoded instructions, each function's decoded on first use
  * (through disasm.h, from the object's code sections), and the decoder.
  * The call graph is its one user.
  */
-#ifndef GMON2CG_CODE_H
-#define GMON2CG_CODE_H
+#ifndef GMON2CG_MACHINE_CODE_H
+#define GMON2CG_MACHINE_CODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +21,7 @@ struct g2c_error;
 struct object;
 struct symtab;
 
-struct code {
+struct machine_code {
 	struct object *obj;
 	const struct symtab *st;
 	struct disasm_target target;
@@ -35,35 +37,41 @@ struct code {
 
 /* Prepares to decode the functions ST found in OBJ; nothing is decoded
  * yet.  Returns 0, or -1 with ERR set. */
-int code_open(struct code *c, struct object *obj, const struct symtab *st,
-	      struct g2c_error *err);
+int machine_code_open(struct machine_code *c, struct object *obj,
+		      const struct symtab *st, struct g2c_error *err);
 
 /* Asks for C's code bytes just before PC (where a call returning to PC
  * is) to be read into the cache, for a loop of checks at random. */
-void code_prefetch(struct code *c, uint64_t pc);
+void machine_code_prefetch(struct machine_code *c, uint64_t pc);
 
 /* The name of C's architecture, as libbfd names it. */
-const char *code_arch_name(const struct code *c);
+const char *machine_code_arch_name(const struct machine_code *c);
 
 /* Returns 0 when every instruction decoded so far was decoded, or -1
  * with ERR set when libopcodes was needed and could not be loaded. */
-int code_check_decoded(const struct code *c, struct g2c_error *err);
+int machine_code_check_decoded(const struct machine_code *c,
+			       struct g2c_error *err);
 
 /* Frees all decoded instructions and the object's code bytes. */
-void code_close(struct code *c);
+void machine_code_close(struct machine_code *c);
 
 /* Sets *INSNS and *COUNT to the instructions of function F, decoded on
  * first use; NULL and 0 where they cannot be decoded here.  Returns 0, or
  * -1 with ERR set when memory runs out. */
-int code_instructions(struct code *c, size_t f, const struct insn **insns,
-		      size_t *count, struct g2c_error *err);
+int machine_code_instructions(struct machine_code *c, size_t f,
+			      const struct insn **insns, size_t *count,
+			      struct g2c_error *err);
 
 /* What is known of an address that should follow a call instruction. */
-enum code_check { CODE_UNKNOWN, CODE_AFTER_CALL, CODE_NOT_AFTER_CALL };
+enum machine_code_check {
+	MACHINE_CODE_UNKNOWN,
+	MACHINE_CODE_AFTER_CALL,
+	MACHINE_CODE_NOT_AFTER_CALL,
+};
 
 /* What the profile recorded: whether it has a call from BUCKET into the
  * function at TARGET (so that a call there to TARGET ran). */
-struct code_recorded {
+struct machine_code_recorded {
 	bool (*call_into)(const void *ctx, uint64_t bucket, uint64_t target);
 	const void *ctx;
 };
@@ -79,10 +87,11 @@ struct code_recorded {
  * (a call into a PLT entry leaves it, such as one of _Unwind_Resume,
  * which does not return), else BUCKET itself; *CHECK says whether any
  * call returns there.  Returns 0, or -1 with ERR set. */
-int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, const struct code_recorded *recorded,
-		   uint64_t *site, enum code_check *check,
-		   struct g2c_error *err);
+int machine_code_call_site(struct machine_code *c, uint64_t bucket,
+			   uint64_t size, uint64_t callee,
+			   const struct machine_code_recorded *recorded,
+			   uint64_t *site, enum machine_code_check *check,
+			   struct g2c_error *err);
 
 /* Sets *RET to the self_pc mcount records for function F (0 if F has no
  * call of mcount): where that call returns, or what the architecture
@@ -90,13 +99,14 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
  * to its first call that can be mcount's, and *TARGET to the address that call names (the
  * callee, or the GOT slot it reads: 0 through a register).  Returns 1, or
  * 0 where F cannot be decoded here, or -1 with ERR set. */
-int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
-		     uint64_t *target, struct g2c_error *err);
+int machine_code_mcount_call(struct machine_code *c, size_t f, uint64_t *ret,
+			     uint64_t *target, struct g2c_error *err);
 
 /* Without decoding: sets *CHECK to whether the instruction that ends at
  * RET, in function F, is a call, as far as its bytes tell
  * (arch_call_ends_at).  Returns 0, or -1 with ERR set. */
-int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
-		      enum code_check *check, struct g2c_error *err);
+int machine_code_call_ends_at(struct machine_code *c, size_t f, uint64_t ret,
+			      enum machine_code_check *check,
+			      struct g2c_error *err);
 
 #endif

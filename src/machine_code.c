@@ -1,13 +1,14 @@
-/* code.c -- the instructions of one object's functions, and the call
- * instruction behind a return address that mcount recorded. */
+/* machine_code.c -- one object's machine code: its functions'
+ * instructions, decoded on first use, and the call instruction behind a
+ * return address that mcount recorded. */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch_calls.h"
-#include "code.h"
 #include "diag.h"
+#include "machine_code.h"
 #include "object.h"
 #include "symtab.h"
 #include "util.h"
@@ -21,8 +22,8 @@ struct func_code {
 	bool mcount_searched, mcount_decoded;
 };
 
-int code_open(struct code *c, struct object *obj, const struct symtab *st,
-	      struct g2c_error *err)
+int machine_code_open(struct machine_code *c, struct object *obj,
+		      const struct symtab *st, struct g2c_error *err)
 {
 	memset(c, 0, sizeof *c);
 	c->obj = obj;
@@ -35,12 +36,13 @@ int code_open(struct code *c, struct object *obj, const struct symtab *st,
 	return 0;
 }
 
-const char *code_arch_name(const struct code *c)
+const char *machine_code_arch_name(const struct machine_code *c)
 {
 	return disasm_arch_name(&c->target);
 }
 
-int code_check_decoded(const struct code *c, struct g2c_error *err)
+int machine_code_check_decoded(const struct machine_code *c,
+			       struct g2c_error *err)
 {
 	const struct g2c_error *failure = disasm_failure(c->decoder);
 
@@ -49,7 +51,7 @@ int code_check_decoded(const struct code *c, struct g2c_error *err)
 	return 0;
 }
 
-void code_close(struct code *c)
+void machine_code_close(struct machine_code *c)
 {
 	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)
 		free(c->funcs[i].insns);
@@ -61,7 +63,7 @@ void code_close(struct code *c)
 }
 
 /* The decoder, opened on first use: many profiles need none. */
-static int get_decoder(struct code *c, struct disasm **out,
+static int get_decoder(struct machine_code *c, struct disasm **out,
 		       struct g2c_error *err)
 {
 	if (!c->decoder_tried) {
@@ -78,8 +80,9 @@ static int get_decoder(struct code *c, struct disasm **out,
 	return 0;
 }
 
-int code_instructions(struct code *c, size_t f, const struct insn **insns,
-		      size_t *count, struct g2c_error *err)
+int machine_code_instructions(struct machine_code *c, size_t f,
+			      const struct insn **insns, size_t *count,
+			      struct g2c_error *err)
 {
 	struct func_code *fc = &c->funcs[f];
 	const struct symtab_func *fn = &c->st->funcs[f];
@@ -104,7 +107,7 @@ int code_instructions(struct code *c, size_t f, const struct insn **insns,
 	return 0;
 }
 
-void code_prefetch(struct code *c, uint64_t pc)
+void machine_code_prefetch(struct machine_code *c, uint64_t pc)
 {
 	struct code_bytes bytes;
 	struct g2c_error ignored;	/* the check itself meets it again */
@@ -116,14 +119,14 @@ void code_prefetch(struct code *c, uint64_t pc)
 
 /* Whether function F's code jumps to CALLEE: a tail call, which makes a
  * call to F a call of CALLEE to mcount. */
-static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
-		    struct g2c_error *err)
+static int jumps_to(struct machine_code *c, size_t f, uint64_t callee,
+		    bool *found, struct g2c_error *err)
 {
 	const struct insn *insns;
 	size_t n;
 
 	*found = false;
-	if (code_instructions(c, f, &insns, &n, err) < 0)
+	if (machine_code_instructions(c, f, &insns, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n && !*found; i++)
 		*found = !insns[i].is_call && insns[i].target == callee;
@@ -132,7 +135,7 @@ static int jumps_to(struct code *c, size_t f, uint64_t callee, bool *found,
 
 /* Whether symbol range F is the program's own code: not a PLT entry,
  * which leaves it. */
-static bool in_program(const struct code *c, size_t f)
+static bool in_program(const struct machine_code *c, size_t f)
 {
 	const char *name = f == SYMTAB_NONE ? NULL : c->st->funcs[f].raw_name;
 	size_t len = name ? strlen(name) : 0;
@@ -141,12 +144,12 @@ static bool in_program(const struct code *c, size_t f)
 }
 
 /* The call mcount recorded from BUCKET for CALLEE among CALLS[0..N),
- * calls to other targets that return into the bucket (code_call_site
+ * calls to other targets that return into the bucket (machine_code_call_site
  * says which is preferred).  Sets *SITE to its address. */
-static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
-			  uint64_t bucket, uint64_t callee,
-			  const struct code_recorded *recorded, uint64_t *site,
-			  struct g2c_error *err)
+static int tail_call_site(struct machine_code *c, const struct insn *calls,
+			  size_t n, uint64_t bucket, uint64_t callee,
+			  const struct machine_code_recorded *recorded,
+			  uint64_t *site, struct g2c_error *err)
 {
 	int best = -1;
 
@@ -172,7 +175,7 @@ static int tail_call_site(struct code *c, const struct insn *calls, size_t n,
 /* Whether CALL names CALLEE (symbol range CALLEE_F): its entry, its PLT
  * entry, or a place in its prologue (Alpha's calls within a program skip
  * the two instructions that set up the global pointer). */
-static bool calls_callee(const struct code *c, const struct insn *call,
+static bool calls_callee(const struct machine_code *c, const struct insn *call,
 			 uint64_t callee, size_t callee_f)
 {
 	if (call->target == callee)
@@ -183,10 +186,11 @@ static bool calls_callee(const struct code *c, const struct insn *call,
 	       (call->target > callee && symtab_lookup(c->st, call->target) == callee_f);
 }
 
-int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
-		   uint64_t callee, const struct code_recorded *recorded,
-		   uint64_t *site, enum code_check *check,
-		   struct g2c_error *err)
+int machine_code_call_site(struct machine_code *c, uint64_t bucket,
+			   uint64_t size, uint64_t callee,
+			   const struct machine_code_recorded *recorded,
+			   uint64_t *site, enum machine_code_check *check,
+			   struct g2c_error *err)
 {
 	size_t f = symtab_lookup(c->st, bucket), ndirect = 0, nindirect = 0;
 	size_t ncalls = 0, nothers = 0, callee_f;
@@ -197,7 +201,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	int found;
 
 	*site = bucket;
-	*check = CODE_UNKNOWN;
+	*check = MACHINE_CODE_UNKNOWN;
 	if (f == SYMTAB_NONE)
 		return 0;
 	found = object_code_at(c->obj, bucket, &bytes, err);
@@ -206,7 +210,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	if (found && (direct = arch_direct_call(&c->target, &bytes, bucket,
 						bucket + size, callee))) {
 		*site = direct;
-		*check = CODE_AFTER_CALL;
+		*check = MACHINE_CODE_AFTER_CALL;
 		return 0;
 	}
 	/* The call may be in the function the bucket starts in or, when a
@@ -216,7 +220,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 		const struct insn *insns;
 		size_t n, i;
 
-		if (code_instructions(c, f, &insns, &n, err) < 0)
+		if (machine_code_instructions(c, f, &insns, &n, err) < 0)
 			return -1;
 		/* (a call ending at the bucket's start returns into it; one
 		 * ending a delay slot earlier too) */
@@ -268,7 +272,8 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
 	else if (ncalls == 0 && decoded && covering)
 		*site = covering;
 	if (decoded)
-		*check = ncalls > 0 ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+		*check = ncalls > 0 ? MACHINE_CODE_AFTER_CALL :
+			 MACHINE_CODE_NOT_AFTER_CALL;
 	return 0;
 }
 
@@ -277,7 +282,7 @@ int code_call_site(struct code *c, uint64_t bucket, uint64_t size,
  * entry point or its PLT entry.  i386's PIC prologue calls
  * __x86.get_pc_thunk first, PowerPC's may "bcl" to the next instruction:
  * calls to other functions are not it. */
-static bool can_call_mcount(const struct code *c, uint64_t target)
+static bool can_call_mcount(const struct machine_code *c, uint64_t target)
 {
 	size_t f;
 
@@ -287,8 +292,8 @@ static bool can_call_mcount(const struct code *c, uint64_t target)
 	return f == SYMTAB_NONE || c->st->funcs[f].is_mcount;
 }
 
-int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
-		     uint64_t *target, struct g2c_error *err)
+int machine_code_mcount_call(struct machine_code *c, size_t f, uint64_t *ret,
+			     uint64_t *target, struct g2c_error *err)
 {
 	struct func_code *fc = &c->funcs[f];
 	const struct symtab_func *fn = &c->st->funcs[f];
@@ -328,14 +333,15 @@ int code_mcount_call(struct code *c, size_t f, uint64_t *ret,
 	return fc->mcount_decoded;
 }
 
-int code_call_ends_at(struct code *c, size_t f, uint64_t ret,
-		      enum code_check *check, struct g2c_error *err)
+int machine_code_call_ends_at(struct machine_code *c, size_t f, uint64_t ret,
+			      enum machine_code_check *check,
+			      struct g2c_error *err)
 {
 	struct code_bytes bytes;
 	int found = object_code_at(c->obj, c->st->funcs[f].addr, &bytes, err);
 	int quick = found > 0 ? arch_call_ends_at(&c->target, &bytes, ret) : -1;
 
-	*check = quick < 0 ? CODE_UNKNOWN :
-		 quick ? CODE_AFTER_CALL : CODE_NOT_AFTER_CALL;
+	*check = quick < 0 ? MACHINE_CODE_UNKNOWN :
+		 quick ? MACHINE_CODE_AFTER_CALL : MACHINE_CODE_NOT_AFTER_CALL;
 	return found < 0 ? -1 : 0;
 }
