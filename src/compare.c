@@ -9,7 +9,7 @@
 
 #include "compare.h"
 #include "compare_match.h"
-#include "compare_runs.h"
+#include "compare_read.h"
 #include "compare_stats.h"
 #include "diag.h"
 

@@ -17,7 +17,7 @@
  * against the old run beyond the machine's noise.  Then the gates
  * (--fail-on) are checked, and the times past a gate that the runs could
  * not tell from noise are marked inconclusive.  compare.c runs these
- * stages in turn: compare_runs.c reads, compare_match.c matches,
+ * stages in turn: compare_read.c reads, compare_match.c matches,
  * compare_stats.c judges; then it sorts the rows.  Writes nothing:
  * compare_report.c does.
  */

@@ -1,4 +1,4 @@
-/* compare_runs.c -- --compare's input: both sides' profiles read on
+/* compare_read.c -- --compare's input: both sides' profiles read on
  * threads, each added to the rows and let go of. */
 #include <config.h>
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "callgrind_read.h"
-#include "compare_runs.h"
+#include "compare_read.h"
 #include "diag.h"
 
 /* One profile read on a thread of its own. */

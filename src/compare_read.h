@@ -1,11 +1,11 @@
-/* compare_runs.h -- --compare's input: the profiles of both sides read,
+/* compare_read.h -- --compare's input: the profiles of both sides read,
  * two at a time on threads, and each added to the rows then let go of.
  *
  * Owns the reader threads and the order of the files (old side first);
  * what a profile adds to the rows is compare_match.c's.
  */
-#ifndef GMON2CG_COMPARE_RUNS_H
-#define GMON2CG_COMPARE_RUNS_H
+#ifndef GMON2CG_COMPARE_READ_H
+#define GMON2CG_COMPARE_READ_H
 
 #include "compare.h"
 #include "compare_match.h"
