@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import callgrind_model  # noqa: E402
+import compare_gprof  # noqa: E402
 
 profile, oracle, lib = sys.argv[1:4]
 rate, bins = None, []
@@ -23,7 +23,8 @@ for line in open(oracle):
         bins.append((int(f[1], 16), int(f[2], 16), int(f[3])))
 period = 1e9 / rate
 samples = sum(c for _lo, _hi, c in bins)
-kept = callgrind_model.load(profile).result()["self_sum"]
+model, call_lines, _costs = compare_gprof.load_profile(profile)
+kept = model.result()["self_sum"]
 plt = []
 for line in subprocess.run(["objdump", "-h", lib], capture_output=True, text=True,
                            check=True).stdout.splitlines():
@@ -33,8 +34,7 @@ for line in subprocess.run(["objdump", "-h", lib], capture_output=True, text=Tru
 in_plt = sum(c for lo, hi, c in bins if any(lo < e and hi > s for s, e in plt))
 # (a marker is at most 1 ns a call site, or 1 ns for a function called
 # from outside; both far below one sample)
-text = open(profile, errors="replace").read().splitlines()
-markers_max = sum(1 for t in text if t.startswith("calls=") or t.startswith("fn="))
+markers_max = len(call_lines) + len(model.functions)
 slack = len(bins) + 1 + markers_max
 print("%d samples x %g ns = %d ns, the profile's costs %d ns, %d samples in the PLT"
       % (samples, period, samples * period, kept, in_plt))
