@@ -3,7 +3,7 @@
 # build.sh -- generate, build (gcc -pg -g -O2) and run the benchmark programs.
 #
 #   bench/build.sh [--many-size N] [--many-runs N] [--no-many] [--cxx]
-#                  [--dwarf V] [--O1] [--uncalled U] [SIZE...]
+#                  [--dwarf V] [--O1] [--uncalled U] [--hubs] [SIZE...]
 #
 # For each SIZE (number of functions; default 5000 20000 50000 100000):
 # bench/work/fSIZE/ gets the generated sources, prog and the gmon.out of one
@@ -19,6 +19,10 @@
 # With --uncalled U, U of each program's functions are never called (see
 # gen-program.py), in bench/work/fSIZE-uU/: `--uncalled 400000 1000000`
 # is a program of a million functions whose profile fits.
+# With --hubs the program has another shape (gen-program.py --hubs 200
+# --cycle-share 0.05): 200 hub functions that every other calls, thousands
+# of callers each, and 5 % of the functions in cycles, in
+# bench/work/fSIZE-hubs/ (with --O1: fSIZE-O1-hubs/).
 # Then the many-runs case: bench/work/many-fM/ gets the gmon.out.PID files of
 # --many-runs (default 1000) short runs (`prog 1`) of the M-function program
 # (default 20000, about 3 MB of text), built first if needed.
@@ -37,6 +41,7 @@ prefix=f
 suffix=
 cflags="-pg -g -O2"
 uncalled=0
+shape=()
 sizes=()
 
 while [ $# -gt 0 ]; do
@@ -48,7 +53,8 @@ while [ $# -gt 0 ]; do
 	--dwarf) suffix=-dwarf$2; cflags="-pg -g -O2 -gdwarf-$2"; many_runs=0; shift 2 ;;
 	--O1) suffix=$suffix-O1; cflags=${cflags/-O2/-O1}; many_runs=0; shift ;;
 	--uncalled) uncalled=$2; suffix=$suffix-u$2; many_runs=0; shift 2 ;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	--hubs) shape=(--hubs 200 --cycle-share 0.05); suffix=$suffix-hubs; many_runs=0; shift ;;
+	-h|--help) sed -n '3,28p' "$0"; exit 0 ;;
 	-*) echo "build.sh: unknown option $1" >&2; exit 2 ;;
 	*) sizes+=("$1"); shift ;;
 	esac
@@ -71,7 +77,7 @@ build_one() {
 	mkdir -p "$dir"
 	t=$(now)
 	python3 "$bench/gen-program.py" --functions "$n" --seed "$seed" $cxx \
-		--uncalled "$uncalled" --out "$dir" >/dev/null
+		--uncalled "$uncalled" "${shape[@]}" --out "$dir" >/dev/null
 	gen_s=$(since "$t")
 	if make -C "$dir" -q prog CFLAGS="$cflags" 2>/dev/null && [ -f "$dir/BUILD-INFO" ]; then
 		make_s=$(info "$dir/BUILD-INFO" make_s)

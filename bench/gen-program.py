@@ -3,7 +3,8 @@
 """Generate a large synthetic C program for -pg profiling benchmarks.
 
     gen-program.py --functions N --seed S --out DIR [--per-file 500]
-                   [--calls N] [--cxx] [--uncalled U]
+                   [--calls N] [--cxx] [--uncalled U] [--hubs H]
+                   [--cycle-share F]
 
 writes DIR/main.c, DIR/bench.h, DIR/mNNN/<module>.c (about --per-file
 functions each) and DIR/Makefile (`make -j2` builds DIR/prog with
@@ -42,6 +43,13 @@ files cold.c of their own directories): they are in the symbol and line
 tables but make no arcs.  glibc's mcount keeps at most 2^20 arcs, so a
 program whose every function runs stops at about 650 000 functions; one
 of 1 000 000 functions needs about 400 000 uncalled.
+
+With --hubs H, every function but those of the last layer also calls one
+or two of H hub functions of that layer (the first hubs far more often:
+thousands of callers each, as a logger or an allocator has).
+--cycle-share F (default 0.02) is the share of functions in cycles.
+bench/build.sh --hubs makes the program of another shape that bench/ also
+measures: 200 hubs, 5 % of the functions in cycles, -O1.
 
 Calls are never in tail position (every function stores into a global
 after its calls), functions are noinline/noclone, and constants differ per
@@ -118,7 +126,7 @@ def cycle_calls(length, depth):
     return counts
 
 
-def build(n, seed, per_file):
+def build(n, seed, per_file, hubs=0, cycle_share=0.02):
     rnd = random.Random(seed)
     sizes = layer_sizes(n - HOT_LEAVES, rnd)
     fns = []
@@ -163,6 +171,18 @@ def build(n, seed, per_file):
                     fns[p].children.append(c)
                     fns[c].parents.append(p)
 
+    # Hubs: functions of the last layer that most others call too (a
+    # logger, an allocator): every function above calls one or two of
+    # them, the first hubs far more often than the last.
+    hub_ids = layers[-1][::max(1, len(layers[-1]) // hubs)][:hubs] if hubs else []
+    for li in range(len(layers) - 1) if hubs else ():
+        for c in layers[li]:
+            for _ in range(rnd.randint(1, 2)):
+                h = hub_ids[int(len(hub_ids) * rnd.random() ** 3)]
+                if h not in fns[c].children:
+                    fns[c].children.append(h)
+                    fns[h].parents.append(c)
+
     # File assignment: DFS order over primary children, cut into chunks.
     order = []
     seen = bytearray(len(fns))
@@ -196,7 +216,7 @@ def build(n, seed, per_file):
         layer = [i for i in layers[li] if fns[i].kind == "plain"]
         k = 0
         while k < len(layer):
-            if rnd.random() < 0.02 / 3:
+            if rnd.random() < cycle_share / 3:
                 length = rnd.randint(2, 4)
                 members = layer[k:k + length]
                 if len(members) == length:
@@ -453,13 +473,18 @@ def main():
                     help="C++ with long names and heavy inlining")
     ap.add_argument("--uncalled", type=int, default=0,
                     help="how many of the functions nothing calls")
+    ap.add_argument("--hubs", type=int, default=0,
+                    help="how many functions of the last layer every other calls")
+    ap.add_argument("--cycle-share", type=float, default=0.02,
+                    help="the share of functions in cycles of 2-4 (about)")
     a = ap.parse_args()
     global CXX
     CXX = a.cxx
     if a.functions - a.uncalled < 100 or a.uncalled < 0:
         ap.error("--functions must be at least 100 more than --uncalled")
 
-    fns, files, layers, hot = build(a.functions - a.uncalled, a.seed, a.per_file)
+    fns, files, layers, hot = build(a.functions - a.uncalled, a.seed, a.per_file,
+                                    a.hubs, a.cycle_share)
     add_uncalled(fns, files, a.uncalled, a.seed, a.per_file)
     per_rep = sum(f.execs for f in fns)
     calls = a.calls
@@ -544,6 +569,7 @@ def main():
     ncyc = len({tuple(f.cycle) for f in fns if f.cycle})
     info = {
         "functions": len(fns), "uncalled": a.uncalled, "seed": a.seed,
+        "hubs": a.hubs,
         "cxx": int(CXX), "files": len(files),
         "layers": len(layers), "static": nstatic,
         "recursive": sum(f.kind == "rec" for f in fns), "cycles": ncyc,
