@@ -44,6 +44,13 @@ static struct prefix_map *read_prefix_maps(const struct options *o,
 		const char *spec = o->prefix_maps.names[i];
 		const char *eq = strchr(spec, '=');
 
+		/* (the command line refuses such a value; a caller of the
+		 * library may not have) */
+		if (!eq) {
+			free(maps);
+			g2c_error_set(err, "--prefix-map=%s: not OLD=NEW", spec);
+			return NULL;
+		}
 		maps[i] = (struct prefix_map){ spec, eq + 1, (size_t)(eq - spec) };
 	}
 	return maps;

@@ -355,6 +355,10 @@ int selection_build(struct selection *s, const struct options *o,
 		const char *spec = o->drop_arcs.names[j];
 		const char *slash = strchr(spec, '/');
 
+		/* (the command line refuses such a value; a caller of the
+		 * library may not have) */
+		if (!slash)
+			return g2c_error_set(err, "-k %s: not FROM/TO", spec);
 		s->nends[0] = s->nends[1] = 0;
 		if (mark_functions(s, objs, n, o->exe, spec, (size_t)(slash - spec),
 				   NULL, 0, err) < 0 ||

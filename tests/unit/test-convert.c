@@ -3,7 +3,9 @@
  * golden bytes the command line writes (tests/golden/calltree.cg); a
  * profile of another program is refused when the graph is built, after
  * the output was opened, with no output file, and converted with
- * --force; --stats and --summary are held for the caller to print. */
+ * --force; --stats and --summary are held for the caller to print; a
+ * --prefix-map value without '=' or a -k without '/' from a caller is
+ * refused. */
 #include <config.h>
 
 #include <stdio.h>
@@ -108,6 +110,29 @@ static void test_refused_late(const char *out)
 	unlink(out);
 }
 
+/* A library caller's options are checked as the command line's are. */
+static void test_bad_values(const char *out)
+{
+	char *gmon[] = { "fixtures/calltree/gmon.out" };
+	const char *maps[] = { "no-equals-sign" };
+	struct options o = { .exe = "fixtures/calltree/prog", .gmon_files = gmon,
+			     .ngmon = 1, .demangle = true, .output = out,
+			     .prefix_maps = { maps, 1 } };
+	struct warnings w = { 0 };
+	struct g2c_error err = { "" };
+
+	CHECK(convert_program(&o, &w, &err) < 0);
+	CHECK_STR_EQ(err.msg, "--prefix-map=no-equals-sign: not OLD=NEW");
+	CHECK(access(out, F_OK) != 0);
+	warnings_release(&w);
+	o.prefix_maps.n = 0;
+	o.drop_arcs = (struct name_list){ maps, 1 };
+	CHECK(convert_program(&o, &w, &err) < 0);
+	CHECK_STR_EQ(err.msg, "-k no-equals-sign: not FROM/TO");
+	CHECK(access(out, F_OK) != 0);
+	warnings_release(&w);
+}
+
 static void test_reports_held(const char *out)
 {
 	char *gmon[] = { "fixtures/calltree/gmon.out" };
@@ -144,5 +169,6 @@ int main(void)
 	test_golden(out);
 	test_refused_late(out);
 	test_reports_held(out);
+	test_bad_values(out);
 	return check_report("test-convert");
 }
