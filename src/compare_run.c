@@ -115,7 +115,12 @@ int compare_run(const struct options *o, bool *gate_crossed,
 		.new_graph = o->svg != NULL,
 	};
 	struct compare_result r;
-	int rc = compare_profiles(&r, &co, err);
+	int rc;
+
+	/* (the command line asks for both; a caller of the library may not) */
+	if (co.nfiles[0] == 0 || co.nfiles[1] == 0)
+		return g2c_error_set(err, "--compare needs a profile on each side");
+	rc = compare_profiles(&r, &co, err);
 
 	if (rc == 0)
 		rc = write_report_files(o, &r, &co, err);

@@ -5,7 +5,7 @@
  * the output was opened, with no output file, and converted with
  * --force; --stats and --summary are held for the caller to print; a
  * --prefix-map value without '=' or a -k without '/' from a caller is
- * refused. */
+ * refused, and so is --compare with no profile on one side. */
 #include <config.h>
 
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "compare_run.h"
 #include "convert.h"
 #include "diag.h"
 #include "options.h"
@@ -153,6 +154,19 @@ static void test_reports_held(const char *out)
 	unlink(out);
 }
 
+/* --compare as a library call: a side without profiles is refused. */
+static void test_compare_one_side(void)
+{
+	const char *old[] = { "tests/golden/calltree.cg" };
+	struct options o = { .compare = true,
+			     .compare_files = { { old, 1 }, { NULL, 0 } } };
+	struct g2c_error err = { "" };
+	bool gate_crossed = true;
+
+	CHECK(compare_run(&o, &gate_crossed, &err) < 0);
+	CHECK_STR_EQ(err.msg, "--compare needs a profile on each side");
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir");
@@ -170,5 +184,6 @@ int main(void)
 	test_refused_late(out);
 	test_reports_held(out);
 	test_bad_values(out);
+	test_compare_one_side();
 	return check_report("test-convert");
 }
