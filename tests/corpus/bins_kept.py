@@ -58,15 +58,9 @@ def oracle_bins(oracle):
 def self_costs(profile):
     """[(address, cost of the first event)] of the self-cost lines, as the
     callgrind model reads them."""
-    class SelfCosts(object):
+    class SelfCosts(callgrind_model.Observer):
         def __init__(self):
             self.out = []
-
-        def define(self, *_args):
-            pass
-
-        def call_target(self, *_args):
-            pass
 
         def cost(self, _fn, addr, vals, is_call, _line):
             if not is_call and vals:

@@ -10,15 +10,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import callgrind_model  # noqa: E402
 
 
-class ZeroCalls(object):
+class ZeroCalls(callgrind_model.Observer):
     """Told each calls= line's callee, then its cost line."""
 
     def __init__(self):
         self.callee = None
         self.zero = []
-
-    def define(self, *_args):
-        pass
 
     def call_target(self, callee, _rest, _line):
         self.callee = callee

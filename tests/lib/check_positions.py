@@ -26,18 +26,9 @@ CALLS = re.compile(r"^(?:notrack |bnd )?(call[qlw]?|bl|blx|blr|bla|bctrl|blrl|br
 def positions(path):
     """(address, is_call_site, file, line) of every position line, as the
     callgrind model (callgrind_model.py) reads them."""
-    class Positions(object):
+    class Positions(callgrind_model.Observer):
         def __init__(self):
             self.out = []
-
-        def define(self, *_args):
-            pass
-
-        def call_target(self, *_args):
-            pass
-
-        def cost(self, *_args):
-            pass
 
         def position(self, addr, file, line, is_call):
             self.out.append((addr, is_call, file, line))

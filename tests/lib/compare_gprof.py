@@ -136,7 +136,7 @@ def unlabelled(f, addr):
     return f.name
 
 
-class CallLines(object):
+class CallLines(callgrind_model.Observer):
     """Observer of callgrind_model's parser: every call line of the
     profile as (caller key, callee key, call site address or None, count,
     call cost), and every other cost line with an address as {function
@@ -148,9 +148,6 @@ class CallLines(object):
         self.costs = {}
         self.callee = None
         self.seen = {}
-
-    def define(self, space, idx, identity, line):
-        pass
 
     def call_target(self, callee, rest, line):
         self.callee = callee
