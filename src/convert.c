@@ -92,6 +92,7 @@ static int prepare_objects(struct conversion *c, const struct conversion_input *
 			   struct warnings *w, struct g2c_error *err)
 {
 	struct program *prog = in->prog;
+	uint32_t rate = in->o->rate ? in->o->rate : DEFAULT_RATE;
 	double ns = 0;	/* that the profiles prepared so far stand for */
 
 	memset(c, 0, sizeof *c);
@@ -105,7 +106,6 @@ static int prepare_objects(struct conversion *c, const struct conversion_input *
 		struct gmon_profile *prof = &in->profs[i];
 		size_t nown, folded;
 		const char **own = object_files(in, i, &nown), *example;
-		uint32_t rate = in->o->rate ? in->o->rate : DEFAULT_RATE;
 
 		if (machine_code_open(&po->code, &po->obj, &po->st, err) < 0)
 			return -1;
