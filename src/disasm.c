@@ -44,6 +44,10 @@ static void append_text(struct insn_text *t, const char *fmt, va_list ap)
 	/* Most pieces are plain strings: no need to format them. */
 	if (strcmp(fmt, "%s") == 0) {
 		piece = va_arg(ap, const char *);
+		/* (HP-PA's printer passes no string for some invalid
+		 * completers: printf would write "(null)", no mnemonic) */
+		if (!piece)
+			return;
 	} else if (!strchr(fmt, '%')) {
 		piece = fmt;
 	} else {

@@ -273,6 +273,13 @@ static void test_arch_calls(void)
 		CHECK(!insns[1].is_call);
 		CHECK(insns[2].is_call);
 	}
+	/* HP-PA's printer hands the text a NULL string for the completer of
+	 * this invalid word (a fuzzer's find): no call, no crash */
+	static const unsigned char hppa_null_text[] = { 0x08, 0x84, 0x22, 0xc2 };
+	if ((n = decode_for(&hppa20, hppa_null_text, sizeof hppa_null_text, insns, 4)) > 0) {
+		CHECK_U64(n, 1);
+		CHECK(!insns[0].is_call);
+	}
 	if ((n = decode_for(&alpha_t, alpha, sizeof alpha, insns, 4)) > 0) {
 		CHECK_U64(n, 2);
 		CHECK(insns[0].is_call);
