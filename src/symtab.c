@@ -673,10 +673,11 @@ static int merge_aliases(struct symtab *st, size_t n)
  * function in hand-written assembly, 16 bytes in the middle of f) takes
  * its own bytes; the outer function goes on after them, in a range of its
  * own that counts as part of it (SYMTAB_FUNCS' continues).  Sizes are in
- * body_end still.  Returns -1 when memory runs out. */
-static int resume_outer_functions(struct symtab *st)
+ * body_end still.  The table (capacity *CAP) keeps SPARE entries free after
+ * the functions, for the section heads.  Returns -1 when memory runs out. */
+static int resume_outer_functions(struct symtab *st, size_t *cap, size_t spare)
 {
-	size_t n = st->nfuncs, extra = 0, cap = n;
+	size_t n = st->nfuncs, extra = 0;
 
 	for (size_t i = 0; i + 1 < n; i++) {
 		struct symtab_func *outer = &st->funcs[i], *inner = &st->funcs[i + 1];
@@ -687,7 +688,8 @@ static int resume_outer_functions(struct symtab *st)
 		if (!outer->body_end || !inner->body_end || inner_end >= outer_end ||
 		    (i + 2 < n && st->funcs[i + 2].addr <= inner_end))
 			continue;
-		if (!(grown = array_grow(st->funcs, &cap, n + extra + 1, sizeof *grown)))
+		if (!(grown = array_grow(st->funcs, cap, n + extra + 1 + spare,
+					 sizeof *grown)))
 			return -1;
 		st->funcs = grown;
 		outer = &st->funcs[i];
@@ -909,7 +911,8 @@ static int index_slices(struct symtab *st)
 int symtab_build(struct symtab *st, struct object *obj,
 		 const struct symtab_options *opts, struct g2c_error *err)
 {
-	size_t n;
+	size_t n, nsections = count_code_sections(obj->abfd);
+	size_t cap = obj->nsyms + obj->nsynth + nsections;
 	int rc;
 
 	memset(st, 0, sizeof *st);
@@ -918,12 +921,11 @@ int symtab_build(struct symtab *st, struct object *obj,
 	st->path = obj->path;
 	st->demangle = opts->demangle;
 	/* (not zeroed: each entry is written whole before it is read) */
-	st->funcs = malloc((obj->nsyms + obj->nsynth + count_code_sections(obj->abfd)) *
-			   sizeof *st->funcs);
+	st->funcs = malloc(cap * sizeof *st->funcs);
 	if (!st->funcs)
 		goto oom;
 	n = collect_candidates(obj, st->funcs);
-	if (merge_aliases(st, n) < 0 || resume_outer_functions(st) < 0)
+	if (merge_aliases(st, n) < 0 || resume_outer_functions(st, &cap, nsections) < 0)
 		goto oom;
 	bound_functions(st->funcs, st->nfuncs);
 	if (name_call_stubs(st) < 0)
