@@ -674,20 +674,26 @@ static int label_clash(struct writer *w, const struct identity *ids,
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
  * in its name, or its address where even the file is shared.  The groups
  * are found through a hash index of identities (few functions share one),
- * each a list from the first function of the group met. */
+ * each a list from the first function of the group met.  The names are
+ * hashed first and the index filled after, so that both passes can ask
+ * for the memory of the entries ahead: in a large program the names and
+ * the slots are scattered over megabytes, one cache miss each. */
 static int label_clashing_names(struct writer *w)
 {
 	const struct callgraph *cg = w->cg;
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
+	uint64_t *hashes = malloc(cg->nfuncs * sizeof *hashes);
 	size_t *next = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *next);
 	struct last_base file_base = { 0 }, object_base = { 0 };
 	struct hash_index index = { 0 };	/* of each group's first */
 	size_t n = 0;
 	int rc = -1;
 
-	if (!ids || !next || !hash_index_reserve(&index, cg->nfuncs))
+	if (!ids || !hashes || !next || !hash_index_reserve(&index, cg->nfuncs))
 		goto out;
-	for (size_t f = 0; f < cg->nfuncs; f++)
+	for (size_t f = 0; f < cg->nfuncs; f++) {
+		if (f + PREFETCH_AHEAD < cg->nfuncs)
+			prefetch(w->ref[f + PREFETCH_AHEAD].name);
 		if (cg->funcs[f].shown && !callgraph_is_pseudo(cg, f)) {
 			const char *name = w->ref[f].name;
 			const struct last_base *file =
@@ -695,23 +701,30 @@ static int label_clashing_names(struct writer *w)
 			const struct last_base *object =
 				base_shared(&object_base,
 					    object_path(w, w->ref[f].object));
-			uint64_t hash = hash_string(name) ^ file->hash * 31 ^
-					object->hash * 961;
-			struct hash_slot *slot;
 
-			ids[n] = (struct identity){ name, file->base, object->base, f };
-			slot = hash_index_find(&index, hash, same_identity, ids, &ids[n]);
-			if (hash_slot_is_free(slot)) {
-				hash_index_add(&index, slot, hash, n);
-				next[n] = SIZE_MAX;
-			} else {	/* n joins the list after its first */
-				size_t first = hash_slot_entry(slot);
-
-				next[n] = next[first];
-				next[first] = n;
-			}
-			n++;
+			hashes[n] = hash_string(name) ^ file->hash * 31 ^
+				    object->hash * 961;
+			ids[n++] = (struct identity){ name, file->base,
+						      object->base, f };
 		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct hash_slot *slot;
+
+		if (i + PREFETCH_AHEAD < n)
+			prefetch(hash_index_first_probe(&index,
+							hashes[i + PREFETCH_AHEAD]));
+		slot = hash_index_find(&index, hashes[i], same_identity, ids, &ids[i]);
+		if (hash_slot_is_free(slot)) {
+			hash_index_add(&index, slot, hashes[i], i);
+			next[i] = SIZE_MAX;
+		} else {	/* i joins the list after its first */
+			size_t first = hash_slot_entry(slot);
+
+			next[i] = next[first];
+			next[first] = i;
+		}
+	}
 	rc = 0;
 	for (size_t s = 0; s < index.cap && rc == 0; s++) {
 		const struct hash_slot *slot = &index.slots[s];
@@ -724,6 +737,7 @@ static int label_clashing_names(struct writer *w)
 	}
 out:
 	free(ids);
+	free(hashes);
 	free(next);
 	hash_index_release(&index);
 	return rc;

@@ -51,6 +51,14 @@ hash_index_find(const struct hash_index *t, uint64_t hash,
 	}
 }
 
+/* The address where a look-up of HASH in T starts, for a caller that
+ * knows the hashes of its next look-ups to prefetch. */
+static inline const struct hash_slot *hash_index_first_probe(const struct hash_index *t,
+							     uint64_t hash)
+{
+	return &t->slots[hash & (t->cap - 1)];
+}
+
 static inline bool hash_slot_is_free(const struct hash_slot *slot)
 {
 	return !slot->ref;
