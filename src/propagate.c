@@ -121,6 +121,8 @@ static void link_arcs(struct callgraph *cg)
 		struct cg_func *caller = &cg->funcs[arc->caller];
 		struct cg_func *callee = &cg->funcs[arc->callee];
 
+		if (i + PREFETCH_AHEAD < cg->narcs)
+			prefetch(&cg->funcs[cg->arcs[i + PREFETCH_AHEAD].callee]);
 		if (caller->narcs++ == 0)
 			caller->first_arc = i;
 		caller->used = callee->used = true;
@@ -139,8 +141,12 @@ struct components {
 	size_t *members;	/* grouped by component, in finishing order */
 	size_t *first;		/* component c: members[first[c] .. first[c+1]) */
 	size_t count;
-	size_t *of;		/* per function: its component */
-	size_t *in_arcs, *in_first;	/* arc indexes grouped by callee */
+	/* per function: its component, and the share of its time
+	 * propagated (its fract, once inherit_selection has set it), in
+	 * one place for the passes that look both up per arc */
+	struct fn_place *of;
+	struct in_arc *in_arcs;	/* grouped by callee, from in_first[f] */
+	size_t *in_first;
 	/* The arcs entering each component from outside it, gathered once
 	 * so that the passes over them read one array in order instead of
 	 * the arcs and functions at random: component c's are
@@ -153,9 +159,24 @@ struct components {
 	double *flat_incl;
 };
 
+/* An arc as its callee's list has it, with what gather_entering needs of
+ * it, so that it reads the lists in order (function and arc numbers fit
+ * in 32 bits: propagate_graph checks). */
+struct in_arc {
+	uint32_t arc, caller;
+	uint64_t count;
+};
+
+/* Where a function stands in the components. */
+struct fn_place {
+	size_t comp;		/* UNSET: in no component (not used) */
+	double fract;
+};
+
 /* An arc entering a component, with what the passes need of it. */
 struct entering {
-	size_t arc, caller, callee;
+	uint32_t arc, caller, callee;
+	bool caller_shown;	/* (set by inherit_selection) */
 	uint64_t count;
 	/* the share of the component's time it carries: its caller's share
 	 * times its part of the calls (set by inherit_selection) */
@@ -164,24 +185,32 @@ struct entering {
 
 /* Tarjan's algorithm without recursion, so depth is bounded by memory.
  * It reads the graph from arrays of its own, 32-bit and in arc order
- * (the callees of function v are callee[first[v] .. first[v + 1])), so
- * that the random look-ups it makes per arc mostly hit the caches. */
+ * (the callees of function v are callee[first[v] .. first[v + 1])), and
+ * keeps what it knows of a function in eight bytes, so that the random
+ * look-ups it makes per arc mostly hit the caches. */
 #define TARJAN_UNSET UINT32_MAX
+/* low of a function whose component is found: off the stack */
+#define TARJAN_DONE UINT32_MAX
+
+struct tarjan_node {
+	uint32_t index;		/* visiting order; TARJAN_UNSET: not yet */
+	uint32_t low;		/* the lowest index it reaches on the stack */
+};
 
 struct tarjan {
 	uint32_t *first, *callee;
-	uint32_t *index, *low, *stack, *frame_func, *frame_arc;
+	struct tarjan_node *node;
+	uint32_t *stack, *frame_func, *frame_arc;
 	size_t nstack, nframes;
-	bool *on_stack;
 	uint32_t counter;
 	size_t nmembers;
 };
 
 static inline void visit(struct tarjan *t, uint32_t v)
 {
-	t->index[v] = t->low[v] = t->counter++;
+	t->node[v] = (struct tarjan_node){ t->counter, t->counter };
+	t->counter++;
 	t->stack[t->nstack++] = v;
-	t->on_stack[v] = true;
 	t->frame_func[t->nframes] = v;
 	t->frame_arc[t->nframes] = t->first[v];
 	t->nframes++;
@@ -194,34 +223,37 @@ static void find_components_from(struct tarjan *t, struct components *c,
 	while (t->nframes > 0) {
 		uint32_t v = t->frame_func[t->nframes - 1];
 		uint32_t *next = &t->frame_arc[t->nframes - 1];
+		struct tarjan_node *nv = &t->node[v];
 
 		if (*next < t->first[v + 1]) {
 			uint32_t w = t->callee[(*next)++];
+			const struct tarjan_node *nw = &t->node[w];
 
-			if (t->index[w] == TARJAN_UNSET)
+			if (nw->index == TARJAN_UNSET)
 				visit(t, w);
-			else if (t->on_stack[w] && t->index[w] < t->low[v])
-				t->low[v] = t->index[w];
+			else if (nw->low != TARJAN_DONE && nw->index < nv->low)
+				nv->low = nw->index;
 			continue;
 		}
 		t->nframes--;
-		if (t->low[v] == t->index[v]) {
+		if (nv->low == nv->index) {
 			uint32_t w;
 
 			c->first[c->count] = t->nmembers;
 			do {
 				w = t->stack[--t->nstack];
-				t->on_stack[w] = false;
-				c->of[w] = c->count;
+				t->node[w].low = TARJAN_DONE;
+				c->of[w].comp = c->count;
 				c->members[t->nmembers++] = w;
 			} while (w != v);
 			c->count++;
-		}
-		if (t->nframes > 0) {
-			uint32_t u = t->frame_func[t->nframes - 1];
+		} else if (t->nframes > 0) {
+			/* (a component's root is done: its parent's low is
+			 * at or below its index already) */
+			struct tarjan_node *nu = &t->node[t->frame_func[t->nframes - 1]];
 
-			if (t->low[v] < t->low[u])
-				t->low[u] = t->low[v];
+			if (nv->low < nu->low)
+				nu->low = nv->low;
 		}
 	}
 }
@@ -244,14 +276,14 @@ static void components_release(struct components *c)
 static bool outside_component(const struct components *comps, size_t c,
 			      size_t k, size_t f, size_t other)
 {
-	return k > 1 ? comps->of[other] != c : other != f;
+	return k > 1 ? comps->of[other].comp != c : other != f;
 }
 
 /* Gathers the arcs entering each component from outside, in component
  * order, and sums their counts.  Returns -1 when out of memory. */
 static int gather_entering(const struct callgraph *cg, struct components *c)
 {
-	size_t n = 0;
+	size_t n = 0, nmembers = c->first[c->count];
 
 	c->entering = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->entering);
 	c->entering_first = malloc((c->count + 1) * sizeof *c->entering_first);
@@ -266,15 +298,17 @@ static int gather_entering(const struct callgraph *cg, struct components *c)
 		for (size_t m = c->first[k]; m < c->first[k + 1]; m++) {
 			size_t callee = c->members[m];
 
+			if (m + PREFETCH_AHEAD < nmembers)
+				prefetch(&c->in_first[c->members[m + PREFETCH_AHEAD]]);
 			for (size_t j = c->in_first[callee]; j < c->in_first[callee + 1]; j++) {
-				const struct cg_arc *arc = &cg->arcs[c->in_arcs[j]];
+				const struct in_arc *in = &c->in_arcs[j];
 
-				if (!outside_component(c, k, size, callee, arc->caller))
+				if (!outside_component(c, k, size, callee, in->caller))
 					continue;
 				c->entering[n++] = (struct entering){
-					c->in_arcs[j], arc->caller, callee,
-					arc->count, 0 };
-				c->ncalls[k] = add_saturating(c->ncalls[k], arc->count);
+					.arc = in->arc, .caller = in->caller,
+					.callee = (uint32_t)callee, .count = in->count };
+				c->ncalls[k] = add_saturating(c->ncalls[k], in->count);
 			}
 		}
 	}
@@ -286,12 +320,10 @@ static void tarjan_release(struct tarjan *t)
 {
 	free(t->first);
 	free(t->callee);
-	free(t->index);
-	free(t->low);
+	free(t->node);
 	free(t->stack);
 	free(t->frame_func);
 	free(t->frame_arc);
-	free(t->on_stack);
 }
 
 /* Finds the components (propagate_graph has checked that function and
@@ -309,15 +341,13 @@ static int find_components(const struct callgraph *cg, struct components *c)
 	c->in_arcs = malloc((cg->narcs ? cg->narcs : 1) * sizeof *c->in_arcs);
 	t.first = calloc(n + 1, sizeof *t.first);
 	t.callee = malloc((cg->narcs ? cg->narcs : 1) * sizeof *t.callee);
-	t.index = malloc(n * sizeof *t.index);
-	t.low = malloc(n * sizeof *t.low);
+	t.node = malloc(n * sizeof *t.node);
 	t.stack = malloc(n * sizeof *t.stack);
 	t.frame_func = malloc(n * sizeof *t.frame_func);
 	t.frame_arc = malloc(n * sizeof *t.frame_arc);
-	t.on_stack = calloc(n, sizeof *t.on_stack);
 	if (!c->members || !c->first || !c->of || !c->in_first || !c->in_arcs ||
-	    !t.first || !t.callee || !t.index || !t.low || !t.stack ||
-	    !t.frame_func || !t.frame_arc || !t.on_stack)
+	    !t.first || !t.callee || !t.node || !t.stack ||
+	    !t.frame_func || !t.frame_arc)
 		goto out;
 	/* the arcs are sorted by caller */
 	for (size_t i = 0; i < cg->narcs; i++) {
@@ -326,11 +356,11 @@ static int find_components(const struct callgraph *cg, struct components *c)
 	}
 	for (size_t f = 0; f < n; f++) {
 		t.first[f + 1] += t.first[f];
-		t.index[f] = TARJAN_UNSET;
-		c->of[f] = UNSET;
+		t.node[f].index = TARJAN_UNSET;
+		c->of[f] = (struct fn_place){ UNSET, 0 };
 	}
 	for (size_t f = 0; f < n; f++)
-		if (cg->funcs[f].used && t.index[f] == TARJAN_UNSET)
+		if (cg->funcs[f].used && t.node[f].index == TARJAN_UNSET)
 			find_components_from(&t, c, (uint32_t)f);
 	c->first[c->count] = t.nmembers;
 	tarjan_release(&t);
@@ -340,8 +370,12 @@ static int find_components(const struct callgraph *cg, struct components *c)
 		c->in_first[cg->arcs[i].callee + 1]++;
 	for (size_t f = 0; f < n; f++)
 		c->in_first[f + 1] += c->in_first[f];
-	for (size_t i = cg->narcs; i-- > 0;)
-		c->in_arcs[--c->in_first[cg->arcs[i].callee + 1]] = i;
+	for (size_t i = cg->narcs; i-- > 0;) {
+		const struct cg_arc *arc = &cg->arcs[i];
+
+		c->in_arcs[--c->in_first[arc->callee + 1]] = (struct in_arc){
+			(uint32_t)i, (uint32_t)arc->caller, arc->count };
+	}
 	/* each callee's count is now where its arcs start, one place on */
 	memmove(c->in_first, c->in_first + 1, n * sizeof *c->in_first);
 	c->in_first[n] = cg->narcs;
@@ -375,24 +409,47 @@ static inline double component_fract(const struct callgraph *cg,
 	return most;
 }
 
+/* Asks for what the passes over components read of component C, when
+ * there is one: its first member, and its entering arcs, or their
+ * callers (CALLERS: for inherit_selection).  The passes take the
+ * components in order, and what each reads is scattered over the
+ * function and arc tables. */
+static inline void prefetch_component(const struct callgraph *cg,
+				      const struct components *comps, size_t c,
+				      bool callers)
+{
+	if (c >= comps->count)
+		return;
+	prefetch(&cg->funcs[comps->members[comps->first[c]]]);
+	for_each_entering_arc(comps, c, e)
+		prefetch(callers ? (const void *)&cg->funcs[e->caller]
+				 : (const void *)&cg->arcs[e->arc]);
+}
+
 /* gprof's propagate_flags: top-down, each function (or cycle) inherits
  * from its callers the share of its time that is propagated, and whether
  * it is shown; then the selections force either way, per function, so
  * that members of one cycle can differ.  A call into a member whose share
  * is forced to 0 carries nothing (gprof skips it), though it counts in
  * the cycle's share. */
-static void inherit_selection(struct callgraph *cg, const struct components *comps,
+static void inherit_selection(struct callgraph *cg, struct components *comps,
 			      const struct cg_selection *sel)
 {
 	for (size_t c = comps->count; c-- > 0;) {
 		double fract = 0;
 		bool shown = false;
 
+		if (c >= PREFETCH_AHEAD)
+			prefetch_component(cg, comps, c - PREFETCH_AHEAD, true);
+
 		for_each_entering_arc(comps, c, e) {
-			e->weight = cg->funcs[e->caller].fract *
+			const struct cg_func *caller = &cg->funcs[e->caller];
+
+			e->weight = caller->fract *
 				    ((double)e->count / (double)comps->ncalls[c]);
+			e->caller_shown = caller->shown;
 			fract += e->weight;
-			shown = shown || cg->funcs[e->caller].shown;
+			shown = shown || caller->shown;
 		}
 		for (size_t m = comps->first[c]; m < comps->first[c + 1]; m++) {
 			size_t f = comps->members[m];
@@ -412,6 +469,7 @@ static void inherit_selection(struct callgraph *cg, const struct components *com
 			else if (shown && in_set(sel->excl_graph, f) &&
 				 !in_set(sel->incl_graph, f))
 				fn->shown = false;
+			comps->of[f].fract = fn->fract;
 		}
 		if (component_fract(cg, comps, c) != 0)
 			for_each_entering_arc(comps, c, e)
@@ -456,7 +514,7 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 		size_t last_inside = SIZE_MAX;
 
 		for (size_t j = comps->in_first[callee]; j < comps->in_first[callee + 1]; j++) {
-			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j].arc];
 
 			if (arc->caller == callee)
 				continue;
@@ -465,7 +523,7 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 			uint64_t share = split_next(&split, (double)arc->count,
 						    false);
 
-			if (comps->of[arc->caller] == c) {
+			if (comps->of[arc->caller].comp == c) {
 				arc->ns = share;
 				proportional = add_saturating(proportional, share);
 				inside_calls = add_saturating(inside_calls, arc->count);
@@ -480,9 +538,9 @@ static void cost_calls_within_cycle(struct callgraph *cg,
 		split = (struct splitter){ .total = f->incl_ns - from_outside,
 					   .sum = (double)inside_calls };
 		for (size_t j = comps->in_first[callee]; j <= last_inside; j++) {
-			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+			struct cg_arc *arc = &cg->arcs[comps->in_arcs[j].arc];
 
-			if (arc->caller != callee && comps->of[arc->caller] == c)
+			if (arc->caller != callee && comps->of[arc->caller].comp == c)
 				arc->ns = split_next(&split, (double)arc->count,
 						     j == last_inside);
 		}
@@ -530,7 +588,7 @@ static void take_back(struct callgraph *cg, const struct components *comps,
 {
 	for_each_entering_arc(comps, c, e) {
 		struct cg_arc *arc = &cg->arcs[e->arc];
-		uint64_t floor = floors && cg->funcs[e->caller].shown ? MIN_CALL_NS : 0;
+		uint64_t floor = floors && e->caller_shown ? MIN_CALL_NS : 0;
 
 		for (size_t s = arc->first_site;
 		     s < arc->first_site + arc->nsites && excess > 0; s++) {
@@ -577,7 +635,7 @@ static uint64_t split_entering(struct callgraph *cg,
 			struct cg_arc *arc = &cg->arcs[e->arc];
 			uint64_t share = split_next(&split, sum == 0 ? 0 : e->weight,
 						    e == last && whole);
-			bool written = floors && cg->funcs[e->caller].shown;
+			bool written = floors && e->caller_shown;
 			size_t none = split_over_sites(cg, arc,
 						       written ? MIN_CALL_NS : 0,
 						       share);
@@ -624,10 +682,10 @@ static void flat_child_time(struct callgraph *cg, struct components *comps,
 			continue;
 		for (size_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
 			const struct cg_arc *arc = &cg->arcs[a];
-			size_t to = comps->of[arc->callee];
+			const struct fn_place *callee = &comps->of[arc->callee];
+			size_t to = callee->comp;
 
-			if (to == c || cg->funcs[arc->callee].fract == 0 ||
-			    comps->ncalls[to] == 0)
+			if (to == c || callee->fract == 0 || comps->ncalls[to] == 0)
 				continue;
 			f->flat_child_ns += comps->flat_incl[to] *
 				((double)arc->count / (double)comps->ncalls[to]);
@@ -652,9 +710,12 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 		const size_t *mem = &comps->members[comps->first[c]];
 		size_t k = comps->first[c + 1] - comps->first[c];
 		unsigned cycle = k > 1 ? ++cg->ncycles : 0;
-		double fract = component_fract(cg, comps, c), carried = 0;
+		double fract, carried = 0;
 		uint64_t incl = 0, nsites = 0;
 		size_t head = SIZE_MAX;
+
+		prefetch_component(cg, comps, c + PREFETCH_AHEAD, false);
+		fract = component_fract(cg, comps, c);
 
 		for (size_t i = 0; i < k; i++) {
 			struct cg_func *f = &cg->funcs[mem[i]];
@@ -677,7 +738,7 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 			cg->funcs[mem[0]].incl_ns = incl;
 		for_each_entering_arc(comps, c, e) {
 			carried += e->weight;
-			if (cg->funcs[e->caller].shown)
+			if (e->caller_shown)
 				nsites += cg->arcs[e->arc].nsites;
 		}
 		/* Every call written carries at least MIN_CALL_NS, and what
@@ -775,7 +836,7 @@ static int find_member_roots(struct callgraph *cg, const struct components *comp
 		if (!fn->shown)
 			continue;
 		for (size_t j = comps->in_first[f]; j < comps->in_first[f + 1]; j++) {
-			const struct cg_arc *arc = &cg->arcs[comps->in_arcs[j]];
+			const struct cg_arc *arc = &cg->arcs[comps->in_arcs[j].arc];
 
 			if (arc->caller != f && cg->funcs[arc->caller].shown) {
 				called = true;
@@ -785,7 +846,7 @@ static int find_member_roots(struct callgraph *cg, const struct components *comp
 		for (size_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
 			const struct cg_arc *out = &cg->arcs[a];
 
-			if (out->callee != f && comps->of[out->callee] == c &&
+			if (out->callee != f && comps->of[out->callee].comp == c &&
 			    cg->funcs[out->callee].shown)
 				owed = add_saturating(owed, out->ns);
 		}
@@ -824,7 +885,7 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		if (head == SIZE_MAX)
 			continue;
 		for_each_entering_arc(comps, c, e) {
-			if (cg->funcs[e->caller].shown && cg->funcs[e->callee].shown)
+			if (e->caller_shown && cg->funcs[e->callee].shown)
 				called = true;
 			else
 				ns = add_saturating(ns, cg->arcs[e->arc].ns);
@@ -847,7 +908,7 @@ static void split_calls_within(struct callgraph *cg,
 	for (size_t i = 0; i < cg->narcs; i++) {
 		struct cg_arc *arc = &cg->arcs[i];
 
-		if (comps->of[arc->caller] != comps->of[arc->callee])
+		if (comps->of[arc->caller].comp != comps->of[arc->callee].comp)
 			continue;
 		split_over_sites(cg, arc, 0, arc->ns);
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
