@@ -1,12 +1,17 @@
 #!/bin/bash
 # run.sh -- run the libFuzzer harnesses built by "make fuzz".
-#   tests/fuzz/run.sh [SECONDS_PER_HARNESS] [BUILD_DIR]
+#   [FUZZ_SEED=N] tests/fuzz/run.sh [SECONDS_PER_HARNESS] [BUILD_DIR]
 # Seeds come from the fixtures' gmon.out and LD_PROFILE files (their
 # executables' line tables for fuzz-lines), tests/fuzz/seeds (hand-made
 # hostile inputs) and tests/fuzz/regressions;
 # the growing corpus stays in BUILD_DIR/tests/fuzz/corpus-*; any crash,
 # leak or timeout is saved as BUILD_DIR/tests/fuzz/found-* and makes the
 # script fail.  Each input that ever failed belongs in tests/fuzz/regressions.
+# With FUZZ_SEED, libFuzzer's random choices start from that seed, so that
+# a run from a fresh corpus explores the same inputs each time (as far as
+# the time allows): CI's smoke run does, to be a gate that passes or fails
+# by the code alone.  Without it each run explores inputs of its own, as
+# long runs that look for new findings should.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -131,7 +136,8 @@ for harness in fuzz-gmon fuzz-pipeline fuzz-lines fuzz-exe fuzz-ldprofile fuzz-c
 	# unwinder sees through libbfd for the suppression to match.
 	if ! ASAN_OPTIONS=fast_unwind_on_malloc=0 \
 		LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0 \
-		"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+		"$bin" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
+		-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-max_len="$max_len" -print_final_stats=1 \
 		-artifact_prefix="$build/tests/fuzz/found-$harness-" "$corpus" \
 		2>"$build/tests/fuzz/$harness.log"; then
