@@ -82,6 +82,12 @@ static int sum_calls_in(const struct callgraph *cg, uint64_t *in,
 		const struct cg_arc *arc = &cg->arcs[a];
 		uint64_t ns = 0;
 
+		if (a + PREFETCH_AHEAD < cg->narcs) {
+			size_t callee = cg->arcs[a + PREFETCH_AHEAD].callee;
+
+			prefetch(&cg->funcs[callee]);
+			prefetch(&in[callee]);
+		}
 		if (!cg->funcs[arc->caller].shown || !cg->funcs[arc->callee].shown)
 			continue;
 		for (size_t s = arc->first_site; s < arc->first_site + arc->nsites; s++) {
@@ -171,6 +177,13 @@ int outcheck_graph(const struct callgraph *cg, struct g2c_error *err)
 	for (size_t f = 0; f < cg->nfuncs; f++) {
 		const struct cg_func *fn = &cg->funcs[f];
 
+		/* (the callees of the functions ahead, scattered) */
+		if (f + PREFETCH_AHEAD < cg->nfuncs) {
+			const struct cg_func *ahead = &cg->funcs[f + PREFETCH_AHEAD];
+
+			for (size_t a = ahead->first_arc; a < ahead->first_arc + ahead->narcs; a++)
+				prefetch(&cg->funcs[cg->arcs[a].callee]);
+		}
 		if (fn->shown) {
 			if (check_function(cg, f, in, &total, &executions, err) < 0)
 				goto out;
