@@ -239,13 +239,14 @@ static const char *indexed_string(const struct dwarf_sections *s,
 				  const struct unit_shape *u, uint64_t base,
 				  uint64_t index)
 {
-	struct cursor c = { s->str_offsets, s->str_offsets + s->str_offsets_size,
-			    s->big_endian, false };
+	struct cursor c;
 	uint64_t offset;
 
 	if (!s->str_offsets || base > s->str_offsets_size ||
 	    index > (s->str_offsets_size - base) / u->offset_size)
 		return NULL;
+	c = (struct cursor){ s->str_offsets, s->str_offsets + s->str_offsets_size,
+			     s->big_endian, false };
 	skip(&c, base + index * u->offset_size);
 	offset = read_fixed(&c, u->offset_size);
 	return c.failed ? NULL : string_at(s->str, s->str_size, offset);

@@ -394,6 +394,19 @@ static void test_indexed_comp_dir(void)
 			usual_program(&s.line, 0x4000, 8);
 			end_table(&s, &sh);
 			CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
+
+			/* an index with no string offsets section at all: no
+			 * directory (and no pointer arithmetic on the missing
+			 * section, which clang's UBSan flags: the fuzz smoke
+			 * run reads a program of this shape among its seeds,
+			 * tests/fuzz/regressions/exe-strx-without-str-offsets) */
+			init(&s, &sh);
+			add_indexed_unit(&s, &sh, true);
+			s.str_offsets.n = 0;
+			begin_table(&s, &sh);
+			usual_program(&s.line, 0x4000, 8);
+			end_table(&s, &sh);
+			CHECK_U64(parse(&lt, &s), LINES_UNREADABLE);
 		}
 }
 
