@@ -210,7 +210,9 @@ static int propagate_reading_lines(struct callgraph *cg,
 			return -1;
 		*read_ahead = true;
 	}
-	rc = propagate_graph(cg, in->sel, err);
+	rc = propagate_graph(cg, in->sel,
+			     in->o->summary ? PROPAGATE_FLAT_PROFILE :
+					      PROPAGATE_GRAPH_ONLY, err);
 	if (*read_ahead && source_map_lines_wait(&ahead, rc < 0 ? &ignored : err) < 0)
 		rc = -1;
 	return rc;

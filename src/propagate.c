@@ -733,7 +733,6 @@ static void propagate_time(struct callgraph *cg, struct components *comps,
 			if (f->shown && head == SIZE_MAX)
 				head = mem[i];
 		}
-		flat_child_time(cg, comps, c);
 		if (k == 1)
 			cg->funcs[mem[0]].incl_ns = incl;
 		for_each_entering_arc(comps, c, e) {
@@ -921,7 +920,7 @@ static void split_calls_within(struct callgraph *cg,
 }
 
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
-		    struct g2c_error *err)
+		    enum propagate_extras extras, struct g2c_error *err)
 {
 	struct components comps = { 0 };
 	uint64_t *uncalled = NULL;
@@ -941,6 +940,9 @@ int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
 	inherit_selection(cg, &comps, sel);
 	finish_costs(cg);
 	propagate_time(cg, &comps, uncalled);
+	if (extras == PROPAGATE_FLAT_PROFILE)
+		for (size_t c = 0; c < comps.count; c++)
+			flat_child_time(cg, &comps, c);
 	split_calls_within(cg, &comps);
 	if (find_roots(cg, &comps, uncalled) < 0) {
 		g2c_error_set(err, "out of memory for the call graph");

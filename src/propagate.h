@@ -35,6 +35,14 @@ struct cg_selection {
 
 struct g2c_error;
 
+/* What propagate_graph sets besides the call graph's costs. */
+enum propagate_extras {
+	PROPAGATE_GRAPH_ONLY,
+	/* each function's flat_child_ns too: gprof's flat profile's child
+	 * time (--summary), which nothing else reads */
+	PROPAGATE_FLAT_PROFILE,
+};
+
 /* Propagates time over the graph CG holds, CG_ATTRIBUTED (and leaves it
  * CG_PROPAGATED): cg->nfuncs zeroed functions (but for ns_per_tick, used
  * for functions to show without samples or arcs, and first_cost and
@@ -45,9 +53,10 @@ struct g2c_error;
  * ncycles; the costs end up sorted by function and address, equal
  * positions merged.
  * SEL (never NULL) applies gprof's selections, to members of cycles
- * too.  Returns 0, or -1 with ERR set. */
+ * too; EXTRAS says whether the flat profile's child time is wanted.
+ * Returns 0, or -1 with ERR set. */
 int propagate_graph(struct callgraph *cg, const struct cg_selection *sel,
-		    struct g2c_error *err);
+		    enum propagate_extras extras, struct g2c_error *err);
 
 /* Finds the cycles of a graph that has its propagated costs already (one
  * read back from a callgrind file): CG's used functions and its arcs,

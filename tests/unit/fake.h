@@ -48,7 +48,7 @@ static inline int build_graph(struct callgraph *cg, struct cg_object *objs,
 
 	if (callgraph_init(cg, objs, n, err) < 0 ||
 	    attribute_profiles(cg, in, &none, &stats, err) < 0 ||
-	    propagate_graph(cg, &none, err) < 0) {
+	    propagate_graph(cg, &none, PROPAGATE_GRAPH_ONLY, err) < 0) {
 		callgraph_release(cg);
 		return -1;
 	}

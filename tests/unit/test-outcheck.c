@@ -260,7 +260,7 @@ static void test_random_graphs(void)
 		case 4: sel.incl_graph = set[2]; break;
 		case 5: sel.incl_time = set[3]; break;
 		}
-		if (propagate_graph(&cg, &sel, &err) < 0 ||
+		if (propagate_graph(&cg, &sel, PROPAGATE_GRAPH_ONLY, &err) < 0 ||
 		    outcheck_graph(&cg, &err) < 0) {
 			if (failed++ == 0)
 				check_comment(err.msg);

@@ -71,7 +71,7 @@ static int propagate(struct callgraph *cg, const struct cg_selection *sel)
 	static const struct cg_selection none;
 	struct g2c_error err;
 
-	return propagate_graph(cg, sel ? sel : &none, &err);
+	return propagate_graph(cg, sel ? sel : &none, PROPAGATE_FLAT_PROFILE, &err);
 }
 
 static void test_worked_example(void)
