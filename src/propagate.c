@@ -872,6 +872,7 @@ static int find_roots(struct callgraph *cg, const struct components *comps,
 		size_t head = SIZE_MAX;
 		bool called = false;
 
+		prefetch_component(cg, comps, c + PREFETCH_AHEAD, false);
 		if (partly_shown(cg, comps, c)) {
 			if (find_member_roots(cg, comps, c, &cap) < 0)
 				return -1;
