@@ -674,7 +674,8 @@ static int label_clash(struct writer *w, const struct identity *ids,
  * "init"s in a/util.c and b/util.c), so each of them gets its source file
  * in its name, or its address where even the file is shared.  The groups
  * are found through a hash index of identities (few functions share one),
- * each a list from the first function of the group met.  The names are
+ * each a list from the first function of the group met; the firsts of
+ * the groups of more than one are listed as they form.  The names are
  * hashed first and the index filled after, so that both passes can ask
  * for the memory of the entries ahead: in a large program the names and
  * the slots are scattered over megabytes, one cache miss each. */
@@ -684,9 +685,10 @@ static int label_clashing_names(struct writer *w)
 	struct identity *ids = malloc(cg->nfuncs * sizeof *ids);
 	uint64_t *hashes = malloc(cg->nfuncs * sizeof *hashes);
 	size_t *next = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *next);
+	size_t *shared = NULL;	/* the firsts of groups of two or more */
 	struct last_base file_base = { 0 }, object_base = { 0 };
 	struct hash_index index = { 0 };	/* of each group's first */
-	size_t n = 0;
+	size_t n = 0, nshared = 0, shared_cap = 0;
 	int rc = -1;
 
 	if (!ids || !hashes || !next || !hash_index_reserve(&index, cg->nfuncs))
@@ -721,24 +723,28 @@ static int label_clashing_names(struct writer *w)
 		} else {	/* i joins the list after its first */
 			size_t first = hash_slot_entry(slot);
 
+			if (next[first] == SIZE_MAX) {
+				size_t *grown = array_grow(shared, &shared_cap,
+							   nshared + 1, sizeof *grown);
+
+				if (!grown)
+					goto out;
+				shared = grown;
+				shared[nshared++] = first;
+			}
 			next[i] = next[first];
 			next[first] = i;
 		}
 	}
 	rc = 0;
-	for (size_t s = 0; s < index.cap && rc == 0; s++) {
-		const struct hash_slot *slot = &index.slots[s];
-		size_t first = hash_slot_entry(slot);
-
-		if (hash_slot_is_free(slot) || next[first] == SIZE_MAX)
-			continue;	/* no function, or one alone */
-		for (size_t j = first; j != SIZE_MAX && rc == 0; j = next[j])
-			rc = label_clash(w, ids, next, first, ids[j].func);
-	}
+	for (size_t g = 0; g < nshared && rc == 0; g++)
+		for (size_t j = shared[g]; j != SIZE_MAX && rc == 0; j = next[j])
+			rc = label_clash(w, ids, next, shared[g], ids[j].func);
 out:
 	free(ids);
 	free(hashes);
 	free(next);
+	free(shared);
 	hash_index_release(&index);
 	return rc;
 }
