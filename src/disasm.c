@@ -184,6 +184,8 @@ struct disasm {
 	size_t narm_modes;
 	bool x86_64;
 	struct x86_tables x86;	/* x86-64: its common instructions */
+	struct insn *decoded;	/* disasm_range's last answer */
+	size_t decoded_cap;
 };
 
 const char *disasm_arch_name(const struct disasm_target *target)
@@ -281,6 +283,7 @@ void disasm_close(struct disasm *d)
 	if (d->decode)
 		d->opcodes->free_target(&d->info);
 	free(d->arm_modes);
+	free(d->decoded);
 	free(d);
 }
 
@@ -446,28 +449,24 @@ static uint64_t decode_end(const struct code_bytes *code, uint64_t hi)
 }
 
 int disasm_range(struct disasm *d, const struct code_bytes *code,
-		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
-		 struct g2c_error *err)
+		 uint64_t lo, uint64_t hi, const struct insn **insns,
+		 size_t *count, struct g2c_error *err)
 {
-	struct insn *out = NULL;
-	size_t cap = 0, n = 0;
+	size_t n = 0;
 	uint64_t end = decode_end(code, hi);
 
 	decode_from(d, code, lo);
 	for (uint64_t pc = lo < code->vma ? code->vma : lo; pc < end;
-	     pc += out[n - 1].len) {
-		struct insn *grown = array_grow(out, &cap, n + 1, sizeof *out);
+	     pc += d->decoded[n - 1].len) {
+		struct insn *grown = array_grow(d->decoded, &d->decoded_cap, n + 1,
+						sizeof *grown);
 
-		if (!grown) {
-			free(out);
+		if (!grown)
 			return g2c_error_set(err, "out of memory for decoded instructions");
-		}
-		out = grown;
-		out[n++] = decode_at(d, pc);
+		d->decoded = grown;
+		d->decoded[n++] = decode_at(d, pc);
 	}
-	/* (kept while the profile is credited: every function's, when every
-	 * bin has samples) */
-	*insns = array_fit(out, &cap, n, sizeof *out);
+	*insns = d->decoded;
 	*count = n;
 	return 0;
 }

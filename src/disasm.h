@@ -66,11 +66,13 @@ const struct g2c_error *disasm_failure(const struct disasm *d);
 void disasm_close(struct disasm *d);
 
 /* Decodes the instructions starting in [LO, HI) of CODE, from LO on, into
- * a new array *INSNS of *COUNT; undecodable bytes are taken one by one.
- * Returns 0, or -1 with ERR set when memory runs out. */
+ * *INSNS, *COUNT of them; undecodable bytes are taken one by one.  The
+ * array is D's, valid until its next disasm_range or disasm_close (a
+ * caller that keeps them copies them).  Returns 0, or -1 with ERR set
+ * when memory runs out. */
 int disasm_range(struct disasm *d, const struct code_bytes *code,
-		 uint64_t lo, uint64_t hi, struct insn **insns, size_t *count,
-		 struct g2c_error *err);
+		 uint64_t lo, uint64_t hi, const struct insn **insns,
+		 size_t *count, struct g2c_error *err);
 
 /* Whether instruction ELEM ends at or before the address at KEY. */
 static inline bool insn_ends_by(const void *elem, const void *key)

@@ -14,7 +14,7 @@
 #include "util.h"
 
 struct func_code {
-	struct insn *insns;	/* NULL: not decodable here */
+	const struct insn *insns;	/* NULL: not decodable here */
 	size_t count;
 	bool decoded;
 	uint64_t mcount_return;	/* 0: no mcount call */
@@ -51,10 +51,55 @@ int machine_code_check_decoded(const struct machine_code *c,
 	return 0;
 }
 
+/* The decoded instructions of the functions, kept side by side in blocks
+ * freed together: a function's are copied there once decoded (exactly as
+ * many as it has, where an array of its own would have grown by
+ * doubling, and one free each). */
+struct insn_block {
+	struct insn_block *next;
+	size_t used, cap;
+	struct insn insns[];
+};
+
+/* The first block's room; each next one has twice its predecessor's, up
+ * to INSN_BLOCK_MAX (1.5 MB), so that a profile that needs few decoded
+ * functions takes little memory and one that needs all, few blocks. */
+#define INSN_BLOCK_FIRST 1024
+#define INSN_BLOCK_MAX 65536
+
+/* A copy of INSNS[0..N) among C's blocks; NULL when memory runs out. */
+static const struct insn *keep_insns(struct machine_code *c,
+				     const struct insn *insns, size_t n)
+{
+	struct insn_block *b = c->blocks;
+	struct insn *to;
+
+	if (!b || b->cap - b->used < n) {
+		size_t cap = !b ? INSN_BLOCK_FIRST :
+			     b->cap < INSN_BLOCK_MAX ? 2 * b->cap : INSN_BLOCK_MAX;
+
+		if (cap < n)
+			cap = n;
+
+		if (cap > (SIZE_MAX - sizeof *b) / sizeof *b->insns ||
+		    !(b = malloc(sizeof *b + cap * sizeof *b->insns)))
+			return NULL;
+		*b = (struct insn_block){ c->blocks, 0, cap };
+		c->blocks = b;
+	}
+	to = memcpy(b->insns + b->used, insns, n * sizeof *insns);
+	b->used += n;
+	return to;
+}
+
 void machine_code_close(struct machine_code *c)
 {
-	for (size_t i = 0; c->funcs && i < c->st->nfuncs; i++)
-		free(c->funcs[i].insns);
+	while (c->blocks) {
+		struct insn_block *next = c->blocks->next;
+
+		free(c->blocks);
+		c->blocks = next;
+	}
 	free(c->funcs);
 	disasm_close(c->decoder);
 	if (c->obj)
@@ -90,16 +135,21 @@ int machine_code_instructions(struct machine_code *c, size_t f,
 	if (!fc->decoded) {
 		struct code_bytes bytes;
 		struct disasm *d;
+		const struct insn *decoded;
 		int found = object_code_at(c->obj, fn->addr, &bytes, err);
 
 		if (found < 0)
 			return -1;
 		if (found && get_decoder(c, &d, err) < 0)
 			return -1;
-		if (found && d &&
-		    disasm_range(d, &bytes, fn->addr, fn->end, &fc->insns,
-				 &fc->count, err) < 0)
-			return g2c_error_prefix(err, c->obj->path);
+		if (found && d) {
+			if (disasm_range(d, &bytes, fn->addr, fn->end, &decoded,
+					 &fc->count, err) < 0)
+				return g2c_error_prefix(err, c->obj->path);
+			if (fc->count && !(fc->insns = keep_insns(c, decoded, fc->count)))
+				return g2c_error_set(err, "%s: out of memory for decoded instructions",
+						     c->obj->path);
+		}
 		fc->decoded = true;
 	}
 	*insns = fc->insns;

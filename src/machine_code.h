@@ -33,6 +33,7 @@ struct machine_code {
 	struct disasm *decoder;
 	bool decoder_tried;
 	struct func_code *funcs;	/* per function of st */
+	struct insn_block *blocks;	/* the decoded instructions kept */
 };
 
 /* Prepares to decode the functions ST found in OBJ; nothing is decoded

@@ -27,7 +27,8 @@ static void test_x86_instructions(void)
 {
 	struct code_bytes code = { x86_code, 0x1000, sizeof x86_code };
 	struct disasm *d;
-	struct insn *insns = NULL, call;
+	const struct insn *insns = NULL;
+	struct insn call;
 	struct g2c_error err;
 	size_t n = 0;
 
@@ -61,7 +62,6 @@ static void test_x86_instructions(void)
 		CHECK_U64(insns_starting_below(insns, n, 0x1005, 5), 3);
 		CHECK_U64(insns_starting_below(insns, n, 0, 3), 0);
 	}
-	free(insns);
 	/* The first call from the entry on, and none after it. */
 	CHECK(disasm_first_call(d, &code, 0x1000, 0x2000, &call));
 	CHECK_U64(call.pc, 0x1004);
@@ -70,7 +70,6 @@ static void test_x86_instructions(void)
 	/* A range that starts mid-way and ends before the code does. */
 	CHECK(disasm_range(d, &code, 0x1004, 0x100a, &insns, &n, &err) == 0);
 	CHECK_U64(n, 2);
-	free(insns);
 	disasm_close(d);
 }
 
@@ -94,7 +93,8 @@ static void test_x86_prologue(void)
 	static const uint32_t lens[] = { 4, 1, 3, 1, 2, 4, 7, 6, 2, 5 };
 	struct code_bytes code = { prologue, 0x2000, sizeof prologue };
 	struct disasm *d;
-	struct insn *insns = NULL, call;
+	const struct insn *insns = NULL;
+	struct insn call;
 	struct g2c_error err;
 	size_t n = 0;
 
@@ -108,7 +108,6 @@ static void test_x86_prologue(void)
 		CHECK(insns[i].is_call == (i == 7 || i == 9));
 		CHECK_U64(insns[i].target, i == 7 ? 0x200c : i == 9 ? 0x12023 : 0);
 	}
-	free(insns);
 	CHECK(disasm_first_call(d, &code, 0x2000, 0x3000, &call));
 	CHECK_U64(call.pc, 0x2016);
 	CHECK_U64(call.target, 0x200c);
@@ -139,7 +138,7 @@ static void test_x86_targets(void)
 	};
 	struct code_bytes code = { code_bytes, 0x3000, sizeof code_bytes };
 	struct disasm *d;
-	struct insn *insns = NULL;
+	const struct insn *insns = NULL;
 	struct g2c_error err;
 	size_t n = 0;
 
@@ -159,7 +158,6 @@ static void test_x86_targets(void)
 		CHECK_U64(insns[4].len, 11);
 		CHECK_U64(insns[4].target, 0);
 	}
-	free(insns);
 	disasm_close(d);
 }
 
@@ -191,7 +189,7 @@ static void test_aarch64_instructions(void)
 	struct code_bytes code = { a64_code, 0x4000, sizeof a64_code };
 	struct disasm_target aarch64 = { bfd_arch_aarch64, bfd_mach_aarch64, false };
 	struct disasm *d;
-	struct insn *insns = NULL;
+	const struct insn *insns = NULL;
 	struct g2c_error err;
 	size_t n = 0;
 
@@ -206,7 +204,6 @@ static void test_aarch64_instructions(void)
 		CHECK_U64(insns[1].target, 0x400c);
 		CHECK(!insns[2].is_call);	/* ret */
 	}
-	free(insns);
 	disasm_close(d);
 }
 
@@ -218,7 +215,7 @@ static size_t decode_for(const struct disasm_target *target,
 {
 	struct code_bytes bytes = { code, 0x1000, n };
 	struct disasm *d = NULL;
-	struct insn *insns = NULL;
+	const struct insn *insns = NULL;
 	struct g2c_error err;
 	size_t count = 0;
 
@@ -227,7 +224,6 @@ static size_t decode_for(const struct disasm_target *target,
 	CHECK(disasm_range(d, &bytes, 0x1000, 0x1000 + n, &insns, &count, &err) == 0);
 	for (size_t i = 0; i < count && i < max; i++)
 		out[i] = insns[i];
-	free(insns);
 	disasm_close(d);
 	return count < max ? count : max;
 }
