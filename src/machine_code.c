@@ -30,6 +30,10 @@ int machine_code_open(struct machine_code *c, struct object *obj,
 	c->st = st;
 	c->target = disasm_target_of(obj);
 	c->calls = arch_calls_of(c->target.arch);
+	/* (from 24 kB, for the few functions most profiles need decoded, to
+	 * 1.5 MB, for every function of a histogram with every bin counted) */
+	c->kept = (struct copy_blocks){ 1024 * sizeof(struct insn),
+					65536 * sizeof(struct insn), NULL };
 	c->funcs = calloc(st->nfuncs ? st->nfuncs : 1, sizeof *c->funcs);
 	if (!c->funcs)
 		return g2c_error_set(err, "%s: out of memory for code", obj->path);
@@ -51,55 +55,9 @@ int machine_code_check_decoded(const struct machine_code *c,
 	return 0;
 }
 
-/* The decoded instructions of the functions, kept side by side in blocks
- * freed together: a function's are copied there once decoded (exactly as
- * many as it has, where an array of its own would have grown by
- * doubling, and one free each). */
-struct insn_block {
-	struct insn_block *next;
-	size_t used, cap;
-	struct insn insns[];
-};
-
-/* The first block's room; each next one has twice its predecessor's, up
- * to INSN_BLOCK_MAX (1.5 MB), so that a profile that needs few decoded
- * functions takes little memory and one that needs all, few blocks. */
-#define INSN_BLOCK_FIRST 1024
-#define INSN_BLOCK_MAX 65536
-
-/* A copy of INSNS[0..N) among C's blocks; NULL when memory runs out. */
-static const struct insn *keep_insns(struct machine_code *c,
-				     const struct insn *insns, size_t n)
-{
-	struct insn_block *b = c->blocks;
-	struct insn *to;
-
-	if (!b || b->cap - b->used < n) {
-		size_t cap = !b ? INSN_BLOCK_FIRST :
-			     b->cap < INSN_BLOCK_MAX ? 2 * b->cap : INSN_BLOCK_MAX;
-
-		if (cap < n)
-			cap = n;
-
-		if (cap > (SIZE_MAX - sizeof *b) / sizeof *b->insns ||
-		    !(b = malloc(sizeof *b + cap * sizeof *b->insns)))
-			return NULL;
-		*b = (struct insn_block){ c->blocks, 0, cap };
-		c->blocks = b;
-	}
-	to = memcpy(b->insns + b->used, insns, n * sizeof *insns);
-	b->used += n;
-	return to;
-}
-
 void machine_code_close(struct machine_code *c)
 {
-	while (c->blocks) {
-		struct insn_block *next = c->blocks->next;
-
-		free(c->blocks);
-		c->blocks = next;
-	}
+	copy_blocks_release(&c->kept);
 	free(c->funcs);
 	disasm_close(c->decoder);
 	if (c->obj)
@@ -146,7 +104,12 @@ int machine_code_instructions(struct machine_code *c, size_t f,
 			if (disasm_range(d, &bytes, fn->addr, fn->end, &decoded,
 					 &fc->count, err) < 0)
 				return g2c_error_prefix(err, c->obj->path);
-			if (fc->count && !(fc->insns = keep_insns(c, decoded, fc->count)))
+			/* (kept side by side: an array of its own each would
+			 * grow by doubling and be freed one by one) */
+			if (fc->count &&
+			    !(fc->insns = copy_blocks_add(&c->kept, decoded,
+							  fc->count * sizeof *decoded,
+							  _Alignof(struct insn))))
 				return g2c_error_set(err, "%s: out of memory for decoded instructions",
 						     c->obj->path);
 		}

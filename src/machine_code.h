@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "disasm.h"
+#include "util.h"
 
 struct arch_calls;
 struct g2c_error;
@@ -33,7 +34,7 @@ struct machine_code {
 	struct disasm *decoder;
 	bool decoder_tried;
 	struct func_code *funcs;	/* per function of st */
-	struct insn_block *blocks;	/* the decoded instructions kept */
+	struct copy_blocks kept;	/* the decoded instructions */
 };
 
 /* Prepares to decode the functions ST found in OBJ; nothing is decoded

@@ -326,8 +326,8 @@ static const char *display_name(struct symtab *st, const char *raw)
  * many functions on, a thread does it while the other stages run. */
 #define NAME_THREAD_MIN 1024
 
-/* The thread copies the names it demangles into blocks of this size (or
- * of a longer name): the table's owner then frees a block, not a name
+/* The thread copies the names it demangles into blocks of up to this
+ * size (copy_blocks): the table's owner then frees a block, not a name
  * (100 000 frees of a large C++ program took milliseconds), and the
  * names lie in the order they are written. */
 #define NAME_BLOCK (1 << 20)
@@ -340,38 +340,8 @@ struct name_job {
 				   failed (retried) */
 	size_t n;
 	char leading_char;
-	char **blocks;		/* what demangled[] points into */
-	size_t nblocks, blocks_cap;
-	char *free_space;	/* in the last block */
-	size_t left;
+	struct copy_blocks blocks;	/* what demangled[] points into */
 };
-
-/* A copy of S in JOB's blocks; NULL when out of memory. */
-static const char *keep_name(struct name_job *job, const char *s)
-{
-	size_t len = strlen(s) + 1;
-	char *copy;
-
-	if (len > job->left) {
-		size_t size = len > NAME_BLOCK ? len : NAME_BLOCK;
-		char **blocks = array_grow(job->blocks, &job->blocks_cap,
-					   job->nblocks + 1, sizeof *blocks);
-
-		if (!blocks)
-			return NULL;
-		job->blocks = blocks;
-		if (!(job->free_space = malloc(size))) {
-			job->left = 0;
-			return NULL;
-		}
-		job->blocks[job->nblocks++] = job->free_space;
-		job->left = size;
-	}
-	copy = memcpy(job->free_space, s, len);
-	job->free_space += len;
-	job->left -= len;
-	return copy;
-}
 
 static void *demangle_names(void *arg)
 {
@@ -389,7 +359,8 @@ static void *demangle_names(void *arg)
 		}
 		name = bfd_demangle(job->abfd, job->raw[i], DMGL_PARAMS | DMGL_ANSI);
 		if (name) {
-			job->demangled[i] = keep_name(job, name);
+			job->demangled[i] = copy_blocks_add(&job->blocks, name,
+							    strlen(name) + 1, 1);
 			free(name);
 		}
 	}
@@ -406,6 +377,7 @@ static bool start_names(struct symtab *st)
 		return false;
 	job->abfd = st->abfd;
 	job->leading_char = st->leading_char;
+	job->blocks = (struct copy_blocks){ NAME_BLOCK, NAME_BLOCK, NULL };
 	job->n = st->nfuncs;
 	job->raw = malloc(job->n * sizeof *job->raw);
 	job->demangled = calloc(job->n, sizeof *job->demangled);
@@ -435,7 +407,6 @@ static const char **finish_names(struct symtab *st)
 	pthread_join(job->thread, NULL);
 	demangled = job->demangled;
 	st->name_blocks = job->blocks;
-	st->nname_blocks = job->nblocks;
 	free(job->raw);
 	free(job);
 	st->names = NULL;
@@ -1017,9 +988,7 @@ void symtab_release(struct symtab *st)
 	for (size_t i = 0; i < st->nowned; i++)
 		free(st->owned[i]);
 	free(st->owned);
-	for (size_t i = 0; i < st->nname_blocks; i++)
-		free(st->name_blocks[i]);
-	free(st->name_blocks);
+	copy_blocks_release(&st->name_blocks);
 	free(st->funcs);
 	free(st->slice_first);
 	memset(st, 0, sizeof *st);

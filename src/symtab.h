@@ -76,8 +76,7 @@ struct symtab {
 	size_t naliases;
 	char **owned;			/* demangled names to free */
 	size_t nowned, owned_cap;
-	char **name_blocks;		/* the demangling thread's names */
-	size_t nname_blocks;
+	struct copy_blocks name_blocks;	/* the demangling thread's names */
 	struct name_job *names;		/* a thread demangling names */
 	struct bfd *abfd;		/* for demangling */
 	const char *path;		/* the object's, for messages */

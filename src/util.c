@@ -39,6 +39,43 @@ void *array_fit(void *array, size_t *cap, size_t n, size_t elem)
 	return p;
 }
 
+struct copy_block {
+	struct copy_block *before;
+	size_t used, cap;
+	max_align_t bytes[];	/* (aligned for any copy) */
+};
+
+void *copy_blocks_add(struct copy_blocks *s, const void *src, size_t size,
+		      size_t align)
+{
+	struct copy_block *b = s->last;
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+
+	if (!b || at > b->cap || b->cap - at < size) {
+		size_t cap = !b ? s->first : b->cap < s->max / 2 ? 2 * b->cap : s->max;
+
+		if (cap < size)
+			cap = size;
+		if (cap > SIZE_MAX - sizeof *b || !(b = malloc(sizeof *b + cap)))
+			return NULL;
+		*b = (struct copy_block){ s->last, 0, cap };
+		s->last = b;
+		at = 0;
+	}
+	b->used = at + size;
+	return memcpy((unsigned char *)b->bytes + at, src, size);
+}
+
+void copy_blocks_release(struct copy_blocks *s)
+{
+	while (s->last) {
+		struct copy_block *before = s->last->before;
+
+		free(s->last);
+		s->last = before;
+	}
+}
+
 size_t search_above(const void *base, size_t n, size_t stride, uint64_t limit,
 		    size_t from)
 {

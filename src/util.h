@@ -20,6 +20,25 @@ void *array_grow(void *array, size_t *cap, size_t need, size_t elem);
  * system keeps the room. */
 void *array_fit(void *array, size_t *cap, size_t n, size_t elem);
 
+/* Copies kept side by side in blocks that are freed together, for many
+ * small arrays that live until the same moment (a large C++ program's
+ * demangled names, the decoded instructions of every function): one free
+ * a block instead of one a copy, and no room left over but a block's
+ * tail.  Each block has twice its predecessor's room, from FIRST bytes up
+ * to MAX (or a larger copy's size); the owner sets both. */
+struct copy_blocks {
+	size_t first, max;
+	struct copy_block *last;	/* the newest; each links the one before */
+};
+
+/* A copy of SRC[0..SIZE) in S's blocks, at a multiple of ALIGN (a power of
+ * two, at most the alignment of any type); NULL when memory runs out. */
+void *copy_blocks_add(struct copy_blocks *s, const void *src, size_t size,
+		      size_t align);
+
+/* Frees S's blocks and every copy in them. */
+void copy_blocks_release(struct copy_blocks *s);
+
 /* Sorts BASE[0..N) of SIZE-byte elements as qsort(BASE, N, SIZE, CMP)
  * does, where CMP orders by KEY first: a radix sort on the bytes of the
  * keys that differ, then CMP within runs of equal keys.  The stages sort

@@ -279,6 +279,39 @@ static void check_section_end(void)
 	CHECK_U64(section_end(&sec), 0xffffffff00000010u);
 }
 
+/* Copies in blocks: each where it was asked, aligned, the blocks growing
+ * to their largest size, a copy larger than that in a block of its own,
+ * and none overwritten by a later one. */
+static void check_copy_blocks(void)
+{
+	struct copy_blocks b = { 16, 64, NULL };
+	uint64_t words[40];
+	const char *copies[100];
+	char text[8];
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(text, sizeof text, "n%d", i);
+		copies[i] = copy_blocks_add(&b, text, strlen(text) + 1, 1);
+		CHECK(copies[i] != NULL);
+	}
+	for (int i = 0; i < 100; i++) {
+		snprintf(text, sizeof text, "n%d", i);
+		CHECK_STR_EQ(copies[i], text);
+	}
+	for (size_t i = 0; i < 40; i++)
+		words[i] = i * 0x0101010101010101u;
+	for (size_t n = 1; n <= 40; n += 13) {
+		const uint64_t *w = copy_blocks_add(&b, words, n * sizeof *words,
+						    _Alignof(uint64_t));
+
+		CHECK(w != NULL && (uintptr_t)w % _Alignof(uint64_t) == 0);
+		CHECK(w && memcmp(w, words, n * sizeof *words) == 0);
+	}
+	CHECK_STR_EQ(copies[0], "n0");
+	copy_blocks_release(&b);
+	CHECK(b.last == NULL);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 17, 63, 64, 65, 1000, 100000 };
@@ -312,5 +345,6 @@ int main(void)
 	check_base_name();
 	check_utf8();
 	check_section_end();
+	check_copy_blocks();
 	return check_report("test-util");
 }
